@@ -1,0 +1,83 @@
+package io.tidemark.cli;
+
+import io.tidemark.config.TableName;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.lakehouse.Bootstrap;
+import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.lakehouse.Storage;
+import io.tidemark.land.Arrival;
+import io.tidemark.land.Dataset;
+import io.tidemark.land.Lander;
+import io.tidemark.land.SeedScenarios;
+import io.tidemark.services.Services;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.apache.spark.sql.SparkSession;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+@Command(name = "demo", mixinStandardHelpOptions = true,
+    description = {"The whole pipeline on the configured (by default embedded) services, step by step:",
+        "services up, bootstrap, land the seed scenarios arrival by arrival, show what landed and the tables.",
+        "Safe to run again: every step is idempotent."})
+final class DemoCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    TidemarkConfig config = Tidemark.root(spec).config();
+    PrintWriter out = spec.commandLine().getOut();
+
+    step(out, "1. services");
+    Services services = new Services(config);
+    services.ensureUp();
+    ServicesCommand.print(out, services.status());
+
+    try (Lakehouse lh = Lakehouse.open(config, "tidemark demo")) {
+      step(out, "2. bootstrap: buckets, namespaces, tables");
+      BootstrapCommand.print(out, Bootstrap.run(lh.spark(), lh.storage(), config));
+
+      step(out, "3. land the seed scenarios, arrival by arrival");
+      Lander lander = new Lander(lh.storage(), config.landingBucket(), "");
+      for (Arrival a : SeedScenarios.ALL.arrivals()) {
+        LandCommand.land(lander, List.of(a), out);
+      }
+
+      step(out, "4. what is in the landing zone");
+      for (Dataset d : Dataset.values()) {
+        out.println(lander.sourceUri(d));
+        for (Storage.ObjectInfo o : lander.listed(d)) {
+          out.printf("  %-48s %6d bytes%n", o.key(), o.size());
+        }
+      }
+
+      step(out, "5. the tables on branch " + config.nessieRef());
+      showTables(lh.spark(), config, out);
+
+      step(out, "where to look");
+      out.println("Nessie UI (branches, commits, tables): " + lh.endpoints().nessieUi());
+      out.println("S3 endpoint: " + lh.endpoints().s3Endpoint()
+          + (config.s3Endpoint().isEmpty() ? " (credentials in " + services.s3CredentialsFile() + ")" : ""));
+      out.println("SQL:  java -jar jobs/target/tidemark.jar sql \"SHOW TABLES IN facts\"");
+      out.println("      java -jar jobs/target/tidemark.jar sql \"SHOW LOG " + config.nessieRef() + "\"");
+    }
+    out.flush();
+    return 0;
+  }
+
+  static void step(PrintWriter out, String title) {
+    out.println();
+    out.println("== " + title);
+    out.flush();
+  }
+
+  static void showTables(SparkSession spark, TidemarkConfig config, PrintWriter out) {
+    for (TableName t : config.tables().all()) {
+      long rows = spark.table(t.sql()).count();
+      out.printf("  %-28s %8d rows%n", t, rows);
+    }
+  }
+}

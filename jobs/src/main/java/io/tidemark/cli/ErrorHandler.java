@@ -1,0 +1,75 @@
+package io.tidemark.cli;
+
+import io.tidemark.config.ConfigException;
+import io.tidemark.services.ServiceException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * Turns any failure into one line on stderr and an exit code: 2 for a bad setting, 3 for a service that cannot
+ * be reached or started, 1 for anything else. {@code --debug} adds the stack trace.
+ */
+final class ErrorHandler implements IExecutionExceptionHandler {
+  static final int FAILED = 1;
+  static final int BAD_CONFIG = 2;
+  static final int SERVICE_DOWN = 3;
+
+  @Override
+  public int handleExecutionException(Exception e, CommandLine cl, ParseResult parseResult) {
+    PrintWriter err = cl.getErr();
+    err.println("tidemark: " + describe(e));
+    if (Tidemark.root(cl.getCommandSpec()).debug()) {
+      e.printStackTrace(err);
+    }
+    err.flush();
+    return exitCode(e);
+  }
+
+  static int exitCode(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ConfigException) {
+        return BAD_CONFIG;
+      }
+      if (t instanceof ServiceException) {
+        return SERVICE_DOWN;
+      }
+    }
+    return FAILED;
+  }
+
+  /** One line: ours as they are; the first line of others, with the root cause when it says more. */
+  static String describe(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ConfigException || t instanceof ServiceException) {
+        return firstLine(t);
+      }
+    }
+    if (e.getClass().getPackageName().startsWith("io.tidemark")) {
+      return firstLine(e);
+    }
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String msg = firstLine(e);
+    if (root != e && !msg.contains(firstLine(root))) {
+      msg += " (cause: " + root.getClass().getSimpleName() + ": " + firstLine(root) + ")";
+    }
+    return msg + " [--debug shows the stack trace]";
+  }
+
+  static String firstLine(Throwable t) {
+    String m = t.getMessage();
+    if (m == null || m.isBlank()) {
+      return t.getClass().getSimpleName();
+    }
+    m = m.strip();
+    int nl = m.indexOf('\n');
+    String line = nl < 0 ? m : m.substring(0, nl).strip();
+    // Spark appends "; line 1 pos 14;" and the plan after the message
+    int plan = line.indexOf(";\n");
+    return plan < 0 ? line : line.substring(0, plan);
+  }
+}

@@ -1,0 +1,133 @@
+package io.tidemark.cli;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+
+/**
+ * Prints a query result for people (an aligned table) or for scripts (JSON or CSV). Values are rendered by
+ * Spark itself (cast to string, or toJSON), so timestamps show in the session time zone, UTC.
+ */
+final class ResultPrinter {
+  enum Format { table, json, csv }
+
+  private final Format format;
+  private final int maxRows;
+
+  ResultPrinter(Format format, int maxRows) {
+    this.format = format;
+    this.maxRows = Math.max(0, maxRows);
+  }
+
+  /** Rows to {@code out}; a note on {@code err} when rows were left out, so that scripts can parse out. */
+  void print(Dataset<Row> result, PrintWriter out, PrintWriter err) {
+    String[] names = result.columns();
+    if (format == Format.json) {
+      List<String> rows = result.toJSON().limit(maxRows + 1).collectAsList();
+      out.println("[");
+      for (int i = 0; i < Math.min(rows.size(), maxRows); i++) {
+        out.println("  " + rows.get(i) + (i < Math.min(rows.size(), maxRows) - 1 ? "," : ""));
+      }
+      out.println("]");
+      out.flush();
+      truncated(rows.size(), err);
+      return;
+    }
+    List<String[]> rows = asStrings(result, names);
+    if (format == Format.csv) {
+      out.println(csvLine(names));
+      for (int i = 0; i < Math.min(rows.size(), maxRows); i++) {
+        out.println(csvLine(rows.get(i)));
+      }
+    } else if (names.length == 0) {
+      out.println("OK");
+    } else {
+      table(names, rows.subList(0, Math.min(rows.size(), maxRows)), out);
+      out.println("(" + Math.min(rows.size(), maxRows) + (rows.size() > maxRows ? "+" : "") + " rows)");
+    }
+    out.flush();
+    truncated(rows.size(), err);
+  }
+
+  private List<String[]> asStrings(Dataset<Row> result, String[] names) {
+    List<Column> cols = new ArrayList<>();
+    for (int i = 0; i < names.length; i++) {
+      cols.add(result.col("`" + names[i].replace("`", "``") + "`").cast("string"));
+    }
+    List<Row> collected = names.length == 0 ? List.of()
+        : result.select(cols.toArray(new Column[0])).limit(maxRows + 1).collectAsList();
+    List<String[]> out = new ArrayList<>();
+    for (Row r : collected) {
+      String[] values = new String[names.length];
+      for (int i = 0; i < names.length; i++) {
+        values[i] = r.isNullAt(i) ? null : r.getString(i);
+      }
+      out.add(values);
+    }
+    return out;
+  }
+
+  private void truncated(int rows, PrintWriter err) {
+    if (rows > maxRows) {
+      err.println("tidemark: printed only the first " + maxRows + " rows; raise --max-rows to see more");
+      err.flush();
+    }
+  }
+
+  private static void table(String[] names, List<String[]> rows, PrintWriter out) {
+    int[] width = new int[names.length];
+    for (int i = 0; i < names.length; i++) {
+      width[i] = names[i].length();
+      for (String[] r : rows) {
+        width[i] = Math.max(width[i], show(r[i]).length());
+      }
+    }
+    StringBuilder sep = new StringBuilder();
+    for (int w : width) {
+      sep.append('+').append("-".repeat(w + 2));
+    }
+    sep.append('+');
+    out.println(sep);
+    out.println(row(names, width));
+    out.println(sep);
+    for (String[] r : rows) {
+      out.println(row(r, width));
+    }
+    out.println(sep);
+  }
+
+  private static String row(String[] values, int[] width) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < values.length; i++) {
+      String v = show(values[i]);
+      sb.append("| ").append(v).append(" ".repeat(width[i] - v.length() + 1));
+    }
+    return sb.append('|').toString();
+  }
+
+  private static String show(String v) {
+    return v == null ? "NULL" : v.replace("\n", "\\n");
+  }
+
+  static String csvLine(String[] values) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < values.length; i++) {
+      if (i > 0) {
+        sb.append(',');
+      }
+      String v = values[i];
+      if (v == null) {
+        continue;
+      }
+      if (v.contains(",") || v.contains("\"") || v.contains("\n") || v.contains("\r")) {
+        sb.append('"').append(v.replace("\"", "\"\"")).append('"');
+      } else {
+        sb.append(v);
+      }
+    }
+    return sb.toString();
+  }
+}

@@ -1,0 +1,47 @@
+package io.tidemark.cli;
+
+import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.lakehouse.RefQualifiedNames;
+import java.util.concurrent.Callable;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "sql", mixinStandardHelpOptions = true,
+    description = {"Run one Spark SQL statement against the Nessie catalog, Spark's default catalog: `ns.table`",
+        "needs no prefix, `ns.table@branch` reads another branch or tag (`@branch#hash` a commit), and DDL and the",
+        "Nessie SQL extensions work (CREATE BRANCH, MERGE BRANCH, SHOW LOG, ...).",
+        "Example: tidemark sql \"SELECT * FROM facts.event_counts@main ORDER BY w_start\""})
+final class SqlCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Parameters(paramLabel = "QUERY", description = "The statement, in one argument.")
+  String query;
+
+  @Option(names = "--format", defaultValue = "table",
+      description = "table (aligned), json (an array of objects) or csv (default: ${DEFAULT-VALUE}).")
+  ResultPrinter.Format format;
+
+  @Option(names = "--max-rows", defaultValue = "10000",
+      description = "Print at most this many rows (default: ${DEFAULT-VALUE}).")
+  int maxRows;
+
+  @Override
+  public Integer call() {
+    if (query == null || query.isBlank()) {
+      throw new IllegalArgumentException("QUERY is empty");
+    }
+    try (Lakehouse lh = Lakehouse.open(Tidemark.root(spec).config(), "tidemark sql")) {
+      SparkSession spark = lh.spark();
+      Dataset<Row> result = spark.sql(RefQualifiedNames.quote(query.strip().replaceAll(";\\s*$", "")));
+      new ResultPrinter(format, maxRows).print(result, spec.commandLine().getOut(), spec.commandLine().getErr());
+    }
+    return 0;
+  }
+}

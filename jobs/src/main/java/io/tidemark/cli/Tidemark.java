@@ -1,0 +1,108 @@
+package io.tidemark.cli;
+
+import io.tidemark.config.Setting;
+import io.tidemark.config.TidemarkConfig;
+import java.util.EnumMap;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+/** The {@code tidemark} command: every step of the pipeline, by hand or from Airflow. */
+@Command(name = "tidemark",
+    mixinStandardHelpOptions = true,
+    versionProvider = Tidemark.Version.class,
+    description = {
+        "Event-time streaming on a lakehouse: Spark Structured Streaming into Iceberg tables on a Nessie catalog.",
+        "",
+        "Settings come from TIDEMARK_* environment variables (see `tidemark config`); the flags below override",
+        "them. With no TIDEMARK_NESSIE_URI / TIDEMARK_S3_ENDPOINT, embedded servers under --home are used and",
+        "started when needed."},
+    subcommands = {
+        ServicesCommand.class,
+        BootstrapCommand.class,
+        LandCommand.class,
+        SqlCommand.class,
+        DemoCommand.class,
+        ConfigCommand.class,
+        CommandLine.HelpCommand.class})
+public final class Tidemark implements Runnable {
+  @Spec
+  CommandSpec spec;
+
+  @CommandLine.Option(names = "--debug", scope = ScopeType.INHERIT,
+      description = "Print stack traces of errors.")
+  boolean debug;
+
+  private final Map<String, String> env;
+  private TidemarkConfig config;
+
+  public Tidemark(Map<String, String> env) {
+    this.env = env;
+  }
+
+  public static void main(String[] args) {
+    int code = commandLine(System.getenv()).execute(args);
+    System.exit(code);
+  }
+
+  /** The command line, with one global option per {@link Setting} (inherited by every subcommand). */
+  public static CommandLine commandLine(Map<String, String> env) {
+    CommandLine cl = new CommandLine(new Tidemark(env));
+    for (Setting s : Setting.values()) {
+      if (s.flag() != null) {
+        cl.getCommandSpec().addOption(OptionSpec.builder(s.flag())
+            .paramLabel(s.label())
+            .type(String.class)
+            .scopeType(ScopeType.INHERIT)
+            .description(s.description() + " Env: " + s.env() + ".")
+            .build());
+      }
+    }
+    cl.setExecutionExceptionHandler(new ErrorHandler());
+    cl.setCaseInsensitiveEnumValuesAllowed(true);
+    return cl;
+  }
+
+  /** The configuration: the environment, overridden by the flags given anywhere on the command line. */
+  TidemarkConfig config() {
+    if (config == null) {
+      Map<Setting, String> overrides = new EnumMap<>(Setting.class);
+      for (ParseResult pr = spec.commandLine().getParseResult(); pr != null; pr = pr.subcommand()) {
+        for (Setting s : Setting.values()) {
+          if (s.flag() != null && pr.hasMatchedOption(s.flag())) {
+            overrides.put(s, pr.matchedOptionValue(s.flag(), (String) null));
+          }
+        }
+      }
+      config = TidemarkConfig.of(env, overrides);
+    }
+    return config;
+  }
+
+  boolean debug() {
+    return debug;
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** The root command object of any subcommand. */
+  static Tidemark root(CommandSpec sub) {
+    return (Tidemark) sub.root().userObject();
+  }
+
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = Tidemark.class.getPackage().getImplementationVersion();
+      return new String[] {"tidemark " + (v == null ? "(development build)" : v)};
+    }
+  }
+}

@@ -1,0 +1,11 @@
+package io.tidemark.config;
+
+/**
+ * A setting is missing or malformed. The message is one line and names the variable (and flag) to fix;
+ * the command line prints it as is, without a stack trace.
+ */
+public class ConfigException extends RuntimeException {
+  public ConfigException(String message) {
+    super(message);
+  }
+}

@@ -1,0 +1,103 @@
+package io.tidemark.config;
+
+/**
+ * Every setting of tidemark: the environment variable that sets it, the flag that overrides it, and its
+ * default. The command line builds its global options from this list, and {@code tidemark config} prints it,
+ * so a setting is documented once.
+ */
+public enum Setting {
+  HOME("TIDEMARK_HOME", "--home", "DIR",
+      "Data directory of the embedded services, checkpoints and logs.", "./.tidemark"),
+  NESSIE_URI("TIDEMARK_NESSIE_URI", "--nessie-uri", "URL",
+      "Nessie REST API v2 (e.g. http://nessie:19120/api/v2). Unset: the embedded Nessie server.", null),
+  NESSIE_REF("TIDEMARK_NESSIE_REF", "--nessie-ref", "REF",
+      "Nessie branch (or tag) the jobs read and write.", "main"),
+  NESSIE_PORT("TIDEMARK_NESSIE_PORT", "--nessie-port", "PORT",
+      "Port of the embedded Nessie server (API and UI) on 127.0.0.1.", "19120"),
+  NESSIE_MANAGEMENT_PORT("TIDEMARK_NESSIE_MANAGEMENT_PORT", "--nessie-management-port", "PORT",
+      "Management (health, metrics) port of the embedded Nessie server.", "19121"),
+  NESSIE_JAVA("TIDEMARK_NESSIE_JAVA", "--nessie-java", "PATH",
+      "Java 21+ (a JDK home or a java binary) for the embedded Nessie server. Unset: searched.", null),
+  S3_ENDPOINT("TIDEMARK_S3_ENDPOINT", "--s3-endpoint", "URL",
+      "S3 API endpoint (e.g. http://minio:9000). Unset: the embedded S3 server.", null),
+  S3_PORT("TIDEMARK_S3_PORT", "--s3-port", "PORT",
+      "Port of the embedded S3 server on 127.0.0.1.", "19000"),
+  S3_REGION("TIDEMARK_S3_REGION", "--s3-region", "REGION", "S3 region.", "us-east-1"),
+  S3_ACCESS_KEY("TIDEMARK_S3_ACCESS_KEY", null, null,
+      "S3 access key; required with TIDEMARK_S3_ENDPOINT (the embedded server generates its own).", null),
+  S3_SECRET_KEY("TIDEMARK_S3_SECRET_KEY", null, null,
+      "S3 secret key; required with TIDEMARK_S3_ENDPOINT. Never printed.", null),
+  S3_PATH_STYLE("TIDEMARK_S3_PATH_STYLE", "--s3-path-style", "BOOL",
+      "Path-style S3 addressing (true for MinIO and the embedded server).", "true"),
+  LANDING_BUCKET("TIDEMARK_LANDING_BUCKET", "--landing-bucket", "BUCKET",
+      "Bucket of the landing zone, where arrivals of JSON lines are written.", "tidemark-landing"),
+  WAREHOUSE_BUCKET("TIDEMARK_WAREHOUSE_BUCKET", "--warehouse-bucket", "BUCKET",
+      "Bucket of the Iceberg warehouse.", "tidemark-warehouse"),
+  WAREHOUSE("TIDEMARK_WAREHOUSE", "--warehouse", "URI",
+      "Iceberg warehouse location. Unset: s3://<warehouse bucket>/warehouse.", null),
+  CHECKPOINT_ROOT("TIDEMARK_CHECKPOINT_ROOT", "--checkpoint-root", "PATH",
+      "Where streaming checkpoints live (a local path or s3a://...). Unset: <home>/checkpoints.", null),
+  SPARK_MASTER("TIDEMARK_SPARK_MASTER", "--spark-master", "MASTER",
+      "Spark master for the jobs.", "local[2]"),
+  SHUFFLE_PARTITIONS("TIDEMARK_SHUFFLE_PARTITIONS", "--shuffle-partitions", "N",
+      "spark.sql.shuffle.partitions; frozen into a streaming checkpoint at its first run.", "4"),
+  TABLE_RAW_EVENTS("TIDEMARK_TABLE_RAW_EVENTS", "--table-raw-events", "NS.TABLE",
+      "Raw archive of every parsed event, as it arrived.", "raw.events"),
+  TABLE_REJECTED("TIDEMARK_TABLE_REJECTED", "--table-rejected", "NS.TABLE",
+      "Quarantine of lines that do not parse or miss required fields.", "raw.rejected"),
+  TABLE_EVENTS("TIDEMARK_TABLE_EVENTS", "--table-events", "NS.TABLE",
+      "Deduplicated events.", "facts.events"),
+  TABLE_EVENT_COUNTS("TIDEMARK_TABLE_EVENT_COUNTS", "--table-event-counts", "NS.TABLE",
+      "Event counts per company and 5-minute event-time window.", "facts.event_counts"),
+  TABLE_COMPANIES("TIDEMARK_TABLE_COMPANIES", "--table-companies", "NS.TABLE",
+      "Company dimension, SCD2.", "dims.companies"),
+  TABLE_RESTATEMENT_LOG("TIDEMARK_TABLE_RESTATEMENT_LOG", "--table-restatement-log", "NS.TABLE",
+      "One row per correction made by a restatement.", "audit.restatement_log"),
+  TABLE_AUDIT_CHECKS("TIDEMARK_TABLE_AUDIT_CHECKS", "--table-audit-checks", "NS.TABLE",
+      "Checks and results of every audit.", "audit.checks");
+
+  private final String env;
+  private final String flag;
+  private final String label;
+  private final String description;
+  private final String defaultValue;
+
+  Setting(String env, String flag, String label, String description, String defaultValue) {
+    this.env = env;
+    this.flag = flag;
+    this.label = label;
+    this.description = description;
+    this.defaultValue = defaultValue;
+  }
+
+  public String env() {
+    return env;
+  }
+
+  /** The overriding flag, or null for secrets, which are only taken from the environment. */
+  public String flag() {
+    return flag;
+  }
+
+  public String label() {
+    return label;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  /** The default, or null when the setting has none (optional, or derived from others). */
+  public String defaultValue() {
+    return defaultValue;
+  }
+
+  public boolean isSecret() {
+    return this == S3_SECRET_KEY || this == S3_ACCESS_KEY;
+  }
+
+  /** How an error names the setting: the variable, and the flag when there is one. */
+  public String display() {
+    return flag == null ? env : env + " (" + flag + ")";
+  }
+}

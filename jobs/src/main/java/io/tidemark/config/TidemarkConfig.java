@@ -1,0 +1,318 @@
+package io.tidemark.config;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The whole configuration of tidemark, typed and validated, built from environment variables and overridden
+ * by flags. Construction fails fast with a one-line {@link ConfigException} naming the variable to fix.
+ */
+public final class TidemarkConfig {
+  private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
+  private static final Pattern REF = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._/-]*");
+  private static final Pattern MASTER = Pattern.compile("local(\\[(\\*|\\d+)(,\\s*\\d+)?])?|(spark|k8s|yarn)(://.*)?");
+
+  private final Map<Setting, String> raw;
+
+  private final Path home;
+  private final Optional<URI> nessieUri;
+  private final String nessieRef;
+  private final int nessiePort;
+  private final int nessieManagementPort;
+  private final Optional<Path> nessieJava;
+  private final Optional<URI> s3Endpoint;
+  private final int s3Port;
+  private final String s3Region;
+  private final Optional<Secret> s3AccessKey;
+  private final Optional<Secret> s3SecretKey;
+  private final boolean s3PathStyle;
+  private final String landingBucket;
+  private final String warehouseBucket;
+  private final String warehouse;
+  private final String checkpointRoot;
+  private final String sparkMaster;
+  private final int shufflePartitions;
+  private final Tables tables;
+
+  private TidemarkConfig(Map<Setting, String> raw) {
+    this.raw = raw;
+    home = path(Setting.HOME).toAbsolutePath().normalize();
+    nessieUri = optional(Setting.NESSIE_URI).map(v -> httpUrl(Setting.NESSIE_URI, v));
+    nessieRef = matching(Setting.NESSIE_REF, REF, "a Nessie branch or tag name");
+    nessiePort = port(Setting.NESSIE_PORT);
+    nessieManagementPort = port(Setting.NESSIE_MANAGEMENT_PORT);
+    if (nessiePort == nessieManagementPort) {
+      throw new ConfigException(Setting.NESSIE_MANAGEMENT_PORT.display() + ": must differ from "
+          + Setting.NESSIE_PORT.env() + " (both are " + nessiePort + ")");
+    }
+    nessieJava = optional(Setting.NESSIE_JAVA).map(v -> pathOf(Setting.NESSIE_JAVA, v));
+    s3Endpoint = optional(Setting.S3_ENDPOINT).map(v -> httpUrl(Setting.S3_ENDPOINT, v));
+    s3Port = port(Setting.S3_PORT);
+    if (s3Port == nessiePort || s3Port == nessieManagementPort) {
+      throw new ConfigException(Setting.S3_PORT.display() + ": port " + s3Port + " is already taken by Nessie");
+    }
+    s3Region = matching(Setting.S3_REGION, Pattern.compile("[a-z0-9-]+"), "an S3 region such as us-east-1");
+    s3AccessKey = optional(Setting.S3_ACCESS_KEY).map(Secret::new);
+    s3SecretKey = optional(Setting.S3_SECRET_KEY).map(Secret::new);
+    if (s3Endpoint.isPresent()) {
+      for (Setting s : new Setting[] {Setting.S3_ACCESS_KEY, Setting.S3_SECRET_KEY}) {
+        if (optional(s).isEmpty()) {
+          throw new ConfigException(s.env() + ": required when " + Setting.S3_ENDPOINT.env() + " is set");
+        }
+      }
+    }
+    s3PathStyle = bool(Setting.S3_PATH_STYLE);
+    landingBucket = matching(Setting.LANDING_BUCKET, BUCKET, "an S3 bucket name (3-63 of a-z 0-9 . -)");
+    warehouseBucket = matching(Setting.WAREHOUSE_BUCKET, BUCKET, "an S3 bucket name (3-63 of a-z 0-9 . -)");
+    warehouse = optional(Setting.WAREHOUSE).map(v -> location(Setting.WAREHOUSE, v))
+        .orElse("s3://" + warehouseBucket + "/warehouse");
+    checkpointRoot = optional(Setting.CHECKPOINT_ROOT).map(v -> location(Setting.CHECKPOINT_ROOT, v))
+        .orElse(home.resolve("checkpoints").toString());
+    sparkMaster = matching(Setting.SPARK_MASTER, MASTER, "local[N], local[*], spark://host:port, k8s://... or yarn");
+    shufflePartitions = intIn(Setting.SHUFFLE_PARTITIONS, 1, 10_000);
+    tables = new Tables(
+        table(Setting.TABLE_RAW_EVENTS), table(Setting.TABLE_REJECTED), table(Setting.TABLE_EVENTS),
+        table(Setting.TABLE_EVENT_COUNTS), table(Setting.TABLE_COMPANIES),
+        table(Setting.TABLE_RESTATEMENT_LOG), table(Setting.TABLE_AUDIT_CHECKS));
+  }
+
+  /** The configuration of this process: its environment, with no flags. */
+  public static TidemarkConfig fromEnvironment() {
+    return of(System.getenv(), Map.of());
+  }
+
+  /**
+   * Builds the configuration from an environment (variable name to value) and flag overrides; blank values
+   * count as unset.
+   */
+  public static TidemarkConfig of(Map<String, String> env, Map<Setting, String> overrides) {
+    Map<Setting, String> raw = new EnumMap<>(Setting.class);
+    for (Setting s : Setting.values()) {
+      String value = overrides.containsKey(s) ? overrides.get(s) : env.get(s.env());
+      if (value != null && !value.isBlank()) {
+        raw.put(s, value.trim());
+      }
+    }
+    return new TidemarkConfig(raw);
+  }
+
+  /** A copy with some settings replaced, validated again. */
+  public TidemarkConfig with(Map<Setting, String> changes) {
+    Map<Setting, String> copy = new EnumMap<>(Setting.class);
+    copy.putAll(raw);
+    changes.forEach((k, v) -> {
+      if (v == null || v.isBlank()) {
+        copy.remove(k);
+      } else {
+        copy.put(k, v);
+      }
+    });
+    return new TidemarkConfig(copy);
+  }
+
+  /** Every setting with its effective value (secrets masked), for {@code tidemark config} and logs. */
+  public Map<Setting, String> describe() {
+    Map<Setting, String> out = new LinkedHashMap<>();
+    for (Setting s : Setting.values()) {
+      String v = raw.get(s);
+      out.put(s, v == null ? null : s.isSecret() ? "****" : v);
+    }
+    out.put(Setting.HOME, home.toString());
+    out.put(Setting.WAREHOUSE, warehouse);
+    out.put(Setting.CHECKPOINT_ROOT, checkpointRoot);
+    return out;
+  }
+
+  public Path home() {
+    return home;
+  }
+
+  /** The external Nessie API, or empty when the embedded server is used. */
+  public Optional<URI> nessieUri() {
+    return nessieUri;
+  }
+
+  public String nessieRef() {
+    return nessieRef;
+  }
+
+  public int nessiePort() {
+    return nessiePort;
+  }
+
+  public int nessieManagementPort() {
+    return nessieManagementPort;
+  }
+
+  public Optional<Path> nessieJava() {
+    return nessieJava;
+  }
+
+  /** The external S3 endpoint, or empty when the embedded server is used. */
+  public Optional<URI> s3Endpoint() {
+    return s3Endpoint;
+  }
+
+  public int s3Port() {
+    return s3Port;
+  }
+
+  public String s3Region() {
+    return s3Region;
+  }
+
+  public Optional<Secret> s3AccessKey() {
+    return s3AccessKey;
+  }
+
+  public Optional<Secret> s3SecretKey() {
+    return s3SecretKey;
+  }
+
+  public boolean s3PathStyle() {
+    return s3PathStyle;
+  }
+
+  public String landingBucket() {
+    return landingBucket;
+  }
+
+  public String warehouseBucket() {
+    return warehouseBucket;
+  }
+
+  public String warehouse() {
+    return warehouse;
+  }
+
+  public String checkpointRoot() {
+    return checkpointRoot;
+  }
+
+  public String sparkMaster() {
+    return sparkMaster;
+  }
+
+  public int shufflePartitions() {
+    return shufflePartitions;
+  }
+
+  public Tables tables() {
+    return tables;
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder("TidemarkConfig{");
+    describe().forEach((k, v) -> {
+      if (v != null) {
+        sb.append(k.env()).append('=').append(v).append(", ");
+      }
+    });
+    sb.setLength(sb.length() - 2);
+    return sb.append('}').toString();
+  }
+
+  private Optional<String> optional(Setting s) {
+    return Optional.ofNullable(raw.getOrDefault(s, s.defaultValue()));
+  }
+
+  private String required(Setting s) {
+    return optional(s).orElseThrow(() -> new ConfigException(s.display() + ": required but not set"));
+  }
+
+  private String matching(Setting s, Pattern pattern, String expected) {
+    String v = required(s);
+    if (!pattern.matcher(v).matches()) {
+      throw bad(s, v, expected);
+    }
+    return v;
+  }
+
+  private int intIn(Setting s, int min, int max) {
+    String v = required(s);
+    try {
+      int n = Integer.parseInt(v);
+      if (n >= min && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw bad(s, v, "a whole number from " + min + " to " + max);
+  }
+
+  private int port(Setting s) {
+    return intIn(s, 1, 65535);
+  }
+
+  private boolean bool(Setting s) {
+    String v = required(s);
+    return switch (v.toLowerCase(java.util.Locale.ROOT)) {
+      case "true", "yes", "1" -> true;
+      case "false", "no", "0" -> false;
+      default -> throw bad(s, v, "true or false");
+    };
+  }
+
+  private Path path(Setting s) {
+    return pathOf(s, required(s));
+  }
+
+  private static Path pathOf(Setting s, String v) {
+    try {
+      return Path.of(v);
+    } catch (InvalidPathException e) {
+      throw bad(s, v, "a file system path");
+    }
+  }
+
+  private static URI httpUrl(Setting s, String v) {
+    try {
+      URI uri = new URI(v);
+      if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null) {
+        return uri;
+      }
+    } catch (URISyntaxException e) {
+      // reported below
+    }
+    throw bad(s, v, "an http:// or https:// URL with a host");
+  }
+
+  /** A local path, or a URI with a scheme such as s3:// or s3a://. */
+  private static String location(Setting s, String v) {
+    if (v.contains("://")) {
+      try {
+        URI uri = new URI(v);
+        if (uri.getScheme() != null && uri.getAuthority() != null) {
+          return v;
+        }
+      } catch (URISyntaxException e) {
+        // reported below
+      }
+      throw bad(s, v, "a local path or a URI such as s3a://bucket/path");
+    }
+    return pathOf(s, v).toAbsolutePath().normalize().toString();
+  }
+
+  private TableName table(Setting s) {
+    String v = required(s);
+    try {
+      return TableName.parse(v);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(s.display() + ": " + e.getMessage());
+    }
+  }
+
+  private static ConfigException bad(Setting s, String value, String expected) {
+    String shown = s.isSecret() ? "****" : value;
+    return new ConfigException(s.display() + ": expected " + expected + ", got '" + shown + "'");
+  }
+}

@@ -1,0 +1,130 @@
+package io.tidemark.lakehouse;
+
+import io.tidemark.config.TableName;
+import io.tidemark.config.TidemarkConfig;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Creates what the pipeline writes into: the buckets, the namespaces and every table. Idempotent: what exists
+ * is only checked, so a second run makes no Nessie commit. A table with a missing column gets it added; a
+ * column of the wrong type is an error, never silently rewritten.
+ */
+public final class Bootstrap {
+  private Bootstrap() {}
+
+  /** What a run did; all lists empty means it changed nothing. */
+  public record Result(List<String> createdBuckets, List<String> createdNamespaces, List<String> createdTables,
+                       List<String> alteredTables, List<String> unchangedTables) {
+    public boolean changedNothing() {
+      return createdBuckets.isEmpty() && createdNamespaces.isEmpty() && createdTables.isEmpty()
+          && alteredTables.isEmpty();
+    }
+  }
+
+  public static Result run(SparkSession spark, Storage storage, TidemarkConfig config) {
+    List<String> buckets = new ArrayList<>();
+    for (String bucket : new LinkedHashSet<>(List.of(config.landingBucket(), config.warehouseBucket()))) {
+      if (storage.ensureBucket(bucket)) {
+        buckets.add(bucket);
+      }
+    }
+
+    List<TableDefinition> definitions = TableCatalog.all(config.tables());
+    Set<String> existingNamespaces = new LinkedHashSet<>();
+    for (Row r : spark.sql("SHOW NAMESPACES").collectAsList()) {
+      existingNamespaces.add(r.getString(0));
+    }
+    List<String> namespaces = new ArrayList<>();
+    for (TableDefinition d : definitions) {
+      String ns = d.name().namespace();
+      if (!existingNamespaces.contains(ns)) {
+        spark.sql("CREATE NAMESPACE IF NOT EXISTS `" + ns + "`");
+        existingNamespaces.add(ns);
+        namespaces.add(ns);
+      }
+    }
+
+    List<String> created = new ArrayList<>();
+    List<String> altered = new ArrayList<>();
+    List<String> unchanged = new ArrayList<>();
+    for (TableDefinition d : definitions) {
+      if (!spark.catalog().tableExists(d.name().toString())) {
+        spark.sql(d.createSql());
+        created.add(d.name().toString());
+      } else if (reconcile(spark, d)) {
+        altered.add(d.name().toString());
+      } else {
+        unchanged.add(d.name().toString());
+      }
+    }
+    return new Result(buckets, namespaces, created, altered, unchanged);
+  }
+
+  /**
+   * Checks an existing table against its definition: adds missing columns and missing tidemark properties,
+   * fails on a column of another type. True when it changed the table.
+   */
+  static boolean reconcile(SparkSession spark, TableDefinition d) {
+    Map<String, String> missing = missingColumns(spark.table(d.name().sql()).schema(), d);
+    boolean changed = false;
+    if (!missing.isEmpty()) {
+      List<String> cols = new ArrayList<>();
+      missing.forEach((c, t) -> cols.add("`" + c + "` " + t));
+      spark.sql("ALTER TABLE " + d.name().sql() + " ADD COLUMNS (" + String.join(", ", cols) + ")");
+      changed = true;
+    }
+    Map<String, String> props = new LinkedHashMap<>();
+    for (Row r : spark.sql("SHOW TBLPROPERTIES " + d.name().sql()).collectAsList()) {
+      props.put(r.getString(0), r.getString(1));
+    }
+    List<String> toSet = new ArrayList<>();
+    TableDefinition.PROPERTIES.forEach((k, v) -> {
+      if (!v.equals(props.get(k))) {
+        toSet.add("'" + k + "'='" + v + "'");
+      }
+    });
+    if (!toSet.isEmpty()) {
+      spark.sql("ALTER TABLE " + d.name().sql() + " SET TBLPROPERTIES (" + String.join(", ", toSet) + ")");
+      changed = true;
+    }
+    return changed;
+  }
+
+  /**
+   * The definition's columns that the schema lacks; throws {@link SchemaMismatchException} for a column that
+   * is there with another type.
+   */
+  public static Map<String, String> missingColumns(StructType schema, TableDefinition d) {
+    Map<String, String> missing = new LinkedHashMap<>();
+    Map<String, StructField> actual = new LinkedHashMap<>();
+    for (StructField f : schema.fields()) {
+      actual.put(f.name().toLowerCase(java.util.Locale.ROOT), f);
+    }
+    d.columns().forEach((name, type) -> {
+      StructField f = actual.get(name.toLowerCase(java.util.Locale.ROOT));
+      if (f == null) {
+        missing.put(name, type);
+      } else if (!f.dataType().sql().equalsIgnoreCase(type)) {
+        throw new SchemaMismatchException(d.name(), "column " + name + " is " + f.dataType().sql()
+            + ", expected " + type);
+      }
+    });
+    return missing;
+  }
+
+  /** A table exists with a shape tidemark cannot write into. */
+  public static class SchemaMismatchException extends RuntimeException {
+    public SchemaMismatchException(TableName table, String what) {
+      super("table " + table + ": " + what + "; rename or drop the table, then run: tidemark bootstrap");
+    }
+  }
+}

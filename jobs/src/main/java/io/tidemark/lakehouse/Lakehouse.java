@@ -1,0 +1,66 @@
+package io.tidemark.lakehouse;
+
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.services.Endpoints;
+import io.tidemark.services.Services;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * What a command works with: the configuration, the services it reaches (started when embedded), and, created
+ * on first use, the object store client and the SparkSession.
+ */
+public final class Lakehouse implements AutoCloseable {
+  private final TidemarkConfig config;
+  private final Endpoints endpoints;
+  private final String appName;
+  private Storage storage;
+  private SparkSession spark;
+
+  private Lakehouse(TidemarkConfig config, Endpoints endpoints, String appName, SparkSession spark) {
+    this.config = config;
+    this.endpoints = endpoints;
+    this.appName = appName;
+    this.spark = spark;
+  }
+
+  /** Brings the services up (or checks the external ones) and returns the lakehouse they make. */
+  public static Lakehouse open(TidemarkConfig config, String appName) {
+    return new Lakehouse(config, new Services(config).ensureUp(), appName, null);
+  }
+
+  /** A lakehouse on a SparkSession that already exists, e.g. one shared by a test suite. */
+  public static Lakehouse attach(TidemarkConfig config, Endpoints endpoints, SparkSession spark) {
+    return new Lakehouse(config, endpoints, "tidemark", spark);
+  }
+
+  public TidemarkConfig config() {
+    return config;
+  }
+
+  public Endpoints endpoints() {
+    return endpoints;
+  }
+
+  public synchronized Storage storage() {
+    if (storage == null) {
+      storage = Storage.connect(config, endpoints);
+    }
+    return storage;
+  }
+
+  public synchronized SparkSession spark() {
+    if (spark == null) {
+      spark = SparkSessions.getOrCreate(config, endpoints, appName);
+    }
+    return spark;
+  }
+
+  /** Closes the storage client; the SparkSession is left to its owner (the JVM, or the test suite). */
+  @Override
+  public synchronized void close() {
+    if (storage != null) {
+      storage.close();
+      storage = null;
+    }
+  }
+}

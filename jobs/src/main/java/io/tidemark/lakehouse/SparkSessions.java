@@ -1,0 +1,77 @@
+package io.tidemark.lakehouse;
+
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.services.Endpoints;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Builds the SparkSession of every job: the Nessie catalog (Iceberg's NessieCatalog, S3FileIO) as Spark's
+ * default catalog so that {@code ns.table} needs no prefix, the Iceberg and Nessie SQL extensions, and s3a for
+ * the landing zone and checkpoints on S3.
+ */
+public final class SparkSessions {
+  /** The name of the Nessie catalog in Spark. */
+  public static final String CATALOG = "nessie";
+
+  private SparkSessions() {}
+
+  /** The session of this JVM, created with tidemark's settings if there is none yet. */
+  public static SparkSession getOrCreate(TidemarkConfig config, Endpoints endpoints, String appName) {
+    SparkSession.Builder builder = SparkSession.builder().appName(appName);
+    conf(config, endpoints).forEach(builder::config);
+    return builder.getOrCreate();
+  }
+
+  /** Every Spark setting tidemark makes, in one place. */
+  public static Map<String, String> conf(TidemarkConfig config, Endpoints endpoints) {
+    Map<String, String> c = new LinkedHashMap<>();
+    c.put("spark.master", config.sparkMaster());
+    c.put("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions,"
+        + "org.projectnessie.spark.extensions.NessieSparkSessionExtensions");
+    c.put("spark.sql.defaultCatalog", CATALOG);
+    // event time is compared across Spark, DuckDB and the files: one time zone everywhere
+    c.put("spark.sql.session.timeZone", "UTC");
+    c.put("spark.sql.shuffle.partitions", Integer.toString(config.shufflePartitions()));
+    c.put("spark.ui.enabled", "false");
+    c.put("spark.redaction.regex", "(?i)secret|password|token|access[.-]key");
+    c.put("spark.ui.showConsoleProgress", "false");
+    if (config.sparkMaster().startsWith("local")) {
+      c.put("spark.driver.host", "127.0.0.1");
+      c.put("spark.driver.bindAddress", "127.0.0.1");
+    }
+
+    String cat = "spark.sql.catalog." + CATALOG;
+    c.put(cat, "org.apache.iceberg.spark.SparkCatalog");
+    c.put(cat + ".catalog-impl", "org.apache.iceberg.nessie.NessieCatalog");
+    c.put(cat + ".uri", endpoints.nessieApi().toString());
+    // Nessie Spark extensions 0.99 talk to server 0.108 only through API v2
+    c.put(cat + ".client-api-version", "2");
+    c.put(cat + ".ref", config.nessieRef());
+    c.put(cat + ".warehouse", config.warehouse());
+    // foreachBatch runs in a cloned session with its own cache: never read a stale table version
+    c.put(cat + ".cache-enabled", "false");
+    c.put(cat + ".io-impl", "org.apache.iceberg.aws.s3.S3FileIO");
+    c.put(cat + ".s3.endpoint", endpoints.s3Endpoint().toString());
+    c.put(cat + ".s3.path-style-access", Boolean.toString(config.s3PathStyle()));
+    c.put(cat + ".s3.access-key-id", endpoints.s3AccessKey().reveal());
+    c.put(cat + ".s3.secret-access-key", endpoints.s3SecretKey().reveal());
+    c.put(cat + ".client.region", config.s3Region());
+
+    String s3a = "spark.hadoop.fs.s3a.";
+    c.put(s3a + "endpoint", endpoints.s3Endpoint().toString());
+    c.put(s3a + "endpoint.region", config.s3Region());
+    c.put(s3a + "path.style.access", Boolean.toString(config.s3PathStyle()));
+    c.put(s3a + "connection.ssl.enabled", Boolean.toString("https".equals(endpoints.s3Endpoint().getScheme())));
+    c.put(s3a + "aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    c.put(s3a + "access.key", endpoints.s3AccessKey().reveal());
+    c.put(s3a + "secret.key", endpoints.s3SecretKey().reveal());
+    c.put(s3a + "impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
+    // fail within seconds when S3 is gone instead of retrying for minutes
+    c.put(s3a + "attempts.maximum", "3");
+    c.put(s3a + "retry.limit", "3");
+    c.put(s3a + "connection.establish.timeout", "5000");
+    return c;
+  }
+}

@@ -1,0 +1,36 @@
+package io.tidemark.lakehouse;
+
+import io.tidemark.config.TableName;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** The expected shape of one table: columns with their Spark SQL types, and the partition transforms. */
+public record TableDefinition(TableName name, Map<String, String> columns, List<String> partitioning,
+                              String comment) {
+
+  public TableDefinition {
+    columns = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(columns));
+    partitioning = List.copyOf(partitioning);
+  }
+
+  /** Properties every tidemark table gets: format v2, and metadata files that do not pile up. */
+  public static final Map<String, String> PROPERTIES = Map.of(
+      "format-version", "2",
+      "write.metadata.delete-after-commit.enabled", "true",
+      "write.metadata.previous-versions-max", "50");
+
+  public String createSql() {
+    String cols = columns.entrySet().stream()
+        .map(e -> "`" + e.getKey() + "` " + e.getValue())
+        .collect(Collectors.joining(", "));
+    String props = PROPERTIES.entrySet().stream().sorted(Map.Entry.comparingByKey())
+        .map(e -> "'" + e.getKey() + "'='" + e.getValue() + "'")
+        .collect(Collectors.joining(", "));
+    return "CREATE TABLE IF NOT EXISTS " + name.sql() + " (" + cols + ") USING iceberg"
+        + (partitioning.isEmpty() ? "" : " PARTITIONED BY (" + String.join(", ", partitioning) + ")")
+        + " COMMENT '" + comment.replace("'", "\\'") + "'"
+        + " TBLPROPERTIES (" + props + ")";
+  }
+}

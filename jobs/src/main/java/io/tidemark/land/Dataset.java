@@ -1,0 +1,28 @@
+package io.tidemark.land;
+
+import java.util.Locale;
+
+/** The kinds of data that land: each has its own prefix in the landing zone and its own stream. */
+public enum Dataset {
+  /** Business events: {@code event_id INT, company_id STRING, amount DOUBLE, event_ts TIMESTAMP}. */
+  EVENTS,
+  /**
+   * Company dimension changes: {@code company_id STRING, name STRING, tier STRING, change_ts TIMESTAMP}, and
+   * {@code "deleted": true} on a delete marker.
+   */
+  COMPANIES;
+
+  /** The directory name in the landing zone. */
+  public String dir() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  public static Dataset parse(String text) {
+    for (Dataset d : values()) {
+      if (d.dir().equalsIgnoreCase(text.trim())) {
+        return d;
+      }
+    }
+    throw new IllegalArgumentException("unknown dataset '" + text + "' (expected events or companies)");
+  }
+}

@@ -1,0 +1,145 @@
+package io.tidemark.services;
+
+import io.tidemark.config.Secret;
+import io.tidemark.config.Setting;
+import io.tidemark.config.TidemarkConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The catalog and storage services: the external ones when configured, otherwise the embedded Nessie and S3
+ * servers, started on demand and left running. Starting and stopping hold a lock in the data directory, so two
+ * callers never start a second pair.
+ */
+public final class Services {
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+
+  private final TidemarkConfig config;
+  private final NessieServer nessie;
+  private final S3Server s3;
+
+  public Services(TidemarkConfig config) {
+    this.config = config;
+    this.nessie = new NessieServer(config);
+    this.s3 = new S3Server(config);
+  }
+
+  /** One line per service, for {@code services status}. */
+  public record Status(String name, String state, String address, String detail) {}
+
+  /**
+   * Makes sure the services are up and returns where they are: external ones are probed (a one-line error
+   * within seconds when one does not answer), embedded ones are started unless already running.
+   */
+  public Endpoints ensureUp() {
+    List<EmbeddedServer> embedded = embedded();
+    if (!embedded.isEmpty()) {
+      locked(() -> {
+        // start both before waiting on either: Nessie takes seconds, s3proxy less
+        embedded.forEach(EmbeddedServer::startIfNeeded);
+        embedded.forEach(s -> s.awaitHealthy(START_TIMEOUT));
+        return null;
+      });
+    }
+    config.nessieUri().ifPresent(uri ->
+        Probe.requireOk("Nessie", uri.resolve(withSlash(uri) + "config"), Setting.NESSIE_URI.display()));
+    config.s3Endpoint().ifPresent(uri -> {
+      String[] why = {null};
+      if (Probe.get(uri, why) < 0) {
+        throw new ServiceException("cannot reach S3 at " + uri + " (" + why[0] + "); check "
+            + Setting.S3_ENDPOINT.display());
+      }
+    });
+    return endpoints();
+  }
+
+  /** Where the services are, without starting anything. */
+  public Endpoints endpoints() {
+    Secret[] keys = config.s3Endpoint().isPresent()
+        ? new Secret[] {config.s3AccessKey().orElseThrow(), config.s3SecretKey().orElseThrow()}
+        : s3.credentials();
+    return new Endpoints(config.nessieUri().orElse(nessie.apiUri()),
+        config.s3Endpoint().orElse(s3.endpoint()), keys[0], keys[1]);
+  }
+
+  /** Stops the embedded servers that tidemark started; names of those it stopped. */
+  public List<String> down() {
+    return locked(() -> {
+      List<String> stopped = new ArrayList<>();
+      for (EmbeddedServer s : List.of(nessie, s3)) {
+        if (s.stop()) {
+          stopped.add(s.name());
+        }
+      }
+      return stopped;
+    });
+  }
+
+  public List<Status> status() {
+    List<Status> out = new ArrayList<>();
+    out.add(config.nessieUri()
+        .map(uri -> external("nessie", uri.toString(), uri.resolve(withSlash(uri) + "config")))
+        .orElseGet(() -> embeddedStatus(nessie)));
+    out.add(config.s3Endpoint()
+        .map(uri -> external("s3", uri.toString(), uri))
+        .orElseGet(() -> embeddedStatus(s3)));
+    return out;
+  }
+
+  /** Where the generated S3 credentials of the embedded server are kept. */
+  public Path s3CredentialsFile() {
+    return s3.credentialsFile();
+  }
+
+  private List<EmbeddedServer> embedded() {
+    List<EmbeddedServer> list = new ArrayList<>();
+    if (config.nessieUri().isEmpty()) {
+      list.add(nessie);
+    }
+    if (config.s3Endpoint().isEmpty()) {
+      list.add(s3);
+    }
+    return list;
+  }
+
+  private static Status external(String name, String address, java.net.URI probe) {
+    String[] why = {null};
+    int code = Probe.get(probe, why);
+    return new Status(name, code > 0 ? "reachable" : "unreachable", address,
+        code > 0 ? "external, HTTP " + code : "external, " + why[0]);
+  }
+
+  private static Status embeddedStatus(EmbeddedServer s) {
+    return s.running()
+        .map(h -> new Status(s.name(), s.healthy() ? "running" : "starting or unhealthy", s.address(),
+            "pid " + h.pid() + ", log " + s.logFile()))
+        .orElseGet(() -> new Status(s.name(), "stopped", s.address(), "embedded"));
+  }
+
+  private static String withSlash(java.net.URI uri) {
+    String path = uri.getPath() == null ? "" : uri.getPath();
+    return path.endsWith("/") ? path : path + "/";
+  }
+
+  private <T> T locked(Supplier<T> action) {
+    Path lockFile = config.home().resolve("run/services.lock");
+    try {
+      Files.createDirectories(lockFile.getParent());
+      try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+           FileLock ignored = ch.lock()) {
+        return action.get();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot lock " + lockFile, e);
+    }
+  }
+}
