@@ -46,7 +46,9 @@ final class ErrorHandler implements IExecutionExceptionHandler {
         return firstLine(t);
       }
     }
-    if (e.getClass().getPackageName().startsWith("io.tidemark")) {
+    if (e.getClass().getPackageName().startsWith("io.tidemark") || e instanceof IllegalArgumentException
+        || e instanceof org.apache.spark.sql.AnalysisException) {
+      // ours, and Spark's complaints about the SQL, say all there is to say
       return firstLine(e);
     }
     Throwable root = e;

@@ -135,7 +135,7 @@ final class LandCommand implements Callable<Integer> {
   static void land(Lander lander, List<Arrival> arrivals, PrintWriter out) {
     for (Arrival a : arrivals) {
       for (Lander.Outcome o : lander.land(a)) {
-        out.printf("arrival %d: %s  %d lines, %d bytes  %s%n", a.number(), o.uri(), o.lines(), o.bytes(),
+        out.printf("arrival %d: %s  %d line(s), %d bytes  %s%n", a.number(), o.uri(), o.lines(), o.bytes(),
             o.written() ? "landed" : "already there, unchanged");
       }
     }

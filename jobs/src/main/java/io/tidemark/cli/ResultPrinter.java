@@ -46,7 +46,8 @@ final class ResultPrinter {
       out.println("OK");
     } else {
       table(names, rows.subList(0, Math.min(rows.size(), maxRows)), out);
-      out.println("(" + Math.min(rows.size(), maxRows) + (rows.size() > maxRows ? "+" : "") + " rows)");
+      int shown = Math.min(rows.size(), maxRows);
+      out.println("(" + shown + (rows.size() > maxRows ? "+" : "") + (shown == 1 ? " row)" : " rows)"));
     }
     out.flush();
     truncated(rows.size(), err);

@@ -15,11 +15,15 @@ public record TableDefinition(TableName name, Map<String, String> columns, List<
     partitioning = List.copyOf(partitioning);
   }
 
-  /** Properties every tidemark table gets: format v2, and metadata files that do not pile up. */
+  /**
+   * Properties every tidemark table gets: format v2, and no file deletion by Iceberg itself. Other Nessie
+   * branches and tags still point at older metadata and data files; only Nessie's reference-aware GC may
+   * remove them.
+   */
   public static final Map<String, String> PROPERTIES = Map.of(
       "format-version", "2",
-      "write.metadata.delete-after-commit.enabled", "true",
-      "write.metadata.previous-versions-max", "50");
+      "gc.enabled", "false",
+      "write.metadata.delete-after-commit.enabled", "false");
 
   public String createSql() {
     String cols = columns.entrySet().stream()

@@ -1,0 +1,86 @@
+package io.tidemark.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** The command line without services: options, help, configuration errors. */
+class CommandLineTest {
+
+  private record Run(int code, String out, String err) {}
+
+  private static Run run(Map<String, String> env, String... args) {
+    CommandLine cl = Tidemark.commandLine(env);
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    int code = cl.execute(args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void flagsOverrideTheEnvironmentAnywhereOnTheLine() {
+    Map<String, String> env = Map.of("TIDEMARK_NESSIE_REF", "from-env", "TIDEMARK_SPARK_MASTER", "local[3]");
+    Run before = run(env, "--nessie-ref", "before-cmd", "config");
+    Run after = run(env, "config", "--nessie-ref", "after-cmd");
+    assertThat(before.code()).isZero();
+    assertThat(before.out()).containsPattern("TIDEMARK_NESSIE_REF\\s+before-cmd")
+        .containsPattern("TIDEMARK_SPARK_MASTER\\s+local\\[3]");
+    assertThat(after.out()).containsPattern("TIDEMARK_NESSIE_REF\\s+after-cmd");
+  }
+
+  @Test
+  void badSettingIsOneLineAndExitCode2() {
+    Run r = run(Map.of("TIDEMARK_NESSIE_PORT", "nineteen"), "config");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err().strip()).isEqualTo("tidemark: TIDEMARK_NESSIE_PORT (--nessie-port): expected a whole number "
+        + "from 1 to 65535, got 'nineteen'");
+    assertThat(r.out()).isEmpty();
+  }
+
+  @Test
+  void secretsAreMaskedInConfig() {
+    Run r = run(Map.of("TIDEMARK_S3_ENDPOINT", "http://minio:9000", "TIDEMARK_S3_ACCESS_KEY", "AKXYZ",
+        "TIDEMARK_S3_SECRET_KEY", "topsecretvalue"), "config");
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).contains("http://minio:9000").doesNotContain("topsecretvalue").doesNotContain("AKXYZ");
+  }
+
+  @Test
+  void everyCommandHasHelp() {
+    for (String[] cmd : new String[][] {{"--help"}, {"services", "--help"}, {"services", "up", "--help"},
+        {"services", "down", "--help"}, {"services", "status", "--help"}, {"bootstrap", "--help"},
+        {"land", "--help"}, {"sql", "--help"}, {"demo", "--help"}, {"config", "--help"}}) {
+      Run r = run(Map.of(), cmd);
+      assertThat(r.code()).as(String.join(" ", cmd)).isZero();
+      assertThat(r.out()).as(String.join(" ", cmd)).startsWith("Usage: tidemark");
+    }
+  }
+
+  @Test
+  void unknownOptionsAndMissingArgumentsAreUsageErrors() {
+    assertThat(run(Map.of(), "land").code()).isEqualTo(2);
+    assertThat(run(Map.of(), "land", "--scenario", "seed", "--from", "x").code()).as("exclusive").isEqualTo(2);
+    assertThat(run(Map.of(), "sql", "--format", "xml", "SELECT 1").code()).isEqualTo(2);
+    assertThat(run(Map.of(), "nope").code()).isEqualTo(2);
+  }
+
+  @Test
+  void unknownScenarioIsOneLine() {
+    Run r = run(Map.of(), "land", "--scenario", "nope", "--to-dir", "target/never");
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err().strip()).isEqualTo("tidemark: --scenario nope: unknown; choose one of seed, seed-counts, "
+        + "seed-dedup, seed-scd2, generated");
+  }
+
+  @Test
+  void csvQuoting() {
+    assertThat(ResultPrinter.csvLine(new String[] {"a", "b,c", "say \"hi\"", null, "x\ny"}))
+        .isEqualTo("a,\"b,c\",\"say \"\"hi\"\"\",,\"x\ny\"");
+  }
+}
