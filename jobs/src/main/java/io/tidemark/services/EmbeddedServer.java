@@ -47,23 +47,22 @@ abstract class EmbeddedServer {
     return status >= 200 && status < 300;
   }
 
-  /** Starts the server unless ours already runs; true when it was started. */
-  boolean startIfNeeded() {
-    if (running().isPresent()) {
-      return false;
-    }
+  /** Fails with a one-line message when a port it needs is taken by something else. */
+  void checkPortsFree() {
     ports().forEach((port, setting) -> {
       if (Probe.listening(port)) {
         throw new ServiceException(name() + ": port " + port + " on 127.0.0.1 is busy (not a server tidemark "
             + "started); stop what listens there or set " + setting);
       }
     });
+  }
+
+  void start() {
     try {
       process.start(command(), workDir());
     } catch (IOException e) {
       throw new ServiceException(name() + ": cannot start (" + e.getMessage() + ")", e);
     }
-    return true;
   }
 
   /** Waits until the server answers; stops it and explains where to look when it does not in time. */

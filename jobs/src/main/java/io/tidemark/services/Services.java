@@ -44,9 +44,21 @@ public final class Services {
     List<EmbeddedServer> embedded = embedded();
     if (!embedded.isEmpty()) {
       locked(() -> {
-        // start both before waiting on either: Nessie takes seconds, s3proxy less
-        embedded.forEach(EmbeddedServer::startIfNeeded);
-        embedded.forEach(s -> s.awaitHealthy(START_TIMEOUT));
+        List<EmbeddedServer> toStart = embedded.stream().filter(s -> s.running().isEmpty()).toList();
+        toStart.forEach(EmbeddedServer::checkPortsFree);
+        List<EmbeddedServer> started = new ArrayList<>();
+        try {
+          // start all before waiting on any: Nessie takes seconds, s3proxy less
+          for (EmbeddedServer s : toStart) {
+            s.start();
+            started.add(s);
+          }
+          embedded.forEach(s -> s.awaitHealthy(START_TIMEOUT));
+        } catch (RuntimeException e) {
+          // a half-started pair is worse than none: the next call starts both cleanly
+          started.forEach(EmbeddedServer::stop);
+          throw e;
+        }
         return null;
       });
     }

@@ -1,0 +1,93 @@
+package io.tidemark.lakehouse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.config.Setting;
+import io.tidemark.config.TableName;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.testing.Cli;
+import io.tidemark.testing.NessieRest;
+import io.tidemark.testing.TestStack;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+
+class BootstrapIT {
+  private final TestStack stack = TestStack.get();
+  private final SparkSession spark = stack.spark();
+  private final NessieRest nessie = stack.nessie();
+
+  @Test
+  void secondBootstrapChangesNothingAndMakesNoCommit() {
+    List<String> before = nessie.log("main");
+    Bootstrap.Result again = Bootstrap.run(spark, stack.lakehouse().storage(), stack.config());
+    assertThat(again.changedNothing()).as("second run: %s", again).isTrue();
+    assertThat(again.unchangedTables()).hasSize(7);
+    assertThat(nessie.log("main")).as("Nessie commit log of main").isEqualTo(before);
+  }
+
+  @Test
+  void everyTableIsIcebergV2PartitionedAsDesigned() {
+    for (TableDefinition d : TableCatalog.all(stack.config().tables())) {
+      String ddl = spark.sql("SHOW CREATE TABLE " + d.name().sql()).first().getString(0);
+      assertThat(ddl).as("%s", d.name()).contains("USING iceberg").contains("'format-version' = '2'");
+      for (String transform : d.partitioning()) {
+        assertThat(ddl).as("%s partitioning", d.name()).contains("PARTITIONED BY").contains(transform);
+      }
+      assertThat(spark.table(d.name().sql()).columns()).as("%s columns", d.name())
+          .containsExactlyElementsOf(d.columns().keySet());
+    }
+    assertThat(stack.lakehouse().storage().bucketExists(stack.config().landingBucket())).isTrue();
+    assertThat(stack.lakehouse().storage().bucketExists(stack.config().warehouseBucket())).isTrue();
+  }
+
+  /** The command itself, twice, on fresh table names: the second run leaves the commit log as it was. */
+  @Test
+  void bootstrapCommandTwiceGivesTheSameCommitLog() {
+    String ns = TestStack.unique("boot");
+    Map<String, String> env = new HashMap<>(stack.env());
+    for (Setting s : List.of(Setting.TABLE_RAW_EVENTS, Setting.TABLE_REJECTED, Setting.TABLE_EVENTS,
+        Setting.TABLE_EVENT_COUNTS, Setting.TABLE_COMPANIES, Setting.TABLE_RESTATEMENT_LOG,
+        Setting.TABLE_AUDIT_CHECKS)) {
+      env.put(s.env(), ns + "." + s.name().toLowerCase().replace("table_", ""));
+    }
+    Cli.Result first = Cli.run(env, "bootstrap");
+    assertThat(first.exitCode()).as("%s", first).isZero();
+    assertThat(first.out()).contains("namespaces created: " + ns).contains("tables created: " + ns + ".raw_events");
+    List<String> afterFirst = nessie.log("main");
+
+    Cli.Result second = Cli.run(env, "bootstrap");
+    assertThat(second.exitCode()).as("%s", second).isZero();
+    assertThat(second.out()).contains("bootstrap: nothing to do, everything exists");
+    assertThat(nessie.log("main")).as("commit log after the second bootstrap").isEqualTo(afterFirst);
+  }
+
+  @Test
+  void aMissingColumnIsAddedAWrongTypeIsRefused() {
+    String ns = TestStack.unique("evolve");
+    spark.sql("CREATE NAMESPACE `" + ns + "`");
+    spark.sql("CREATE TABLE `" + ns + "`.events (event_id INT, company_id STRING, amount DOUBLE) USING iceberg "
+        + "TBLPROPERTIES ('format-version'='2')");
+    spark.sql("CREATE TABLE `" + ns + "`.event_counts (company_id STRING, w_start STRING, n BIGINT) USING iceberg");
+    Map<Setting, String> names = new EnumMap<>(Setting.class);
+    names.put(Setting.TABLE_EVENTS, ns + ".events");
+    TidemarkConfig config = stack.config().with(names);
+    TableDefinition events = TableCatalog.all(config.tables()).get(2);
+    assertThat(events.name()).isEqualTo(new TableName(ns, "events"));
+
+    assertThat(Bootstrap.reconcile(spark, events)).as("event_ts added, gc settings set").isTrue();
+    assertThat(spark.table(events.name().sql()).columns()).contains("event_ts");
+    assertThat(Bootstrap.reconcile(spark, events)).as("second reconcile").isFalse();
+
+    TableDefinition counts = TableCatalog.all(config.with(Map.of(Setting.TABLE_EVENT_COUNTS,
+        ns + ".event_counts")).tables()).get(3);
+    assertThatThrownBy(() -> Bootstrap.reconcile(spark, counts))
+        .isInstanceOf(Bootstrap.SchemaMismatchException.class)
+        .hasMessage("table " + ns + ".event_counts: column w_start is STRING, expected TIMESTAMP; rename or drop "
+            + "the table, then run: tidemark bootstrap");
+  }
+}

@@ -1,0 +1,79 @@
+package io.tidemark.testing;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the real command exactly as scripts and Airflow do: {@code java -jar jobs/target/tidemark.jar ...}, in a
+ * fresh JVM, with a given environment (no TIDEMARK_* variable leaks in from the test JVM).
+ */
+public final class Cli {
+  /** A hang guard, not a speed assertion: nothing tidemark does in tests takes minutes. */
+  private static final long TIMEOUT_SECONDS = 240;
+
+  private Cli() {}
+
+  public record Result(int exitCode, String out, String err, double seconds) {
+    public List<String> errLines() {
+      return err.isBlank() ? List.of() : List.of(err.strip().split("\n"));
+    }
+
+    @Override
+    public String toString() {
+      return "exit " + exitCode + " after " + String.format("%.1f", seconds) + " s\n--- stdout\n" + out
+          + "--- stderr\n" + err;
+    }
+  }
+
+  public static Path jar() {
+    Path jar = Path.of(System.getProperty("tidemark.jar", "target/tidemark.jar"));
+    if (!Files.isRegularFile(jar)) {
+      throw new IllegalStateException("missing " + jar + ": integration tests run after `mvn package`");
+    }
+    return jar;
+  }
+
+  public static Result run(Map<String, String> env, String... args) {
+    return run(env, List.of(), args);
+  }
+
+  public static Result run(Map<String, String> env, List<String> jvmArgs, String... args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(jvmArgs);
+    cmd.add("-jar");
+    cmd.add(jar().toString());
+    cmd.addAll(List.of(args));
+    try {
+      Path out = Files.createTempFile("tidemark-cli", ".out");
+      Path err = Files.createTempFile("tidemark-cli", ".err");
+      ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+      pb.environment().keySet().removeIf(k -> k.startsWith("TIDEMARK_"));
+      pb.environment().putAll(env);
+      long t0 = System.nanoTime();
+      Process p = pb.start();
+      if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new AssertionError("tidemark " + String.join(" ", args) + " hung for " + TIMEOUT_SECONDS + " s");
+      }
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      Result r = new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+          Files.readString(err, StandardCharsets.UTF_8), seconds);
+      Files.deleteIfExists(out);
+      Files.deleteIfExists(err);
+      System.out.printf("[cli] tidemark %s -> exit %d in %.1f s%n", String.join(" ", args), r.exitCode(), seconds);
+      return r;
+    } catch (IOException e) {
+      throw new AssertionError("cannot run " + cmd, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package io.tidemark.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Reads Nessie over its REST API v2, independently of the code under test: hashes and commit logs. */
+public final class NessieRest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final HttpClient http = HttpClient.newHttpClient();
+  private final URI api;
+
+  public NessieRest(URI api) {
+    this.api = api;
+  }
+
+  /** The hash of the head of a reference. */
+  public String hash(String ref) {
+    return get("trees/" + ref).path("reference").path("hash").asText();
+  }
+
+  public boolean exists(String ref) {
+    return status("trees/" + ref) == 200;
+  }
+
+  /** Commit hashes of a reference, newest first. */
+  public List<String> log(String ref) {
+    List<String> hashes = new ArrayList<>();
+    for (JsonNode e : get("trees/" + ref + "/history?max-records=1000").path("logEntries")) {
+      hashes.add(e.path("commitMeta").path("hash").asText());
+    }
+    return hashes;
+  }
+
+  private JsonNode get(String path) {
+    try {
+      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(api + "/" + path)).GET().build(),
+          HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() != 200) {
+        throw new AssertionError("GET " + path + " -> HTTP " + r.statusCode() + ": " + r.body());
+      }
+      return JSON.readTree(r.body());
+    } catch (Exception e) {
+      throw new AssertionError("GET " + api + "/" + path, e);
+    }
+  }
+
+  private int status(String path) {
+    try {
+      return http.send(HttpRequest.newBuilder(URI.create(api + "/" + path)).GET().build(),
+          HttpResponse.BodyHandlers.discarding()).statusCode();
+    } catch (Exception e) {
+      throw new AssertionError("GET " + api + "/" + path, e);
+    }
+  }
+}

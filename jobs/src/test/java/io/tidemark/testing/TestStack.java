@@ -1,0 +1,113 @@
+package io.tidemark.testing;
+
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.lakehouse.Bootstrap;
+import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.lakehouse.SparkSessions;
+import io.tidemark.services.Endpoints;
+import io.tidemark.services.Services;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The real stack, once per test JVM: the embedded Nessie server and S3 server started by tidemark's own
+ * {@link Services} under a fresh home on free ports, one bootstrapped lakehouse and one local SparkSession.
+ * Stopped when the JVM exits. If a service cannot start, every test fails with the reason; none is skipped.
+ */
+public final class TestStack {
+  private static TestStack instance;
+
+  private final Path home;
+  private final Map<String, String> env;
+  private final TidemarkConfig config;
+  private final Services services;
+  private final Endpoints endpoints;
+  private final Lakehouse lakehouse;
+
+  private TestStack() {
+    try {
+      Path root = Path.of(System.getProperty("tidemark.test.home", "target/it-home")).toAbsolutePath();
+      home = Files.createDirectories(root.resolve("stack-" + ProcessHandle.current().pid()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    env = environment(home);
+    config = TidemarkConfig.of(env, Map.of());
+    services = new Services(config);
+    long t0 = System.nanoTime();
+    endpoints = services.ensureUp();
+    System.out.printf("[stack] services up in %.1f s under %s%n", (System.nanoTime() - t0) / 1e9, home);
+    Runtime.getRuntime().addShutdownHook(new Thread(services::down, "tidemark-test-stack-down"));
+    SparkSession spark = SparkSessions.getOrCreate(config, endpoints, "tidemark-it");
+    lakehouse = Lakehouse.attach(config, endpoints, spark);
+    Bootstrap.run(spark, lakehouse.storage(), config);
+  }
+
+  public static synchronized TestStack get() {
+    if (instance == null) {
+      instance = new TestStack();
+    }
+    return instance;
+  }
+
+  /** The environment of a tidemark that uses embedded services under {@code home} on free ports. */
+  public static Map<String, String> environment(Path home) {
+    Map<String, String> env = new HashMap<>();
+    env.put("TIDEMARK_HOME", home.toString());
+    env.put("TIDEMARK_NESSIE_PORT", Integer.toString(freePort()));
+    env.put("TIDEMARK_NESSIE_MANAGEMENT_PORT", Integer.toString(freePort()));
+    env.put("TIDEMARK_S3_PORT", Integer.toString(freePort()));
+    env.put("TIDEMARK_SHUFFLE_PARTITIONS", "2");
+    env.put("TIDEMARK_SPARK_MASTER", "local[2]");
+    return env;
+  }
+
+  public static int freePort() {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A name no other test uses, for branches, namespaces and prefixes. */
+  public static String unique(String prefix) {
+    return prefix + "_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+  }
+
+  public Path home() {
+    return home;
+  }
+
+  /** The environment for {@link Cli} runs against this stack. */
+  public Map<String, String> env() {
+    return Map.copyOf(env);
+  }
+
+  public TidemarkConfig config() {
+    return config;
+  }
+
+  public Endpoints endpoints() {
+    return endpoints;
+  }
+
+  public Lakehouse lakehouse() {
+    return lakehouse;
+  }
+
+  public SparkSession spark() {
+    return lakehouse.spark();
+  }
+
+  public NessieRest nessie() {
+    return new NessieRest(endpoints.nessieApi());
+  }
+}
