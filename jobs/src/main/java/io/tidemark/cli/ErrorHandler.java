@@ -51,14 +51,13 @@ final class ErrorHandler implements IExecutionExceptionHandler {
       // ours, and Spark's complaints about the SQL, say all there is to say
       return firstLine(e);
     }
+    // Spark wraps a failed task in "Job aborted due to stage failure: ..."; the root cause says what failed
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    String msg = firstLine(e);
-    if (root != e && !msg.contains(firstLine(root))) {
-      msg += " (cause: " + root.getClass().getSimpleName() + ": " + firstLine(root) + ")";
-    }
+    String msg = root == e || root.getMessage() == null ? firstLine(e)
+        : root.getClass().getSimpleName() + ": " + firstLine(root);
     return msg + " [--debug shows the stack trace]";
   }
 

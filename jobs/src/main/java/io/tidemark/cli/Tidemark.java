@@ -46,6 +46,10 @@ public final class Tidemark implements Runnable {
   }
 
   public static void main(String[] args) {
+    if (java.util.Arrays.asList(args).contains("--debug")) {
+      // before any logger exists: a system property wins over simplelogger.properties
+      System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
+    }
     int code = commandLine(System.getenv()).execute(args);
     System.exit(code);
   }

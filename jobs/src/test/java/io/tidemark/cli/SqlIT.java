@@ -70,5 +70,11 @@ class SqlIT {
     assertThat(syntax.errLines()).filteredOn(l -> l.startsWith("tidemark:")).hasSize(1)
         .allMatch(l -> l.contains("PARSE_SYNTAX_ERROR"));
     assertThat(syntax.out()).isEmpty();
+
+    Cli.Result failedTask = Cli.run(stack.env(), "sql", "SELECT assert_true(id < 0) FROM range(3)");
+    assertThat(failedTask.exitCode()).isEqualTo(1);
+    assertThat(failedTask.errLines()).as("a failure inside a Spark task: %s", failedTask).hasSize(1);
+    assertThat(failedTask.err()).startsWith("tidemark: RuntimeException: ").contains("is not true!")
+        .doesNotContain("Job aborted");
   }
 }

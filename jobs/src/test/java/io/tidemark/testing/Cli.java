@@ -44,11 +44,25 @@ public final class Cli {
   }
 
   public static Result run(Map<String, String> env, List<String> jvmArgs, String... args) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(jvmArgs);
+    List<String> cmd = new ArrayList<>(jvmArgs);
     cmd.add("-jar");
     cmd.add(jar().toString());
+    return exec(env, cmd, args);
+  }
+
+  /** The main class on a classpath of the caller's choosing ({@code -cp ...} in {@code jvmArgs}). */
+  public static Result runMain(Map<String, String> env, List<String> jvmArgs, String... args) {
+    List<String> cmd = new ArrayList<>(jvmArgs);
+    cmd.addAll(List.of(System.getProperty("tidemark.add-opens", "").split(" ")));
+    cmd.removeIf(String::isBlank);
+    cmd.add("io.tidemark.cli.Tidemark");
+    return exec(env, cmd, args);
+  }
+
+  private static Result exec(Map<String, String> env, List<String> javaArgs, String... args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(javaArgs);
     cmd.addAll(List.of(args));
     try {
       Path out = Files.createTempFile("tidemark-cli", ".out");

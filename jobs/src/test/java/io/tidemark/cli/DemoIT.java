@@ -1,0 +1,33 @@
+package io.tidemark.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.testing.Cli;
+import io.tidemark.testing.TestStack;
+import org.junit.jupiter.api.Test;
+
+/** The README's first command, on the shared stack: every step shows, and a second run changes nothing. */
+class DemoIT {
+  private final TestStack stack = TestStack.get();
+
+  @Test
+  void demoRunsEveryStepAndIsSafeToRunAgain() {
+    Cli.Result first = Cli.run(stack.env(), "demo");
+    assertThat(first.exitCode()).as("%s", first).isZero();
+    assertThat(first.out())
+        .contains("== 1. services", "== 2. bootstrap", "== 3. land the seed scenarios", "== 4. what is in the landing",
+            "== 5. the tables on branch main", "== where to look")
+        .contains("/events/arrival=0003/seed-counts.jsonl", "/companies/arrival=0004/seed-scd2.jsonl")
+        .containsPattern("facts\\.event_counts\\s+\\d+ rows")
+        .contains("Nessie UI (branches, commits, tables): " + stack.endpoints().nessieUi());
+    assertThat(first.errLines()).as("nothing on stderr").isEmpty();
+
+    String mainBefore = stack.nessie().hash("main");
+    Cli.Result second = Cli.run(stack.env(), "demo");
+    assertThat(second.exitCode()).as("%s", second).isZero();
+    assertThat(second.out()).contains("bootstrap: nothing to do").doesNotContain("  landed");
+    assertThat(second.out().lines().filter(l -> l.contains("already there, unchanged")).count())
+        .as("every seed file already landed").isEqualTo(10);
+    assertThat(stack.nessie().hash("main")).isEqualTo(mainBefore);
+  }
+}
