@@ -26,6 +26,7 @@ import picocli.CommandLine.Spec;
         ServicesCommand.class,
         BootstrapCommand.class,
         LandCommand.class,
+        StreamCommand.class,
         SqlCommand.class,
         DemoCommand.class,
         ConfigCommand.class,

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -39,6 +40,11 @@ public final class TidemarkConfig {
   private final String checkpointRoot;
   private final String sparkMaster;
   private final int shufflePartitions;
+  private final Duration countsWatermark;
+  private final Duration countsWindow;
+  private final Duration dedupWatermark;
+  private final String stateStore;
+  private final int retainBatches;
   private final Tables tables;
 
   private TidemarkConfig(Map<Setting, String> raw) {
@@ -77,6 +83,11 @@ public final class TidemarkConfig {
         .orElse(home.resolve("checkpoints").toString());
     sparkMaster = matching(Setting.SPARK_MASTER, MASTER, "local[N], local[*], spark://host:port, k8s://... or yarn");
     shufflePartitions = intIn(Setting.SHUFFLE_PARTITIONS, 1, 10_000);
+    countsWatermark = duration(Setting.COUNTS_WATERMARK);
+    countsWindow = duration(Setting.COUNTS_WINDOW);
+    dedupWatermark = duration(Setting.DEDUP_WATERMARK);
+    stateStore = matching(Setting.STATE_STORE, Pattern.compile("hdfs|rocksdb"), "hdfs or rocksdb");
+    retainBatches = intIn(Setting.RETAIN_BATCHES, 2, 100_000);
     tables = new Tables(
         table(Setting.TABLE_RAW_EVENTS), table(Setting.TABLE_REJECTED), table(Setting.TABLE_EVENTS),
         table(Setting.TABLE_EVENT_COUNTS), table(Setting.TABLE_COMPANIES),
@@ -204,6 +215,27 @@ public final class TidemarkConfig {
     return shufflePartitions;
   }
 
+  public Duration countsWatermark() {
+    return countsWatermark;
+  }
+
+  public Duration countsWindow() {
+    return countsWindow;
+  }
+
+  public Duration dedupWatermark() {
+    return dedupWatermark;
+  }
+
+  /** "hdfs" (Spark's default, state in memory with files in the checkpoint) or "rocksdb". */
+  public String stateStore() {
+    return stateStore;
+  }
+
+  public int retainBatches() {
+    return retainBatches;
+  }
+
   public Tables tables() {
     return tables;
   }
@@ -247,6 +279,15 @@ public final class TidemarkConfig {
       // reported below
     }
     throw bad(s, v, "a whole number from " + min + " to " + max);
+  }
+
+  private Duration duration(Setting s) {
+    String v = required(s);
+    try {
+      return Durations.parse(v);
+    } catch (IllegalArgumentException e) {
+      throw bad(s, v, "a duration such as '10 minutes', '30 seconds' or '1 hour'");
+    }
   }
 
   private int port(Setting s) {

@@ -37,6 +37,15 @@ public final class SparkSessions {
     c.put("spark.ui.enabled", "false");
     c.put("spark.redaction.regex", "(?i)secret|password|token|access[.-]key");
     c.put("spark.ui.showConsoleProgress", "false");
+    // streaming: both are frozen into a checkpoint at its first run
+    c.put("spark.sql.streaming.stateStore.providerClass", "rocksdb".equals(config.stateStore())
+        ? "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
+        : "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider");
+    c.put("spark.sql.streaming.minBatchesToRetain", Integer.toString(config.retainBatches()));
+    // availableNow runs are short: clean state files up often, or they are never cleaned
+    c.put("spark.sql.streaming.stateStore.maintenanceInterval", "2s");
+    // the trailing no-data batch emits the windows a run's watermark finalized, in that same run
+    c.put("spark.sql.streaming.noDataMicroBatches.enabled", "true");
     if (config.sparkMaster().startsWith("local")) {
       c.put("spark.driver.host", "127.0.0.1");
       c.put("spark.driver.bindAddress", "127.0.0.1");

@@ -1,0 +1,161 @@
+package io.tidemark.cli;
+
+import io.tidemark.config.TableName;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.stream.Dedup;
+import io.tidemark.stream.RawArchive;
+import io.tidemark.stream.RunReport;
+import io.tidemark.stream.Streams;
+import io.tidemark.stream.WindowedCounts;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "stream", mixinStandardHelpOptions = true,
+    description = {"Run a stream once over everything that landed since its last run (trigger availableNow), "
+        + "then stop. Each stream keeps its checkpoint: rerunning with the same one never writes a row twice, "
+        + "even after a crash."},
+    subcommands = {StreamCommand.Counts.class, StreamCommand.DedupCmd.class, StreamCommand.Raw.class,
+        StreamCommand.All.class})
+final class StreamCommand implements Runnable {
+  @Spec
+  CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** --source and --checkpoint, defaulting from the configuration. */
+  static final class Io {
+    @Option(names = "--source", paramLabel = "PATH",
+        description = "Local directory or s3a:// prefix of JSON lines (default: s3a://<landing bucket>/events/).")
+    String source;
+
+    @Option(names = "--checkpoint", paramLabel = "PATH",
+        description = "Checkpoint of the query (default: <checkpoint root>/<stream>).")
+    String checkpoint;
+
+    String source(TidemarkConfig config) {
+      return source != null ? source : Streams.defaultSource(config);
+    }
+
+    String checkpoint(TidemarkConfig config, String stream) {
+      return checkpoint != null ? checkpoint : Streams.defaultCheckpoint(config, stream);
+    }
+  }
+
+  static TableName table(String option, String value, TableName fallback) {
+    if (value == null) {
+      return fallback;
+    }
+    try {
+      return TableName.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(option + ": " + e.getMessage());
+    }
+  }
+
+  static int runAndPrint(CommandSpec spec, String app, Function<Lakehouse, List<RunReport>> streams) {
+    PrintWriter out = spec.commandLine().getOut();
+    try (Lakehouse lh = Lakehouse.open(Tidemark.root(spec).config(), app)) {
+      for (RunReport r : streams.apply(lh)) {
+        out.println(r.summary());
+        out.flush();
+      }
+    }
+    return 0;
+  }
+
+  @Command(name = "windowed-counts", mixinStandardHelpOptions = true,
+      description = "Events per company and event-time window (--counts-window, default 5 minutes), appended "
+          + "once the watermark (--counts-watermark, default 10 minutes) finalizes the window.")
+  static final class Counts implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    Io io;
+
+    @Option(names = "--table", paramLabel = "NS.TABLE", description = "Default: TIDEMARK_TABLE_EVENT_COUNTS.")
+    String table;
+
+    @Override
+    public Integer call() {
+      TidemarkConfig c = Tidemark.root(spec).config();
+      TableName t = table("--table", table, c.tables().eventCounts());
+      return runAndPrint(spec, "tidemark stream windowed-counts", lh -> List.of(WindowedCounts.run(lh.spark(),
+          io.source(c), t, io.checkpoint(c, WindowedCounts.NAME),
+          new WindowedCounts.Options(c.countsWatermark(), c.countsWindow()))));
+    }
+  }
+
+  @Command(name = "dedup", mixinStandardHelpOptions = true,
+      description = "One row per event_id, remembered for the watermark delay (--dedup-watermark, default 30 "
+          + "minutes): dropDuplicatesWithinWatermark.")
+  static final class DedupCmd implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    Io io;
+
+    @Option(names = "--table", paramLabel = "NS.TABLE", description = "Default: TIDEMARK_TABLE_EVENTS.")
+    String table;
+
+    @Override
+    public Integer call() {
+      TidemarkConfig c = Tidemark.root(spec).config();
+      TableName t = table("--table", table, c.tables().events());
+      return runAndPrint(spec, "tidemark stream dedup", lh -> List.of(Dedup.run(lh.spark(), io.source(c), t,
+          io.checkpoint(c, Dedup.NAME), c.dedupWatermark(), Dedup.Mode.WITHIN_WATERMARK)));
+    }
+  }
+
+  @Command(name = "raw", mixinStandardHelpOptions = true,
+      description = "Every parsed event into the raw archive (no watermark), every other line into the "
+          + "quarantine with its reason.")
+  static final class Raw implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    Io io;
+
+    @Option(names = "--table", paramLabel = "NS.TABLE", description = "Default: TIDEMARK_TABLE_RAW_EVENTS.")
+    String table;
+
+    @Option(names = "--rejected-table", paramLabel = "NS.TABLE", description = "Default: TIDEMARK_TABLE_REJECTED.")
+    String rejectedTable;
+
+    @Override
+    public Integer call() {
+      TidemarkConfig c = Tidemark.root(spec).config();
+      TableName raw = table("--table", table, c.tables().rawEvents());
+      TableName rejected = table("--rejected-table", rejectedTable, c.tables().rejected());
+      return runAndPrint(spec, "tidemark stream raw", lh -> List.of(RawArchive.run(lh.spark(), io.source(c), raw,
+          rejected, io.checkpoint(c, RawArchive.NAME))));
+    }
+  }
+
+  @Command(name = "all", mixinStandardHelpOptions = true,
+      description = "raw, dedup and windowed-counts, one run each, on the configured source, tables and "
+          + "checkpoints.")
+  static final class All implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      TidemarkConfig c = Tidemark.root(spec).config();
+      return runAndPrint(spec, "tidemark stream all", lh -> Streams.all(lh.spark(), c));
+    }
+  }
+}

@@ -1,0 +1,121 @@
+package io.tidemark.stream;
+
+import io.tidemark.config.TableName;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.spark.CommitMetadata;
+import org.apache.iceberg.spark.Spark3Util;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.storage.StorageLevel;
+
+/**
+ * Writes the micro-batches of one query into Iceberg tables, exactly once. Each commit's snapshot summary
+ * carries the stream, the query id, the batch id and the batch's watermark; before writing, the table's
+ * history is searched for that query id, and a batch it already holds is skipped. So a batch that Spark runs
+ * again after a crash (committed to Iceberg, not yet to the checkpoint) is not written twice. Empty batches
+ * make no commit.
+ */
+final class BatchCommitter {
+  static final String STREAM = "tidemark.stream";
+  static final String QUERY_ID = "tidemark.query-id";
+  static final String BATCH_ID = "tidemark.batch-id";
+  static final String WATERMARK = "tidemark.watermark";
+  static final String WATERMARK_MS = "tidemark.watermark-ms";
+  /** Test hook: {@code <stream>:<before-commit|after-commit>:<batch id>} halts the JVM there. */
+  static final String CRASH_HOOK = "TIDEMARK_TEST_CRASH";
+
+  private final String stream;
+  private final String checkpoint;
+  private final List<BatchResult> results = new ArrayList<>();
+
+  /** What one batch did to one table. */
+  record BatchResult(long batchId, TableName table, long rows, boolean alreadyCommitted, long watermarkMs) {}
+
+  BatchCommitter(String stream, String checkpoint) {
+    this.stream = stream;
+    this.checkpoint = checkpoint;
+  }
+
+  List<BatchResult> results() {
+    return results;
+  }
+
+  /**
+   * Appends each (table, rows) pair of a micro-batch, each table on its own, exactly once. With {@code cache},
+   * each output is persisted while it is counted and written, so that a stateful plan runs once per batch;
+   * without, the caller has persisted what the outputs derive from.
+   */
+  void append(long batchId, Map<TableName, Dataset<Row>> outputs, boolean cache) {
+    SparkSession spark = outputs.values().iterator().next().sparkSession();
+    String queryId = spark.sparkContext().getLocalProperty("sql.streaming.queryId");
+    if (queryId == null) {
+      throw new IllegalStateException("not inside a streaming micro-batch");
+    }
+    OffsetLog.BatchMetadata meta = OffsetLog.read(spark, checkpoint, batchId);
+    crashIfAsked("before-commit", batchId);
+    for (Map.Entry<TableName, Dataset<Row>> e : outputs.entrySet()) {
+      TableName table = e.getKey();
+      if (lastCommittedBatch(spark, table, queryId) >= batchId) {
+        results.add(new BatchResult(batchId, table, 0, true, meta.watermarkMs()));
+        continue;
+      }
+      Dataset<Row> rows = cache ? e.getValue().persist(StorageLevel.MEMORY_AND_DISK()) : e.getValue();
+      try {
+        long n = rows.count();
+        if (n > 0) {
+          Map<String, String> props = new LinkedHashMap<>();
+          props.put(STREAM, stream);
+          props.put(QUERY_ID, queryId);
+          props.put(BATCH_ID, Long.toString(batchId));
+          props.put(WATERMARK, Instant.ofEpochMilli(meta.watermarkMs()).toString());
+          props.put(WATERMARK_MS, Long.toString(meta.watermarkMs()));
+          CommitMetadata.withCommitProperties(props, () -> {
+            rows.writeTo(table.sql()).append();
+            return null;
+          }, RuntimeException.class);
+        }
+        results.add(new BatchResult(batchId, table, n, false, meta.watermarkMs()));
+      } finally {
+        if (cache) {
+          rows.unpersist();
+        }
+      }
+    }
+    crashIfAsked("after-commit", batchId);
+  }
+
+  /** The newest batch id this query committed to the table, or -1. */
+  static long lastCommittedBatch(SparkSession spark, TableName table, String queryId) {
+    Table t = load(spark, table);
+    for (Snapshot s = t.currentSnapshot(); s != null; s = s.parentId() == null ? null : t.snapshot(s.parentId())) {
+      if (queryId.equals(s.summary().get(QUERY_ID))) {
+        return Long.parseLong(s.summary().get(BATCH_ID));
+      }
+    }
+    return -1;
+  }
+
+  static Table load(SparkSession spark, TableName table) {
+    try {
+      return Spark3Util.loadIcebergTable(spark, table.toString());
+    } catch (Exception e) {
+      throw new StreamException("cannot load table " + table + ": " + e.getMessage());
+    }
+  }
+
+  private void crashIfAsked(String stage, long batchId) {
+    String hook = System.getenv(CRASH_HOOK);
+    if (hook != null && hook.equals(stream + ":" + stage + ":" + batchId)) {
+      System.err.println("tidemark: " + CRASH_HOOK + " halts the JVM " + stage + " of batch " + batchId);
+      System.err.flush();
+      Runtime.getRuntime().halt(137);
+    }
+  }
+}

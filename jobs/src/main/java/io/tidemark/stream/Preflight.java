@@ -1,0 +1,50 @@
+package io.tidemark.stream;
+
+import io.tidemark.lakehouse.Bootstrap;
+import io.tidemark.lakehouse.TableDefinition;
+import java.io.IOException;
+import java.util.Map;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Checks what a stream needs before it starts, so that a wrong option fails in seconds with one line and
+ * leaves nothing behind (no checkpoint, no commit): the source exists, each table exists with the columns
+ * the stream writes.
+ */
+final class Preflight {
+  private Preflight() {}
+
+  static void check(SparkSession spark, String source, TableDefinition... tables) {
+    requireSource(spark, source);
+    for (TableDefinition d : tables) {
+      requireTable(spark, d);
+    }
+  }
+
+  static void requireSource(SparkSession spark, String source) {
+    boolean exists;
+    try {
+      Path p = new Path(source);
+      FileSystem fs = p.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      exists = fs.exists(p);
+    } catch (IOException | IllegalArgumentException e) {
+      throw new StreamException("source " + source + ": cannot be read (" + e.getMessage() + ")");
+    }
+    if (!exists) {
+      throw new StreamException("source " + source + " does not exist (nothing landed there yet?); check --source");
+    }
+  }
+
+  static void requireTable(SparkSession spark, TableDefinition d) {
+    if (!spark.catalog().tableExists(d.name().toString())) {
+      throw new StreamException("table " + d.name() + " does not exist; run: tidemark bootstrap (or check --table)");
+    }
+    Map<String, String> missing = Bootstrap.missingColumns(spark.table(d.name().sql()).schema(), d);
+    if (!missing.isEmpty()) {
+      throw new StreamException("table " + d.name() + " lacks column(s) " + String.join(", ", missing.keySet())
+          + "; run: tidemark bootstrap");
+    }
+  }
+}

@@ -1,0 +1,38 @@
+package io.tidemark.stream;
+
+import io.tidemark.config.TableName;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * What one availableNow run of a stream did, summed over its micro-batches: rows read, rows dropped as late,
+ * duplicates dropped, rows written per table, the watermark at the end, state size and time.
+ */
+public record RunReport(String stream, int batches, long inputRows, long lateRowsDropped, long duplicatesDropped,
+                        Map<TableName, Long> rowsWritten, int batchesAlreadyCommitted, Instant watermark,
+                        long stateRows, long stateMemoryBytes, double seconds) {
+
+  public long written(TableName table) {
+    return rowsWritten.getOrDefault(table, 0L);
+  }
+
+  /** One line for people. */
+  public String summary() {
+    StringBuilder sb = new StringBuilder(stream).append(": ").append(batches).append(" batch(es), ")
+        .append(inputRows).append(" lines read");
+    rowsWritten.forEach((t, n) -> sb.append(", ").append(n).append(" row(s) into ").append(t));
+    if (lateRowsDropped > 0) {
+      sb.append(", ").append(lateRowsDropped).append(" late row(s) dropped");
+    }
+    if (duplicatesDropped > 0) {
+      sb.append(", ").append(duplicatesDropped).append(" duplicate(s) dropped");
+    }
+    if (batchesAlreadyCommitted > 0) {
+      sb.append(", ").append(batchesAlreadyCommitted).append(" batch(es) already committed, skipped");
+    }
+    if (watermark != null) {
+      sb.append(", watermark ").append(watermark);
+    }
+    return sb.append(String.format(java.util.Locale.ROOT, " (%.1f s)", seconds)).toString();
+  }
+}

@@ -1,0 +1,12 @@
+package io.tidemark.stream;
+
+/** A stream cannot start (bad source, missing table, wrong schema) or failed; the message is one line. */
+public class StreamException extends RuntimeException {
+  public StreamException(String message) {
+    super(message);
+  }
+
+  public StreamException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

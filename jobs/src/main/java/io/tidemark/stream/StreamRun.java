@@ -1,0 +1,104 @@
+package io.tidemark.stream;
+
+import io.tidemark.config.TableName;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import org.apache.spark.api.java.function.VoidFunction2;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.streaming.DataStreamWriter;
+import org.apache.spark.sql.streaming.StateOperatorProgress;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryException;
+import org.apache.spark.sql.streaming.StreamingQueryProgress;
+import org.apache.spark.sql.streaming.Trigger;
+
+/** Runs a query until availableNow is done, and sums up what its micro-batches did. */
+final class StreamRun {
+  private StreamRun() {}
+
+  /** An availableNow query in append mode that hands each micro-batch to {@code eachBatch}. */
+  static DataStreamWriter<Row> availableNow(Dataset<Row> stream, String checkpoint,
+                                            VoidFunction2<Dataset<Row>, Long> eachBatch) {
+    return stream.writeStream()
+        .outputMode("append")
+        .option("checkpointLocation", checkpoint)
+        .trigger(Trigger.AvailableNow())
+        .foreachBatch(eachBatch);
+  }
+
+  static RunReport run(String name, DataStreamWriter<Row> writer, BatchCommitter committer) {
+    long t0 = System.nanoTime();
+    StreamingQuery q;
+    try {
+      q = writer.start();
+    } catch (TimeoutException e) {
+      throw new StreamException(name + ": the query did not start: " + e.getMessage(), e);
+    }
+    try {
+      q.processAllAvailable();
+      // availableNow ends the query itself, after the trailing no-data batch that emits finalized windows
+      q.awaitTermination();
+    } catch (StreamingQueryException e) {
+      Throwable root = e;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      if (root instanceof RuntimeException re && re.getClass().getPackageName().startsWith("io.tidemark")) {
+        throw re;
+      }
+      throw new StreamException(name + " failed: " + root.getClass().getSimpleName() + ": " + firstLine(root), e);
+    } finally {
+      try {
+        q.stop();
+      } catch (TimeoutException e) {
+        // the query has ended already; nothing more to stop
+      }
+    }
+    return report(name, q.recentProgress(), committer, (System.nanoTime() - t0) / 1e9);
+  }
+
+  static RunReport report(String name, StreamingQueryProgress[] progress, BatchCommitter committer, double seconds) {
+    long input = 0;
+    long late = 0;
+    long duplicates = 0;
+    long stateRows = 0;
+    long stateMemory = 0;
+    Instant watermark = null;
+    for (StreamingQueryProgress p : progress) {
+      input += p.numInputRows();
+      for (StateOperatorProgress op : p.stateOperators()) {
+        late += op.numRowsDroppedByWatermark();
+        duplicates += op.customMetrics().getOrDefault("numDroppedDuplicateRows", 0L);
+      }
+      String wm = p.eventTime().get("watermark");
+      if (wm != null) {
+        watermark = Instant.parse(wm);
+      }
+    }
+    if (progress.length > 0) {
+      for (StateOperatorProgress op : progress[progress.length - 1].stateOperators()) {
+        stateRows += op.numRowsTotal();
+        stateMemory += op.memoryUsedBytes();
+      }
+    }
+    Map<TableName, Long> written = new LinkedHashMap<>();
+    int skipped = 0;
+    for (BatchCommitter.BatchResult r : committer.results()) {
+      written.merge(r.table(), r.rows(), Long::sum);
+      if (r.alreadyCommitted()) {
+        skipped++;
+      }
+    }
+    return new RunReport(name, progress.length, input, late, duplicates, written, skipped, watermark, stateRows,
+        stateMemory, seconds);
+  }
+
+  private static String firstLine(Throwable t) {
+    String m = t.getMessage() == null ? "" : t.getMessage().strip();
+    int nl = m.indexOf('\n');
+    return nl < 0 ? m : m.substring(0, nl);
+  }
+}
