@@ -28,7 +28,11 @@ final class BatchCommitter {
   static final String BATCH_ID = "tidemark.batch-id";
   static final String WATERMARK = "tidemark.watermark";
   static final String WATERMARK_MS = "tidemark.watermark-ms";
-  /** Test hook: {@code <stream>:<before-commit|after-commit>:<batch id>} halts the JVM there. */
+  /**
+   * Test hook for crash tests: {@code <stream>:before-commit:<batch>} halts the JVM when the batch starts,
+   * {@code <stream>:after-commit:<batch>} right after the batch's first non-empty table commit, before any
+   * other table and before Spark's checkpoint commit. {@code *} stands for any batch: the first to get there halts.
+   */
   static final String CRASH_HOOK = "TIDEMARK_TEST_CRASH";
 
   private final String stream;
@@ -80,6 +84,7 @@ final class BatchCommitter {
             rows.writeTo(table.sql()).append();
             return null;
           }, RuntimeException.class);
+          crashIfAsked("after-commit", batchId);
         }
         results.add(new BatchResult(batchId, table, n, false, meta.watermarkMs()));
       } finally {
@@ -88,7 +93,6 @@ final class BatchCommitter {
         }
       }
     }
-    crashIfAsked("after-commit", batchId);
   }
 
   /** The newest batch id this query committed to the table, or -1. */
@@ -112,7 +116,11 @@ final class BatchCommitter {
 
   private void crashIfAsked(String stage, long batchId) {
     String hook = System.getenv(CRASH_HOOK);
-    if (hook != null && hook.equals(stream + ":" + stage + ":" + batchId)) {
+    if (hook == null || !hook.startsWith(stream + ":" + stage + ":")) {
+      return;
+    }
+    String batch = hook.substring(hook.lastIndexOf(':') + 1);
+    if (batch.equals(Long.toString(batchId)) || batch.equals("*")) {
       System.err.println("tidemark: " + CRASH_HOOK + " halts the JVM " + stage + " of batch " + batchId);
       System.err.flush();
       Runtime.getRuntime().halt(137);

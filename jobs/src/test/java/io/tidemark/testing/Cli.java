@@ -59,6 +59,22 @@ public final class Cli {
     return exec(env, cmd, args);
   }
 
+  /** Starts {@code java -jar tidemark.jar args} and returns at once, e.g. to kill it mid-run. */
+  public static Process start(Map<String, String> env, String... args) {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-jar", jar().toString()));
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    pb.environment().keySet().removeIf(k -> k.startsWith("TIDEMARK_"));
+    pb.environment().putAll(env);
+    try {
+      return pb.start();
+    } catch (IOException e) {
+      throw new AssertionError("cannot start " + cmd, e);
+    }
+  }
+
   private static Result exec(Map<String, String> env, List<String> javaArgs, String... args) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
