@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = {"The whole pipeline on the configured (by default embedded) services, step by step:",
-        "services up, bootstrap, land the seed scenarios arrival by arrival, show what landed and the tables.",
+        "services up, bootstrap, then for each seed arrival: land it and run the raw, dedup and windowed-counts",
+        "streams once (availableNow), saying what each run changed; last, what landed and the tables.",
         "Safe to run again: every step is idempotent."})
 final class DemoCommand implements Callable<Integer> {
   @Spec
@@ -40,10 +41,13 @@ final class DemoCommand implements Callable<Integer> {
       step(out, "2. bootstrap: buckets, namespaces, tables");
       BootstrapCommand.print(out, Bootstrap.run(lh.spark(), lh.storage(), config));
 
-      step(out, "3. land the seed scenarios, arrival by arrival");
+      step(out, "3. arrivals: land each, then one availableNow run of raw, dedup and windowed-counts");
       Lander lander = new Lander(lh.storage(), config.landingBucket(), "");
+      StreamNarrator narrator = new StreamNarrator(lh.spark(), config, out);
       for (Arrival a : SeedScenarios.ALL.arrivals()) {
+        out.println("-- arrival " + a.number());
         LandCommand.land(lander, List.of(a), out);
+        narrator.run(a.number());
       }
 
       step(out, "4. what is in the landing zone");
@@ -56,6 +60,9 @@ final class DemoCommand implements Callable<Integer> {
 
       step(out, "5. the tables on branch " + config.nessieRef());
       showTables(lh.spark(), config, out);
+      out.println("windowed counts:");
+      new ResultPrinter(ResultPrinter.Format.table, 50).print(lh.spark().sql("SELECT * FROM "
+          + config.tables().eventCounts().sql() + " ORDER BY w_start, company_id"), out, out);
 
       step(out, "where to look");
       out.println("Nessie UI (branches, commits, tables): " + lh.endpoints().nessieUi());

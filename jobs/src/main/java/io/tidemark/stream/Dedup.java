@@ -41,7 +41,7 @@ public final class Dedup {
             .dropDuplicatesWithinWatermark(new String[] {"event_id"})
         : events.dropDuplicates(new String[] {"event_id"});
     BatchCommitter committer = new BatchCommitter(NAME, checkpoint);
-    return StreamRun.run(NAME, StreamRun.availableNow(unique, checkpoint,
+    return StreamRun.run(NAME, "late event(s)", StreamRun.availableNow(unique, checkpoint,
         (batch, id) -> committer.append(id, Map.of(table, batch), true)), committer);
   }
 }

@@ -31,7 +31,7 @@ public final class RawArchive {
     Dataset<Row> lines = EventLines.parse(EventLines.read(spark, source))
         .withColumn("ingest_ts", current_timestamp());
     BatchCommitter committer = new BatchCommitter(NAME, checkpoint);
-    return StreamRun.run(NAME, StreamRun.availableNow(lines, checkpoint, (batch, id) -> {
+    return StreamRun.run(NAME, "late row(s)", StreamRun.availableNow(lines, checkpoint, (batch, id) -> {
       Dataset<Row> parsed = batch.persist(StorageLevel.MEMORY_AND_DISK());
       try {
         Map<TableName, Dataset<Row>> out = new LinkedHashMap<>();

@@ -5,10 +5,13 @@ import java.time.Instant;
 import java.util.Map;
 
 /**
- * What one availableNow run of a stream did, summed over its micro-batches: rows read, rows dropped as late,
- * duplicates dropped, rows written per table, the watermark at the end, state size and time.
+ * What one availableNow run of a stream did, summed over its micro-batches: lines read, rows the stateful
+ * operator dropped behind the watermark ({@code lateUnit} says what they are: events for the dedup, partial
+ * counts per window and company for the counts, which aggregate before they drop), duplicates dropped, rows
+ * written per table, the watermark at the end, state size and time.
  */
-public record RunReport(String stream, int batches, long inputRows, long lateRowsDropped, long duplicatesDropped,
+public record RunReport(String stream, int batches, long inputRows, long lateRowsDropped, String lateUnit,
+                        long duplicatesDropped,
                         Map<TableName, Long> rowsWritten, int batchesAlreadyCommitted, Instant watermark,
                         long stateRows, long stateMemoryBytes, double seconds) {
 
@@ -22,7 +25,7 @@ public record RunReport(String stream, int batches, long inputRows, long lateRow
         .append(inputRows).append(" lines read");
     rowsWritten.forEach((t, n) -> sb.append(", ").append(n).append(" row(s) into ").append(t));
     if (lateRowsDropped > 0) {
-      sb.append(", ").append(lateRowsDropped).append(" late row(s) dropped");
+      sb.append(", ").append(lateRowsDropped).append(' ').append(lateUnit).append(" dropped");
     }
     if (duplicatesDropped > 0) {
       sb.append(", ").append(duplicatesDropped).append(" duplicate(s) dropped");

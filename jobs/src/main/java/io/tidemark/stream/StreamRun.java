@@ -29,7 +29,7 @@ final class StreamRun {
         .foreachBatch(eachBatch);
   }
 
-  static RunReport run(String name, DataStreamWriter<Row> writer, BatchCommitter committer) {
+  static RunReport run(String name, String lateUnit, DataStreamWriter<Row> writer, BatchCommitter committer) {
     long t0 = System.nanoTime();
     StreamingQuery q;
     try {
@@ -57,10 +57,12 @@ final class StreamRun {
         // the query has ended already; nothing more to stop
       }
     }
-    return report(name, q.recentProgress(), committer, (System.nanoTime() - t0) / 1e9);
+    return report(name, lateUnit, q.recentProgress(), committer, (System.nanoTime() - t0) / 1e9);
   }
 
-  static RunReport report(String name, StreamingQueryProgress[] progress, BatchCommitter committer, double seconds) {
+  static RunReport report(String name, String lateUnit, StreamingQueryProgress[] progress,
+                          BatchCommitter committer, double seconds) {
+    int batches = 0;
     long input = 0;
     long late = 0;
     long duplicates = 0;
@@ -68,6 +70,10 @@ final class StreamRun {
     long stateMemory = 0;
     Instant watermark = null;
     for (StreamingQueryProgress p : progress) {
+      // a trigger with nothing to do reports progress too, without running a batch
+      if (p.durationMs().containsKey("addBatch")) {
+        batches++;
+      }
       input += p.numInputRows();
       for (StateOperatorProgress op : p.stateOperators()) {
         late += op.numRowsDroppedByWatermark();
@@ -92,7 +98,7 @@ final class StreamRun {
         skipped++;
       }
     }
-    return new RunReport(name, progress.length, input, late, duplicates, written, skipped, watermark, stateRows,
+    return new RunReport(name, batches, input, late, lateUnit, duplicates, written, skipped, watermark, stateRows,
         stateMemory, seconds);
   }
 

@@ -15,8 +15,11 @@ class DemoIT {
     Cli.Result first = Cli.run(stack.env(), "demo");
     assertThat(first.exitCode()).as("%s", first).isZero();
     assertThat(first.out())
-        .contains("== 1. services", "== 2. bootstrap", "== 3. land the seed scenarios", "== 4. what is in the landing",
+        .contains("== 1. services", "== 2. bootstrap", "== 3. arrivals", "== 4. what is in the landing",
             "== 5. the tables on branch main", "== where to look")
+        .contains("window [2026-01-01 00:00,00:05) c1 finalized: n=4",
+            "late event 7 (c1 at 2026-01-01 00:03:00) dropped by the counts",
+            "dedup: 2 batch(es), 9 lines read, 8 row(s) into facts.events, 1 duplicate(s) dropped")
         .contains("/events/arrival=0003/seed-counts.jsonl", "/companies/arrival=0004/seed-scd2.jsonl")
         .containsPattern("facts\\.event_counts\\s+\\d+ rows")
         .contains("Nessie UI (branches, commits, tables): " + stack.endpoints().nessieUi());
@@ -25,7 +28,8 @@ class DemoIT {
     String mainBefore = stack.nessie().hash("main");
     Cli.Result second = Cli.run(stack.env(), "demo");
     assertThat(second.exitCode()).as("%s", second).isZero();
-    assertThat(second.out()).contains("bootstrap: nothing to do").doesNotContain("  landed");
+    assertThat(second.out()).contains("bootstrap: nothing to do").doesNotContain("  landed")
+        .contains("windowed-counts: 0 batch(es), 0 lines read");
     assertThat(second.out().lines().filter(l -> l.contains("already there, unchanged")).count())
         .as("every seed file already landed").isEqualTo(10);
     assertThat(stack.nessie().hash("main")).isEqualTo(mainBefore);
