@@ -42,8 +42,12 @@ public final class SparkSessions {
         ? "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
         : "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider");
     c.put("spark.sql.streaming.minBatchesToRetain", Integer.toString(config.retainBatches()));
-    // availableNow runs are short: clean state files up often, or they are never cleaned
-    c.put("spark.sql.streaming.stateStore.maintenanceInterval", "2s");
+    // availableNow runs are short: snapshot and clean state files up often, or old ones pile up
+    c.put("spark.sql.streaming.stateStore.maintenanceInterval", "500ms");
+    c.put("spark.sql.streaming.stateStore.minDeltasForSnapshot", "2");
+    // the file source's log of seen files: compact often, and drop compacted entries soon (one query reads it)
+    c.put("spark.sql.streaming.fileSource.log.compactInterval", "5");
+    c.put("spark.sql.streaming.fileSource.log.cleanupDelay", "2s");
     // the trailing no-data batch emits the windows a run's watermark finalized, in that same run
     c.put("spark.sql.streaming.noDataMicroBatches.enabled", "true");
     if (config.sparkMaster().startsWith("local")) {

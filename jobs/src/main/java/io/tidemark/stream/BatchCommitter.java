@@ -19,8 +19,8 @@ import org.apache.spark.storage.StorageLevel;
  * Writes the micro-batches of one query into Iceberg tables, exactly once. Each commit's snapshot summary
  * carries the stream, the query id, the batch id and the batch's watermark; before writing, the table's
  * history is searched for that query id, and a batch it already holds is skipped. So a batch that Spark runs
- * again after a crash (committed to Iceberg, not yet to the checkpoint) is not written twice. Empty batches
- * make no commit.
+ * again after a crash (committed to Iceberg, not yet to the checkpoint) is not written twice. Batches with
+ * nothing to write make no commit (see {@link Output} for the one exception).
  */
 final class BatchCommitter {
   static final String STREAM = "tidemark.stream";
@@ -39,8 +39,9 @@ final class BatchCommitter {
   private final String checkpoint;
   private final List<BatchResult> results = new ArrayList<>();
 
-  /** What one batch did to one table. */
-  record BatchResult(long batchId, TableName table, long rows, boolean alreadyCommitted, long watermarkMs) {}
+  /** What one batch did to one table; compute covers producing and counting the rows, write the Iceberg commit. */
+  record BatchResult(long batchId, TableName table, long rows, boolean alreadyCommitted, long watermarkMs,
+                     long computeMs, long writeMs) {}
 
   BatchCommitter(String stream, String checkpoint) {
     this.stream = stream;
@@ -51,12 +52,21 @@ final class BatchCommitter {
     return results;
   }
 
-  /**
-   * Appends each (table, rows) pair of a micro-batch, each table on its own, exactly once. With {@code cache},
-   * each output is persisted while it is counted and written, so that a stateful plan runs once per batch;
-   * without, the caller has persisted what the outputs derive from.
-   */
-  void append(long batchId, Map<TableName, Dataset<Row>> outputs, boolean cache) {
+  /** How a stream's output is best written; each way runs the batch's plan exactly once. */
+  enum Output {
+    /** Few rows (e.g. finalized windows): cached, counted, written only when there are any. */
+    SMALL,
+    /**
+     * Many rows (e.g. deduplicated events): written straight from the plan, without caching them; the count
+     * comes from the commit. A batch with no new input only runs its plan (to move state on), writing nothing.
+     */
+    LARGE,
+    /** Derived from a batch the caller has cached: counted, written only when there are any. */
+    DERIVED
+  }
+
+  /** Appends each (table, rows) pair of a micro-batch, each table on its own, exactly once. */
+  void append(long batchId, Map<TableName, Dataset<Row>> outputs, Output kind) {
     SparkSession spark = outputs.values().iterator().next().sparkSession();
     String queryId = spark.sparkContext().getLocalProperty("sql.streaming.queryId");
     if (queryId == null) {
@@ -64,35 +74,64 @@ final class BatchCommitter {
     }
     OffsetLog.BatchMetadata meta = OffsetLog.read(spark, checkpoint, batchId);
     crashIfAsked("before-commit", batchId);
+    boolean direct = kind == Output.LARGE && !OffsetLog.noNewData(spark, checkpoint, batchId);
     for (Map.Entry<TableName, Dataset<Row>> e : outputs.entrySet()) {
       TableName table = e.getKey();
       if (lastCommittedBatch(spark, table, queryId) >= batchId) {
-        results.add(new BatchResult(batchId, table, 0, true, meta.watermarkMs()));
+        results.add(new BatchResult(batchId, table, 0, true, meta.watermarkMs(), 0, 0));
         continue;
       }
+      Map<String, String> props = new LinkedHashMap<>();
+      props.put(STREAM, stream);
+      props.put(QUERY_ID, queryId);
+      props.put(BATCH_ID, Long.toString(batchId));
+      props.put(WATERMARK, Instant.ofEpochMilli(meta.watermarkMs()).toString());
+      props.put(WATERMARK_MS, Long.toString(meta.watermarkMs()));
+      long t0 = System.nanoTime();
+      if (direct) {
+        write(e.getValue(), table, props);
+        long rows = Long.parseLong(committedSnapshot(spark, table, queryId, batchId).summary()
+            .getOrDefault("added-records", "0"));
+        results.add(new BatchResult(batchId, table, rows, false, meta.watermarkMs(), 0,
+            (System.nanoTime() - t0) / 1_000_000));
+        crashIfAsked("after-commit", batchId);
+        continue;
+      }
+      boolean cache = kind != Output.DERIVED;
       Dataset<Row> rows = cache ? e.getValue().persist(StorageLevel.MEMORY_AND_DISK()) : e.getValue();
       try {
         long n = rows.count();
+        long t1 = System.nanoTime();
         if (n > 0) {
-          Map<String, String> props = new LinkedHashMap<>();
-          props.put(STREAM, stream);
-          props.put(QUERY_ID, queryId);
-          props.put(BATCH_ID, Long.toString(batchId));
-          props.put(WATERMARK, Instant.ofEpochMilli(meta.watermarkMs()).toString());
-          props.put(WATERMARK_MS, Long.toString(meta.watermarkMs()));
-          CommitMetadata.withCommitProperties(props, () -> {
-            rows.writeTo(table.sql()).append();
-            return null;
-          }, RuntimeException.class);
+          write(rows, table, props);
           crashIfAsked("after-commit", batchId);
         }
-        results.add(new BatchResult(batchId, table, n, false, meta.watermarkMs()));
+        results.add(new BatchResult(batchId, table, n, false, meta.watermarkMs(), (t1 - t0) / 1_000_000,
+            (System.nanoTime() - t1) / 1_000_000));
       } finally {
         if (cache) {
           rows.unpersist();
         }
       }
     }
+  }
+
+  private static void write(Dataset<Row> rows, TableName table, Map<String, String> props) {
+    CommitMetadata.withCommitProperties(props, () -> {
+      rows.writeTo(table.sql()).append();
+      return null;
+    }, RuntimeException.class);
+  }
+
+  /** The snapshot this query made for this batch. */
+  private static Snapshot committedSnapshot(SparkSession spark, TableName table, String queryId, long batchId) {
+    Table t = load(spark, table);
+    for (Snapshot s = t.currentSnapshot(); s != null; s = s.parentId() == null ? null : t.snapshot(s.parentId())) {
+      if (queryId.equals(s.summary().get(QUERY_ID)) && Long.toString(batchId).equals(s.summary().get(BATCH_ID))) {
+        return s;
+      }
+    }
+    throw new IllegalStateException("no commit of batch " + batchId + " in " + table + " after writing it");
   }
 
   /** The newest batch id this query committed to the table, or -1. */

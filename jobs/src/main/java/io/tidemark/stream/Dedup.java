@@ -35,13 +35,13 @@ public final class Dedup {
   public static RunReport run(SparkSession spark, String source, TableName table, String checkpoint,
                               Duration watermark, Mode mode) {
     Preflight.check(spark, source, TableCatalog.events(table));
-    Dataset<Row> events = EventLines.valid(EventLines.parse(EventLines.read(spark, source)));
+    Dataset<Row> events = EventLines.events(spark, source);
     Dataset<Row> unique = mode == Mode.WITHIN_WATERMARK
         ? events.withWatermark("event_ts", Durations.spark(watermark))
             .dropDuplicatesWithinWatermark(new String[] {"event_id"})
         : events.dropDuplicates(new String[] {"event_id"});
     BatchCommitter committer = new BatchCommitter(NAME, checkpoint);
     return StreamRun.run(NAME, "late event(s)", StreamRun.availableNow(unique, checkpoint,
-        (batch, id) -> committer.append(id, Map.of(table, batch), true)), committer);
+        (batch, id) -> committer.append(id, Map.of(table, batch), BatchCommitter.Output.LARGE)), committer);
   }
 }

@@ -21,7 +21,17 @@ final class OffsetLog {
 
   private OffsetLog() {}
 
-  record BatchMetadata(long watermarkMs, long timestampMs) {}
+  /** The batch's watermark and timestamp, and its source offsets (the lines after the metadata). */
+  record BatchMetadata(long watermarkMs, long timestampMs, String sourceOffsets) {}
+
+  /**
+   * Whether the batch reads no new input: its source offsets equal the previous batch's. Spark runs such a
+   * batch only to move the watermark on (evict state, emit finalized windows).
+   */
+  static boolean noNewData(SparkSession spark, String checkpoint, long batchId) {
+    return batchId > 0 && read(spark, checkpoint, batchId).sourceOffsets()
+        .equals(read(spark, checkpoint, batchId - 1).sourceOffsets());
+  }
 
   static BatchMetadata read(SparkSession spark, String checkpoint, long batchId) {
     Path file = new Path(checkpoint, "offsets/" + batchId);
@@ -33,7 +43,12 @@ final class OffsetLog {
           throw new IllegalStateException(file + ": not an offset log entry");
         }
         JsonNode meta = JSON.readTree(r.readLine());
-        return new BatchMetadata(meta.path("batchWatermarkMs").asLong(0), meta.path("batchTimestampMs").asLong(0));
+        StringBuilder offsets = new StringBuilder();
+        for (String line = r.readLine(); line != null; line = r.readLine()) {
+          offsets.append(line).append('\n');
+        }
+        return new BatchMetadata(meta.path("batchWatermarkMs").asLong(0), meta.path("batchTimestampMs").asLong(0),
+            offsets.toString());
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file, e);

@@ -41,7 +41,7 @@ public final class RawArchive {
         out.put(rejectedTable, parsed.where(col("reason").isNotNull()).select(lit("events").as("dataset"),
             col("line"), col("reason"), col("source_file"), col("arrival"), lit(id).as("batch_id"),
             col("ingest_ts")));
-        committer.append(id, out, false);
+        committer.append(id, out, BatchCommitter.Output.DERIVED);
       } finally {
         parsed.unpersist();
       }

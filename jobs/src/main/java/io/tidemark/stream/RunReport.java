@@ -8,12 +8,13 @@ import java.util.Map;
  * What one availableNow run of a stream did, summed over its micro-batches: lines read, rows the stateful
  * operator dropped behind the watermark ({@code lateUnit} says what they are: events for the dedup, partial
  * counts per window and company for the counts, which aggregate before they drop), duplicates dropped, rows
- * written per table, the watermark at the end, state size and time.
+ * written per table, the watermark at the end, state size, and where the time went (Spark's progress
+ * durations summed over the batches: addBatch is the work and the Iceberg commits, the rest bookkeeping).
  */
 public record RunReport(String stream, int batches, long inputRows, long lateRowsDropped, String lateUnit,
                         long duplicatesDropped,
                         Map<TableName, Long> rowsWritten, int batchesAlreadyCommitted, Instant watermark,
-                        long stateRows, long stateMemoryBytes, double seconds) {
+                        long stateRows, long stateMemoryBytes, Map<String, Long> durationsMs, double seconds) {
 
   public long written(TableName table) {
     return rowsWritten.getOrDefault(table, 0L);

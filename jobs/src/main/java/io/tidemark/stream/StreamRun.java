@@ -69,7 +69,9 @@ final class StreamRun {
     long stateRows = 0;
     long stateMemory = 0;
     Instant watermark = null;
+    Map<String, Long> durations = new LinkedHashMap<>();
     for (StreamingQueryProgress p : progress) {
+      p.durationMs().forEach((k, v) -> durations.merge(k, v, Long::sum));
       // a trigger with nothing to do reports progress too, without running a batch
       if (p.durationMs().containsKey("addBatch")) {
         batches++;
@@ -94,12 +96,14 @@ final class StreamRun {
     int skipped = 0;
     for (BatchCommitter.BatchResult r : committer.results()) {
       written.merge(r.table(), r.rows(), Long::sum);
+      durations.merge("sink.compute", r.computeMs(), Long::sum);
+      durations.merge("sink.icebergWrite", r.writeMs(), Long::sum);
       if (r.alreadyCommitted()) {
         skipped++;
       }
     }
     return new RunReport(name, batches, input, late, lateUnit, duplicates, written, skipped, watermark, stateRows,
-        stateMemory, seconds);
+        stateMemory, durations, seconds);
   }
 
   private static String firstLine(Throwable t) {

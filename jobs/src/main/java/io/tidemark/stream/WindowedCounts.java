@@ -37,13 +37,13 @@ public final class WindowedCounts {
   public static RunReport run(SparkSession spark, String source, TableName table, String checkpoint,
                               Options options) {
     Preflight.check(spark, source, TableCatalog.eventCounts(table));
-    Dataset<Row> counts = EventLines.valid(EventLines.parse(EventLines.read(spark, source)))
+    Dataset<Row> counts = EventLines.events(spark, source)
         .withWatermark("event_ts", Durations.spark(options.watermark()))
         .groupBy(window(col("event_ts"), Durations.spark(options.window())), col("company_id"))
         .count()
         .select(col("company_id"), col("window.start").as("w_start"), col("count").as("n"));
     BatchCommitter committer = new BatchCommitter(NAME, checkpoint);
     return StreamRun.run(NAME, "late partial count(s)", StreamRun.availableNow(counts, checkpoint,
-        (batch, id) -> committer.append(id, Map.of(table, batch), true)), committer);
+        (batch, id) -> committer.append(id, Map.of(table, batch), BatchCommitter.Output.SMALL)), committer);
   }
 }

@@ -1,0 +1,73 @@
+package io.tidemark.cli;
+
+import io.tidemark.bench.StreamBench;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.lakehouse.Bootstrap;
+import io.tidemark.lakehouse.Lakehouse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "bench", mixinStandardHelpOptions = true,
+    description = "Benchmarks that print numbers (measured side by side in one run; nothing is asserted).",
+    subcommands = {BenchCommand.Streams.class})
+final class BenchCommand implements Runnable {
+  @Spec
+  CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  @Command(name = "streams", mixinStandardHelpOptions = true, sortOptions = false,
+      description = {"Events/s of one availableNow run of dedup and of counts next to DuckDB over the same files; "
+          + "state rows, state memory and checkpoint size over many runs, bounded vs unbounded dedup, with a chart. "
+          + "Tables go to the `bench` namespace; data, checkpoints and the chart under --out."})
+  static final class Streams implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--sizes", split = ",", defaultValue = "100000,1000000",
+        description = "Events per throughput run (default: ${DEFAULT-VALUE}).")
+    List<Integer> sizes;
+
+    @Option(names = "--repeat", defaultValue = "2", description = "Runs per measurement; the best counts "
+        + "(default: ${DEFAULT-VALUE}).")
+    int repeat;
+
+    @Option(names = "--runs", defaultValue = "20", description = "Runs of the state benchmark (default: ${DEFAULT-VALUE}).")
+    int runs;
+
+    @Option(names = "--events-per-run", defaultValue = "50000", description = "Default: ${DEFAULT-VALUE}.")
+    int eventsPerRun;
+
+    @Option(names = "--only", description = "throughput or state (default: both).")
+    String only;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Default: <home>/bench.")
+    Path outDir;
+
+    @Override
+    public Integer call() throws Exception {
+      TidemarkConfig config = Tidemark.root(spec).config();
+      Path dir = Files.createDirectories(outDir != null ? outDir : config.home().resolve("bench"));
+      try (Lakehouse lh = Lakehouse.open(config, "tidemark bench streams")) {
+        Bootstrap.run(lh.spark(), lh.storage(), config);
+        StreamBench bench = new StreamBench(lh.spark(), spec.commandLine().getOut(), dir);
+        if (only == null || only.equals("throughput")) {
+          bench.throughput(sizes, repeat);
+        }
+        if (only == null || only.equals("state")) {
+          bench.stateGrowth(runs, eventsPerRun);
+        }
+      }
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,32 @@
+package io.tidemark.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.testing.Cli;
+import io.tidemark.testing.TestStack;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The benchmark command runs end to end on tiny sizes and draws its chart; its numbers are not checked. */
+class StreamBenchIT {
+  @TempDir
+  Path out;
+
+  @Test
+  void benchStreamsRunsAndDrawsItsChart() throws Exception {
+    Cli.Result r = Cli.run(TestStack.get().env(), "bench", "streams", "--sizes", "3000", "--repeat", "1",
+        "--runs", "3", "--events-per-run", "2000", "--out", out.toString());
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    assertThat(r.out()).contains("== throughput", "== state and checkpoint growth")
+        .containsPattern("dedup\\s+\\d+\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+x")
+        .containsPattern("withinWatermark/hdfs\\s+3\\s+\\d+")
+        .containsPattern("dropDuplicates/hdfs\\s+3\\s+\\d+");
+    Path png = out.resolve("stream-state.png");
+    assertThat(png).exists();
+    assertThat(ImageIO.read(png.toFile()).getWidth()).isGreaterThan(1000);
+    assertThat(Files.size(png)).isGreaterThan(10_000);
+  }
+}
