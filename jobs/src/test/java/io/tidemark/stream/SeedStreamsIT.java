@@ -40,14 +40,24 @@ class SeedStreamsIT {
     String checkpoint = tmp.resolve("cp-counts").toString();
     List<List<Path>> runs = new ArrayList<>();
     List<RunReport> reports = new ArrayList<>();
-    for (Arrival a : SeedScenarios.COUNTS.arrivals()) {
-      lander.land(a);
-      runs.add(StreamFixture.download(storage, bucket, prefix + "/" + Arrival.dir(Dataset.EVENTS, a.number()), tmp));
-      reports.add(WindowedCounts.run(spark, lander.sourceUri(Dataset.EVENTS), table.toString(), checkpoint));
-      if (a.number() == 1) {
-        assertThat(fx.countRows(table)).as("no window is final before the far-future event").isEmpty();
+    String partitions = spark.conf().get("spark.sql.shuffle.partitions");
+    try {
+      for (Arrival a : SeedScenarios.COUNTS.arrivals()) {
+        lander.land(a);
+        runs.add(StreamFixture.download(storage, bucket, prefix + "/" + Arrival.dir(Dataset.EVENTS, a.number()), tmp));
+        reports.add(WindowedCounts.run(spark, lander.sourceUri(Dataset.EVENTS), table.toString(), checkpoint));
+        if (a.number() == 1) {
+          assertThat(fx.countRows(table)).as("no window is final before the far-future event").isEmpty();
+          // a later run with another setting must keep the checkpoint's partitioning of the state
+          spark.conf().set("spark.sql.shuffle.partitions", "7");
+        }
       }
+    } finally {
+      spark.conf().set("spark.sql.shuffle.partitions", partitions);
     }
+    assertThat(java.nio.file.Files.readString(Path.of(checkpoint, "offsets", "4")))
+        .as("shuffle partitions are fixed per checkpoint")
+        .contains("\"spark.sql.shuffle.partitions\":\"" + partitions + "\"");
     assertThat(fx.countRows(table)).as("c1 [00:00,00:05) n=3, c2 n=2, each once")
         .containsExactly("c1|2026-01-01 00:00:00|3", "c2|2026-01-01 00:00:00|2");
     assertThat(reports.get(1).written(table)).as("the far-future run emits the finalized windows").isEqualTo(2);
