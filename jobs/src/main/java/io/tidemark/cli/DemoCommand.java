@@ -41,7 +41,8 @@ final class DemoCommand implements Callable<Integer> {
       step(out, "2. bootstrap: buckets, namespaces, tables");
       BootstrapCommand.print(out, Bootstrap.run(lh.spark(), lh.storage(), config));
 
-      step(out, "3. arrivals: land each, then one availableNow run of raw, dedup and windowed-counts");
+      step(out, "3. arrivals: land each, then one availableNow run of every stream (raw, dedup, windowed-counts, "
+          + "raw-companies, scd2)");
       Lander lander = new Lander(lh.storage(), config.landingBucket(), "");
       StreamNarrator narrator = new StreamNarrator(lh.spark(), config, out);
       for (Arrival a : SeedScenarios.ALL.arrivals()) {

@@ -3,9 +3,11 @@ package io.tidemark.cli;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.land.Dataset;
 import io.tidemark.stream.Dedup;
 import io.tidemark.stream.RawArchive;
 import io.tidemark.stream.RunReport;
+import io.tidemark.stream.Scd2Upsert;
 import io.tidemark.stream.Streams;
 import io.tidemark.stream.WindowedCounts;
 import java.io.PrintWriter;
@@ -23,7 +25,7 @@ import picocli.CommandLine.Spec;
         + "then stop. Each stream keeps its checkpoint: rerunning with the same one never writes a row twice, "
         + "even after a crash."},
     subcommands = {StreamCommand.Counts.class, StreamCommand.DedupCmd.class, StreamCommand.Raw.class,
-        StreamCommand.All.class})
+        StreamCommand.RawCompanies.class, StreamCommand.Scd2.class, StreamCommand.All.class})
 final class StreamCommand implements Runnable {
   @Spec
   CommandSpec spec;
@@ -36,7 +38,8 @@ final class StreamCommand implements Runnable {
   /** --source and --checkpoint, defaulting from the configuration. */
   static final class Io {
     @Option(names = "--source", paramLabel = "PATH",
-        description = "Local directory or s3a:// prefix of JSON lines (default: s3a://<landing bucket>/events/).")
+        description = "Local directory or s3a:// prefix of JSON lines (default: s3a://<landing bucket>/events/, "
+            + "or .../companies/ for company changes).")
     String source;
 
     @Option(names = "--checkpoint", paramLabel = "PATH",
@@ -44,7 +47,11 @@ final class StreamCommand implements Runnable {
     String checkpoint;
 
     String source(TidemarkConfig config) {
-      return source != null ? source : Streams.defaultSource(config);
+      return source(config, Dataset.EVENTS);
+    }
+
+    String source(TidemarkConfig config, Dataset dataset) {
+      return source != null ? source : Streams.defaultSource(config, dataset);
     }
 
     String checkpoint(TidemarkConfig config, String stream) {
@@ -145,9 +152,63 @@ final class StreamCommand implements Runnable {
     }
   }
 
+  @Command(name = "raw-companies", mixinStandardHelpOptions = true,
+      description = "Every parsed company change into its raw archive (no watermark), every other line into the "
+          + "quarantine with its reason.")
+  static final class RawCompanies implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    Io io;
+
+    @Option(names = "--table", paramLabel = "NS.TABLE", description = "Default: TIDEMARK_TABLE_RAW_COMPANY_CHANGES.")
+    String table;
+
+    @Option(names = "--rejected-table", paramLabel = "NS.TABLE", description = "Default: TIDEMARK_TABLE_REJECTED.")
+    String rejectedTable;
+
+    @Override
+    public Integer call() {
+      TidemarkConfig c = Tidemark.root(spec).config();
+      TableName raw = table("--table", table, c.tables().rawCompanyChanges());
+      TableName rejected = table("--rejected-table", rejectedTable, c.tables().rejected());
+      return runAndPrint(spec, "tidemark stream raw-companies", lh -> List.of(RawArchive.companies(lh.spark(),
+          io.source(c, Dataset.COMPANIES), raw, rejected, io.checkpoint(c, RawArchive.COMPANIES))));
+    }
+  }
+
+  @Command(name = "scd2", mixinStandardHelpOptions = true,
+      description = "The company dimension as SCD2: per micro-batch one MERGE INTO, keeping the history equal to "
+          + "the one rebuilt from every change applied (out-of-order changes split history; repeats do nothing).")
+  static final class Scd2 implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    Io io;
+
+    @Option(names = "--table", paramLabel = "NS.TABLE", description = "Default: TIDEMARK_TABLE_COMPANIES.")
+    String table;
+
+    @Option(names = "--changes-table", paramLabel = "NS.TABLE",
+        description = "The log of applied changes (default: TIDEMARK_TABLE_COMPANY_CHANGES).")
+    String changesTable;
+
+    @Override
+    public Integer call() {
+      TidemarkConfig c = Tidemark.root(spec).config();
+      TableName dim = table("--table", table, c.tables().companies());
+      TableName log = table("--changes-table", changesTable, c.tables().companyChanges());
+      return runAndPrint(spec, "tidemark stream scd2", lh -> List.of(Scd2Upsert.run(lh.spark(),
+          io.source(c, Dataset.COMPANIES), dim, log, io.checkpoint(c, Scd2Upsert.NAME),
+          c.scd2Watermark())));
+    }
+  }
+
   @Command(name = "all", mixinStandardHelpOptions = true,
-      description = "raw, dedup and windowed-counts, one run each, on the configured source, tables and "
-          + "checkpoints.")
+      description = "raw, dedup and windowed-counts over the events, then raw-companies and scd2 over the company "
+          + "changes, one run each, on the configured sources, tables and checkpoints.")
   static final class All implements Callable<Integer> {
     @Spec
     CommandSpec spec;

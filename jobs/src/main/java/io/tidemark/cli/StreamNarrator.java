@@ -3,7 +3,9 @@ package io.tidemark.cli;
 import io.tidemark.config.Durations;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.stream.RunReport;
+import io.tidemark.stream.Scd2Upsert;
 import io.tidemark.stream.Streams;
+import io.tidemark.stream.WindowedCounts;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.HashSet;
@@ -35,8 +37,8 @@ final class StreamNarrator {
     for (RunReport r : reports) {
       out.println("   " + r.summary());
     }
-    RunReport counts = reports.get(2);
-    if (counts.watermark() != null) {
+    RunReport counts = report(reports, WindowedCounts.NAME);
+    if (counts != null && counts.watermark() != null) {
       countsWatermark = counts.watermark();
     }
     windows().stream().filter(w -> !windowsBefore.contains(w)).sorted()
@@ -44,11 +46,22 @@ final class StreamNarrator {
     if (watermarkBefore != null) {
       lateForCounts(arrival, watermarkBefore);
     }
-    long rejected = reports.get(0).written(config.tables().rejected());
+    long rejected = reports.stream().mapToLong(r -> r.written(config.tables().rejected())).sum();
     if (rejected > 0) {
       out.println("   " + rejected + " line(s) quarantined in " + config.tables().rejected());
     }
+    RunReport scd2 = report(reports, Scd2Upsert.NAME);
+    if (scd2 != null && scd2.written(config.tables().companies()) > 0) {
+      out.println("   company dimension (SCD2) now:");
+      new ResultPrinter(ResultPrinter.Format.table, 100).print(spark.sql("SELECT company_id, name, tier, "
+          + "date_format(valid_from, 'MM-dd HH:mm') AS valid_from, date_format(valid_to, 'MM-dd HH:mm') AS valid_to, "
+          + "is_current FROM " + config.tables().companies().sql() + " ORDER BY company_id, valid_from"), out, out);
+    }
     out.flush();
+  }
+
+  private static RunReport report(List<RunReport> reports, String stream) {
+    return reports.stream().filter(r -> r.stream().equals(stream)).findFirst().orElse(null);
   }
 
   /** "[00:00,00:05) c1 finalized: n=3" for every window in the counts table. */

@@ -6,13 +6,16 @@ import java.util.List;
 public record Tables(
     TableName rawEvents,
     TableName rejected,
+    TableName rawCompanyChanges,
     TableName events,
     TableName eventCounts,
     TableName companies,
+    TableName companyChanges,
     TableName restatementLog,
     TableName auditChecks) {
 
   public List<TableName> all() {
-    return List.of(rawEvents, rejected, events, eventCounts, companies, restatementLog, auditChecks);
+    return List.of(rawEvents, rejected, rawCompanyChanges, events, eventCounts, companies, companyChanges,
+        restatementLog, auditChecks);
   }
 }

@@ -43,6 +43,7 @@ public final class TidemarkConfig {
   private final Duration countsWatermark;
   private final Duration countsWindow;
   private final Duration dedupWatermark;
+  private final Duration scd2Watermark;
   private final String stateStore;
   private final int retainBatches;
   private final Tables tables;
@@ -86,12 +87,13 @@ public final class TidemarkConfig {
     countsWatermark = duration(Setting.COUNTS_WATERMARK);
     countsWindow = duration(Setting.COUNTS_WINDOW);
     dedupWatermark = duration(Setting.DEDUP_WATERMARK);
+    scd2Watermark = duration(Setting.SCD2_WATERMARK);
     stateStore = matching(Setting.STATE_STORE, Pattern.compile("hdfs|rocksdb"), "hdfs or rocksdb");
     retainBatches = intIn(Setting.RETAIN_BATCHES, 2, 100_000);
     tables = new Tables(
-        table(Setting.TABLE_RAW_EVENTS), table(Setting.TABLE_REJECTED), table(Setting.TABLE_EVENTS),
-        table(Setting.TABLE_EVENT_COUNTS), table(Setting.TABLE_COMPANIES),
-        table(Setting.TABLE_RESTATEMENT_LOG), table(Setting.TABLE_AUDIT_CHECKS));
+        table(Setting.TABLE_RAW_EVENTS), table(Setting.TABLE_REJECTED), table(Setting.TABLE_RAW_COMPANY_CHANGES),
+        table(Setting.TABLE_EVENTS), table(Setting.TABLE_EVENT_COUNTS), table(Setting.TABLE_COMPANIES),
+        table(Setting.TABLE_COMPANY_CHANGES), table(Setting.TABLE_RESTATEMENT_LOG), table(Setting.TABLE_AUDIT_CHECKS));
   }
 
   /** The configuration of this process: its environment, with no flags. */
@@ -225,6 +227,10 @@ public final class TidemarkConfig {
 
   public Duration dedupWatermark() {
     return dedupWatermark;
+  }
+
+  public Duration scd2Watermark() {
+    return scd2Watermark;
   }
 
   /** "hdfs" (Spark's default, state in memory with files in the checkpoint) or "rocksdb". */

@@ -11,9 +11,9 @@ public final class TableCatalog {
   private TableCatalog() {}
 
   public static List<TableDefinition> all(Tables t) {
-    return List.of(rawEvents(t.rawEvents()), rejected(t.rejected()), events(t.events()),
-        eventCounts(t.eventCounts()), companies(t.companies()), restatementLog(t.restatementLog()),
-        auditChecks(t.auditChecks()));
+    return List.of(rawEvents(t.rawEvents()), rejected(t.rejected()), rawCompanyChanges(t.rawCompanyChanges()),
+        events(t.events()), eventCounts(t.eventCounts()), companies(t.companies()), companyChanges(t.companyChanges()),
+        restatementLog(t.restatementLog()), auditChecks(t.auditChecks()));
   }
 
   public static TableDefinition rawEvents(TableName name) {
@@ -30,6 +30,21 @@ public final class TableCatalog {
         "source_file", "STRING", "arrival", "INT", "batch_id", "BIGINT", "ingest_ts", "TIMESTAMP"),
         List.of("days(ingest_ts)"),
         "Quarantine: input lines that do not parse or miss required fields, with the reason");
+  }
+
+  public static TableDefinition rawCompanyChanges(TableName name) {
+    return new TableDefinition(name, cols(
+        "company_id", "STRING", "name", "STRING", "tier", "STRING", "change_ts", "TIMESTAMP", "deleted", "BOOLEAN",
+        "source_file", "STRING", "arrival", "INT", "batch_id", "BIGINT", "ingest_ts", "TIMESTAMP"),
+        List.of("days(change_ts)"),
+        "Every parsed company change as it arrived, late and repeated ones included (no watermark)");
+  }
+
+  public static TableDefinition companyChanges(TableName name) {
+    return new TableDefinition(name, cols(
+        "company_id", "STRING", "name", "STRING", "tier", "STRING", "change_ts", "TIMESTAMP", "deleted", "BOOLEAN"),
+        List.of("bucket(16, company_id)"),
+        "The company changes applied to the SCD2 dimension, once each; its history is rebuilt from them");
   }
 
   public static TableDefinition events(TableName name) {

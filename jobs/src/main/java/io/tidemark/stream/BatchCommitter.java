@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.spark.CommitMetadata;
@@ -67,58 +68,70 @@ final class BatchCommitter {
 
   /** Appends each (table, rows) pair of a micro-batch, each table on its own, exactly once. */
   void append(long batchId, Map<TableName, Dataset<Row>> outputs, Output kind) {
-    SparkSession spark = outputs.values().iterator().next().sparkSession();
+    for (Map.Entry<TableName, Dataset<Row>> e : outputs.entrySet()) {
+      commit(batchId, e.getKey(), e.getValue(), kind, rows -> {
+        try {
+          rows.writeTo(e.getKey().sql()).append();
+        } catch (org.apache.spark.sql.catalyst.analysis.NoSuchTableException gone) {
+          throw new StreamException("table " + e.getKey() + " disappeared while the stream ran");
+        }
+      });
+    }
+  }
+
+  /**
+   * Writes a micro-batch's rows into one table with {@code writer} (an append, a MERGE), exactly once: skipped
+   * when this query already committed the batch there, or when there is nothing to write.
+   */
+  void commit(long batchId, TableName table, Dataset<Row> output, Output kind, Consumer<Dataset<Row>> writer) {
+    SparkSession spark = output.sparkSession();
     String queryId = spark.sparkContext().getLocalProperty("sql.streaming.queryId");
     if (queryId == null) {
       throw new IllegalStateException("not inside a streaming micro-batch");
     }
     OffsetLog.BatchMetadata meta = OffsetLog.read(spark, checkpoint, batchId);
     crashIfAsked("before-commit", batchId);
-    boolean direct = kind == Output.LARGE && !OffsetLog.noNewData(spark, checkpoint, batchId);
-    for (Map.Entry<TableName, Dataset<Row>> e : outputs.entrySet()) {
-      TableName table = e.getKey();
-      if (lastCommittedBatch(spark, table, queryId) >= batchId) {
-        results.add(new BatchResult(batchId, table, 0, true, meta.watermarkMs(), 0, 0));
-        continue;
-      }
-      Map<String, String> props = new LinkedHashMap<>();
-      props.put(STREAM, stream);
-      props.put(QUERY_ID, queryId);
-      props.put(BATCH_ID, Long.toString(batchId));
-      props.put(WATERMARK, Instant.ofEpochMilli(meta.watermarkMs()).toString());
-      props.put(WATERMARK_MS, Long.toString(meta.watermarkMs()));
-      long t0 = System.nanoTime();
-      if (direct) {
-        write(e.getValue(), table, props);
-        long rows = Long.parseLong(committedSnapshot(spark, table, queryId, batchId).summary()
-            .getOrDefault("added-records", "0"));
-        results.add(new BatchResult(batchId, table, rows, false, meta.watermarkMs(), 0,
-            (System.nanoTime() - t0) / 1_000_000));
+    if (lastCommittedBatch(spark, table, queryId) >= batchId) {
+      results.add(new BatchResult(batchId, table, 0, true, meta.watermarkMs(), 0, 0));
+      return;
+    }
+    Map<String, String> props = new LinkedHashMap<>();
+    props.put(STREAM, stream);
+    props.put(QUERY_ID, queryId);
+    props.put(BATCH_ID, Long.toString(batchId));
+    props.put(WATERMARK, Instant.ofEpochMilli(meta.watermarkMs()).toString());
+    props.put(WATERMARK_MS, Long.toString(meta.watermarkMs()));
+    long t0 = System.nanoTime();
+    if (kind == Output.LARGE && !OffsetLog.noNewData(spark, checkpoint, batchId)) {
+      write(output, writer, props);
+      long rows = Long.parseLong(committedSnapshot(spark, table, queryId, batchId).summary()
+          .getOrDefault("added-records", "0"));
+      results.add(new BatchResult(batchId, table, rows, false, meta.watermarkMs(), 0,
+          (System.nanoTime() - t0) / 1_000_000));
+      crashIfAsked("after-commit", batchId);
+      return;
+    }
+    boolean cache = kind != Output.DERIVED;
+    Dataset<Row> rows = cache ? output.persist(StorageLevel.MEMORY_AND_DISK()) : output;
+    try {
+      long n = rows.count();
+      long t1 = System.nanoTime();
+      if (n > 0) {
+        write(rows, writer, props);
         crashIfAsked("after-commit", batchId);
-        continue;
       }
-      boolean cache = kind != Output.DERIVED;
-      Dataset<Row> rows = cache ? e.getValue().persist(StorageLevel.MEMORY_AND_DISK()) : e.getValue();
-      try {
-        long n = rows.count();
-        long t1 = System.nanoTime();
-        if (n > 0) {
-          write(rows, table, props);
-          crashIfAsked("after-commit", batchId);
-        }
-        results.add(new BatchResult(batchId, table, n, false, meta.watermarkMs(), (t1 - t0) / 1_000_000,
-            (System.nanoTime() - t1) / 1_000_000));
-      } finally {
-        if (cache) {
-          rows.unpersist();
-        }
+      results.add(new BatchResult(batchId, table, n, false, meta.watermarkMs(), (t1 - t0) / 1_000_000,
+          (System.nanoTime() - t1) / 1_000_000));
+    } finally {
+      if (cache) {
+        rows.unpersist();
       }
     }
   }
 
-  private static void write(Dataset<Row> rows, TableName table, Map<String, String> props) {
+  private static void write(Dataset<Row> rows, Consumer<Dataset<Row>> writer, Map<String, String> props) {
     CommitMetadata.withCommitProperties(props, () -> {
-      rows.writeTo(table.sql()).append();
+      writer.accept(rows);
       return null;
     }, RuntimeException.class);
   }

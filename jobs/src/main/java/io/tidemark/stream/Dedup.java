@@ -35,7 +35,7 @@ public final class Dedup {
   public static RunReport run(SparkSession spark, String source, TableName table, String checkpoint,
                               Duration watermark, Mode mode) {
     Preflight.check(spark, source, TableCatalog.events(table));
-    Dataset<Row> events = EventLines.events(spark, source);
+    Dataset<Row> events = LineFormat.EVENTS.valid(spark, source);
     Dataset<Row> unique = mode == Mode.WITHIN_WATERMARK
         ? events.withWatermark("event_ts", Durations.spark(watermark))
             .dropDuplicatesWithinWatermark(new String[] {"event_id"})

@@ -11,7 +11,11 @@ public final class Streams {
 
   /** Where the events land, as Spark reads it. */
   public static String defaultSource(TidemarkConfig config) {
-    return "s3a://" + config.landingBucket() + "/" + Dataset.EVENTS.dir() + "/";
+    return defaultSource(config, Dataset.EVENTS);
+  }
+
+  public static String defaultSource(TidemarkConfig config, Dataset dataset) {
+    return "s3a://" + config.landingBucket() + "/" + dataset.dir() + "/";
   }
 
   /** The checkpoint of a stream under the checkpoint root. */
@@ -36,8 +40,37 @@ public final class Streams {
         new WindowedCounts.Options(config.countsWatermark(), config.countsWindow()));
   }
 
-  /** One availableNow run of each event stream: the raw archive first, so nothing is lost if a later one fails. */
+  public static RunReport rawCompanies(SparkSession spark, TidemarkConfig config) {
+    return RawArchive.companies(spark, defaultSource(config, Dataset.COMPANIES), config.tables().rawCompanyChanges(),
+        config.tables().rejected(), defaultCheckpoint(config, RawArchive.COMPANIES));
+  }
+
+  public static RunReport scd2(SparkSession spark, TidemarkConfig config) {
+    return Scd2Upsert.run(spark, defaultSource(config, Dataset.COMPANIES), config.tables().companies(),
+        config.tables().companyChanges(), defaultCheckpoint(config, Scd2Upsert.NAME), config.scd2Watermark());
+  }
+
+  /**
+   * One availableNow run of each stream: the raw archives first, so that nothing is lost if a later one fails;
+   * a dataset that has not landed yet is skipped.
+   */
   public static List<RunReport> all(SparkSession spark, TidemarkConfig config) {
-    return List.of(raw(spark, config), dedup(spark, config), counts(spark, config));
+    List<RunReport> reports = new java.util.ArrayList<>();
+    if (landed(spark, defaultSource(config, Dataset.EVENTS))) {
+      reports.addAll(List.of(raw(spark, config), dedup(spark, config), counts(spark, config)));
+    }
+    if (landed(spark, defaultSource(config, Dataset.COMPANIES))) {
+      reports.addAll(List.of(rawCompanies(spark, config), scd2(spark, config)));
+    }
+    return reports;
+  }
+
+  private static boolean landed(SparkSession spark, String source) {
+    try {
+      Preflight.requireSource(spark, source);
+      return true;
+    } catch (StreamException e) {
+      return false;
+    }
   }
 }

@@ -37,7 +37,7 @@ public final class WindowedCounts {
   public static RunReport run(SparkSession spark, String source, TableName table, String checkpoint,
                               Options options) {
     Preflight.check(spark, source, TableCatalog.eventCounts(table));
-    Dataset<Row> counts = EventLines.events(spark, source)
+    Dataset<Row> counts = LineFormat.EVENTS.valid(spark, source)
         .withWatermark("event_ts", Durations.spark(options.watermark()))
         .groupBy(window(col("event_ts"), Durations.spark(options.window())), col("company_id"))
         .count()

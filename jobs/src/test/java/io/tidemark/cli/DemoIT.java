@@ -19,7 +19,9 @@ class DemoIT {
             "== 5. the tables on branch main", "== where to look")
         .contains("window [2026-01-01 00:00,00:05) c1 finalized: n=4",
             "late event 7 (c1 at 2026-01-01 00:03:00) dropped by the counts",
-            "dedup: 2 batch(es), 9 lines read, 8 row(s) into facts.events, 1 duplicate(s) dropped")
+            "dedup: 2 batch(es), 9 lines read, 8 row(s) into facts.events, 1 duplicate(s) dropped",
+            "company dimension (SCD2) now:")
+        .containsPattern("\\| c1\\s+\\| Acme Corp \\| gold\\s+\\| 01-01 00:30 \\| 01-01 00:45 \\| false")
         .contains("/events/arrival=0003/seed-counts.jsonl", "/companies/arrival=0004/seed-scd2.jsonl")
         .containsPattern("facts\\.event_counts\\s+\\d+ rows")
         .contains("Nessie UI (branches, commits, tables): " + stack.endpoints().nessieUi());

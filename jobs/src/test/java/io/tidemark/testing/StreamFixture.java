@@ -56,6 +56,13 @@ public final class StreamFixture {
         + " ORDER BY event_id, 1");
   }
 
+  /** "company|name|tier|valid_from|valid_to|is_current" rows of an SCD2 table, sorted. */
+  public List<String> historyRows(TableName t) {
+    return strings("SELECT concat_ws('|', company_id, coalesce(name, 'NULL'), coalesce(tier, 'NULL'), "
+        + "date_format(valid_from, 'yyyy-MM-dd HH:mm:ss'), coalesce(date_format(valid_to, 'yyyy-MM-dd HH:mm:ss'), "
+        + "'NULL'), CAST(is_current AS STRING)) AS r FROM " + t.sql() + " ORDER BY r");
+  }
+
   public List<String> strings(String sql) {
     List<String> out = new ArrayList<>();
     spark.sql(sql).collectAsList().forEach(r -> out.add(r.getString(0)));

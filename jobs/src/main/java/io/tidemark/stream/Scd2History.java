@@ -1,0 +1,60 @@
+package io.tidemark.stream;
+
+import static org.apache.spark.sql.functions.coalesce;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lag;
+import static org.apache.spark.sql.functions.lead;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.row_number;
+import static org.apache.spark.sql.functions.when;
+
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.expressions.Window;
+import org.apache.spark.sql.expressions.WindowSpec;
+
+/**
+ * The SCD2 history of companies, rebuilt from their changes. Each change sets a company's state at its
+ * change time: (name, tier), or deleted. The history is the sequence of states over time with repeats merged:
+ * a version starts where the state changes and ends where the next one starts (or a delete closes it); the
+ * last one is open. Because it is rebuilt from all changes of a company, a change that arrives out of order
+ * lands where it belongs, and a version it makes identical to its neighbour disappears.
+ */
+public final class Scd2History {
+  private Scd2History() {}
+
+  /**
+   * Changes as the history reads them: {@code deleted} never null, a delete carries no attributes. Two different
+   * changes of one company at the same instant are settled the same way everywhere: a delete wins, else the
+   * greater (name, tier).
+   */
+  public static Dataset<Row> normalize(Dataset<Row> changes) {
+    Column deleted = coalesce(col("deleted"), lit(false));
+    return changes.select(col("company_id"),
+        when(deleted, lit(null).cast("string")).otherwise(col("name")).as("name"),
+        when(deleted, lit(null).cast("string")).otherwise(col("tier")).as("tier"),
+        col("change_ts"), deleted.as("deleted"));
+  }
+
+  /** Columns {@code company_id, name, tier, valid_from, valid_to, is_current}, from changes of any companies. */
+  public static Dataset<Row> rebuild(Dataset<Row> changes) {
+    WindowSpec sameInstant = Window.partitionBy("company_id", "change_ts")
+        .orderBy(col("deleted").desc(), col("name").desc_nulls_last(), col("tier").desc_nulls_last());
+    WindowSpec byTime = Window.partitionBy("company_id").orderBy("change_ts");
+    Dataset<Row> settled = normalize(changes)
+        .withColumn("rank", row_number().over(sameInstant))
+        .where(col("rank").equalTo(1))
+        .drop("rank");
+    Column sameAsBefore = col("deleted").eqNullSafe(lag("deleted", 1).over(byTime))
+        .and(col("name").eqNullSafe(lag("name", 1).over(byTime)))
+        .and(col("tier").eqNullSafe(lag("tier", 1).over(byTime)));
+    return settled
+        .withColumn("repeat", sameAsBefore)
+        .where(col("repeat").unary_$bang())
+        .withColumn("valid_to", lead("change_ts", 1).over(byTime))
+        .where(col("deleted").unary_$bang())
+        .select(col("company_id"), col("name"), col("tier"), col("change_ts").as("valid_from"), col("valid_to"),
+            col("valid_to").isNull().as("is_current"));
+  }
+}

@@ -1,0 +1,113 @@
+package io.tidemark.stream;
+
+import static org.apache.spark.sql.functions.broadcast;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+
+import io.tidemark.config.Durations;
+import io.tidemark.config.TableName;
+import io.tidemark.lakehouse.TableCatalog;
+import java.time.Duration;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The company dimension as SCD2, from a stream of changes: {@code foreachBatch}, and per micro-batch one
+ * Iceberg MERGE INTO the dimension. The dimension is kept equal to the history rebuilt from every change
+ * applied so far (see {@link Scd2History}), so that several changes of a company in one batch chain, and a
+ * change that comes out of order splits the version it falls in. Per batch:
+ * <ol>
+ *   <li>the batch's changes not yet in the change log are appended to it (a change applied once stays once);
+ *   <li>the history of the companies the batch touches is rebuilt from the log and compared with the
+ *       dimension; only the difference is merged, keyed on (company_id, valid_from), so a replay, or all input
+ *       again with a new checkpoint, finds nothing to do and commits nothing.
+ * </ol>
+ * Upstream, a watermark on change_ts (a day by default) bounds the state that drops repeated change lines; a
+ * change later than that is left to the restatement job, which finds it in the raw archive.
+ */
+public final class Scd2Upsert {
+  public static final String NAME = "scd2";
+  private static final String[] CHANGE = {"company_id", "name", "tier", "change_ts", "deleted"};
+
+  private Scd2Upsert() {}
+
+  /** With a day of watermark and the change log next to the table ({@code <ns>.<table>_changes}). */
+  public static RunReport run(SparkSession spark, String sourceDir, String table, String checkpoint) {
+    TableName dim = TableName.parse(table);
+    return run(spark, sourceDir, dim, new TableName(dim.namespace(), dim.table() + "_changes"), checkpoint,
+        Duration.ofDays(1));
+  }
+
+  public static RunReport run(SparkSession spark, String source, TableName dimension, TableName changeLog,
+                              String checkpoint, Duration watermark) {
+    Preflight.check(spark, source, TableCatalog.companies(dimension), TableCatalog.companyChanges(changeLog));
+    Dataset<Row> changes = Scd2History.normalize(LineFormat.COMPANY_CHANGES.valid(spark, source))
+        .withWatermark("change_ts", Durations.spark(watermark))
+        .dropDuplicatesWithinWatermark(CHANGE);
+    BatchCommitter committer = new BatchCommitter(NAME, checkpoint);
+    return StreamRun.run(NAME, "late change(s)", StreamRun.availableNow(changes, checkpoint,
+        (batch, id) -> upsert(batch, id, dimension, changeLog, committer)), committer);
+  }
+
+  private static void upsert(Dataset<Row> batch, long batchId, TableName dimension, TableName changeLog,
+                             BatchCommitter committer) {
+    SparkSession spark = batch.sparkSession();
+    Dataset<Row> incoming = batch.persist();
+    try {
+      // runs the batch's plan once (the dedup state moves on); a batch without changes has nothing to merge
+      if (incoming.isEmpty()) {
+        return;
+      }
+      Dataset<Row> keys = incoming.select("company_id").distinct();
+      Dataset<Row> logged = spark.table(changeLog.sql()).join(broadcast(keys), "company_id");
+      committer.commit(batchId, changeLog, incoming.join(logged, sameChange(incoming, logged), "left_anti"),
+          BatchCommitter.Output.SMALL, rows -> append(rows, changeLog));
+
+      Dataset<Row> history = Scd2History.rebuild(spark.table(changeLog.sql()).join(broadcast(keys), "company_id"));
+      Dataset<Row> current = spark.table(dimension.sql()).join(broadcast(keys), "company_id")
+          .select("company_id", "name", "tier", "valid_from", "valid_to", "is_current");
+      Dataset<Row> upserts = history.except(current).withColumn("op", lit("upsert"));
+      Dataset<Row> gone = current.select("company_id", "valid_from")
+          .except(history.select("company_id", "valid_from"))
+          .join(current, new String[] {"company_id", "valid_from"})
+          .select("company_id", "name", "tier", "valid_from", "valid_to", "is_current")
+          .withColumn("op", lit("delete"));
+      committer.commit(batchId, dimension, upserts.unionByName(gone), BatchCommitter.Output.SMALL,
+          diff -> merge(diff, dimension));
+    } finally {
+      incoming.unpersist();
+    }
+  }
+
+  private static Column sameChange(Dataset<Row> a, Dataset<Row> b) {
+    Column same = null;
+    for (String c : CHANGE) {
+      Column eq = a.col(c).eqNullSafe(b.col(c));
+      same = same == null ? eq : same.and(eq);
+    }
+    return same;
+  }
+
+  private static void append(Dataset<Row> rows, TableName table) {
+    try {
+      rows.select(CHANGE[0], CHANGE[1], CHANGE[2], CHANGE[3], CHANGE[4]).writeTo(table.sql()).append();
+    } catch (org.apache.spark.sql.catalyst.analysis.NoSuchTableException e) {
+      throw new StreamException("table " + table + " disappeared while the stream ran");
+    }
+  }
+
+  /** One MERGE: versions to insert or correct, keyed on (company_id, valid_from), and versions to remove. */
+  private static void merge(Dataset<Row> diff, TableName dimension) {
+    String view = "tidemark_scd2_diff";
+    diff.createOrReplaceTempView(view);
+    diff.sparkSession().sql("MERGE INTO " + dimension.sql() + " t USING " + view + " s "
+        + "ON t.company_id = s.company_id AND t.valid_from = s.valid_from "
+        + "WHEN MATCHED AND s.op = 'delete' THEN DELETE "
+        + "WHEN MATCHED THEN UPDATE SET t.name = s.name, t.tier = s.tier, t.valid_to = s.valid_to, "
+        + "t.is_current = s.is_current "
+        + "WHEN NOT MATCHED AND s.op = 'upsert' THEN INSERT (company_id, name, tier, valid_from, valid_to, is_current) "
+        + "VALUES (s.company_id, s.name, s.tier, s.valid_from, s.valid_to, s.is_current)");
+  }
+}

@@ -1,0 +1,204 @@
+package io.tidemark.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.audit.Scd2Invariants;
+import io.tidemark.config.TableName;
+import io.tidemark.lakehouse.TableCatalog;
+import io.tidemark.land.Arrival;
+import io.tidemark.land.Dataset;
+import io.tidemark.land.GeneratedScenario;
+import io.tidemark.land.GeneratorSpec;
+import io.tidemark.land.Lander;
+import io.tidemark.land.LocalLanding;
+import io.tidemark.land.SeedScenarios;
+import io.tidemark.testing.Cli;
+import io.tidemark.testing.Scd2Oracle;
+import io.tidemark.testing.StreamFixture;
+import io.tidemark.testing.TestStack;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class Scd2IT {
+  private final TestStack stack = TestStack.get();
+  private final SparkSession spark = stack.spark();
+  private final StreamFixture fx = new StreamFixture(stack, "scd2");
+
+  @TempDir
+  Path tmp;
+
+  private record Dim(TableName dimension, TableName log, TableName raw, TableName rejected) {}
+
+  private Dim tables(String suffix) {
+    return new Dim(fx.table(TableCatalog::companies, "companies_" + suffix),
+        fx.table(TableCatalog::companyChanges, "changes_" + suffix),
+        fx.table(TableCatalog::rawCompanyChanges, "raw_" + suffix), fx.table(TableCatalog::rejected, "rej_" + suffix));
+  }
+
+  private RunReport run(String source, Dim t, Path checkpoint) {
+    RawArchive.companies(spark, source, t.raw(), t.rejected(), checkpoint.resolve("raw").toString());
+    return Scd2Upsert.run(spark, source, t.dimension(), t.log(), checkpoint.resolve("scd2").toString(),
+        Duration.ofDays(1));
+  }
+
+  private void assertInvariants(Dim t) {
+    assertThat(Scd2Invariants.check(spark, t.dimension(), Optional.of(t.log()))).as("SCD2 invariants").isEmpty();
+  }
+
+  /** The seed, arrival by arrival on S3: after each, the history equals DuckDB's rebuild from all changes. */
+  @Test
+  void seedHistoryEqualsTheRebuildAfterEveryArrival() throws Exception {
+    String prefix = TestStack.unique("scd2seed");
+    Lander lander = new Lander(stack.lakehouse().storage(), stack.config().landingBucket(), prefix);
+    Dim t = tables("seed");
+    List<Path> files = new ArrayList<>();
+    for (Arrival a : SeedScenarios.SCD2.arrivals()) {
+      lander.land(a);
+      files.addAll(StreamFixture.download(stack.lakehouse().storage(), stack.config().landingBucket(),
+          prefix + "/" + Arrival.dir(Dataset.COMPANIES, a.number()), tmp));
+      RunReport r = run(lander.sourceUri(Dataset.COMPANIES), t, tmp.resolve("cp"));
+      try (Scd2Oracle oracle = new Scd2Oracle(files)) {
+        assertThat(fx.historyRows(t.dimension())).as("after arrival %d: %s", a.number(), r.summary())
+            .isEqualTo(oracle.history());
+      }
+      assertInvariants(t);
+      if (a.number() == 2) {
+        assertThat(r.written(t.log())).as("c2's unchanged repeat is logged once").isEqualTo(5);
+      }
+    }
+    assertThat(fx.historyRows(t.dimension())).containsExactly(
+        "c1|Acme Corp|gold|2026-01-01 00:30:00|2026-01-01 00:45:00|false",
+        "c1|Acme|gold|2026-01-01 00:00:00|2026-01-01 00:30:00|false",
+        "c1|Acme|platinum|2026-01-01 00:45:00|NULL|true",
+        "c2|Bolt|gold|2026-01-01 04:00:00|NULL|true",
+        "c2|Bolt|silver|2026-01-01 00:00:00|2026-01-01 03:00:00|false",
+        "c3|Cog|bronze|2026-01-01 00:30:00|2026-01-01 01:30:00|false",
+        "c3|Cog|gold|2026-01-01 02:00:00|NULL|true",
+        "c3|Cog|silver|2026-01-01 01:30:00|2026-01-01 02:00:00|false");
+  }
+
+  /**
+   * Crash after the change-log commit, then after the MERGE commit, then replay the batch: nothing twice, and
+   * the replay makes no commit. All input again with a fresh checkpoint makes no commit either.
+   */
+  @Test
+  void replaysAndAllInputAgainChangeNothing() throws Exception {
+    String prefix = TestStack.unique("scd2replay");
+    Lander lander = new Lander(stack.lakehouse().storage(), stack.config().landingBucket(), prefix);
+    SeedScenarios.SCD2.arrivals().forEach(lander::land);
+    String source = lander.sourceUri(Dataset.COMPANIES);
+    Dim t = tables("replay");
+    Map<String, String> env = new HashMap<>(stack.env());
+    env.put("TIDEMARK_TEST_CRASH", "scd2:after-commit:*");
+    String[] args = {"stream", "scd2", "--source", source, "--table", t.dimension().toString(), "--changes-table",
+        t.log().toString(), "--checkpoint", tmp.resolve("cp").toString()};
+
+    Cli.Result afterLog = Cli.run(env, args);
+    assertThat(afterLog.exitCode()).as("%s", afterLog).isEqualTo(137);
+    assertThat(fx.count(t.log())).as("the log was committed").isPositive();
+    assertThat(fx.count(t.dimension())).as("the MERGE was not").isZero();
+    Cli.Result afterMerge = Cli.run(env, args);
+    assertThat(afterMerge.exitCode()).as("%s", afterMerge).isEqualTo(137);
+    assertThat(fx.count(t.dimension())).isEqualTo(8);
+    long logRows = fx.count(t.log());
+    String head = stack.nessie().hash("main");
+
+    env.remove("TIDEMARK_TEST_CRASH");
+    Cli.Result replay = Cli.run(env, args);
+    assertThat(replay.exitCode()).as("%s", replay).isZero();
+    assertThat(replay.out()).contains("2 batch(es) already committed");
+    assertThat(stack.nessie().hash("main")).as("the replay commits nothing").isEqualTo(head);
+
+    RunReport again = Scd2Upsert.run(spark, source, t.dimension(), t.log(), tmp.resolve("fresh").toString(),
+        Duration.ofDays(1));
+    assertThat(again.rowsWritten().values()).as("%s", again.summary()).allMatch(n -> n == 0);
+    assertThat(stack.nessie().hash("main")).as("all input again commits nothing").isEqualTo(head);
+    assertThat(fx.count(t.log())).isEqualTo(logRows);
+    assertThat(fx.historyRows(t.dimension())).hasSize(8);
+    assertInvariants(t);
+  }
+
+  /** The seed's mutants: an SCD1 overwrite, an old version left open, wrong effective dating. */
+  @Test
+  void theCheckerCatchesTheMutants() {
+    Dim t = tables("mutants");
+    String changes = "INSERT INTO " + t.log().sql() + " VALUES "
+        + "('c1', 'Acme', 'gold', TIMESTAMP '2026-01-01 00:00:00', false), "
+        + "('c1', 'Acme', 'platinum', TIMESTAMP '2026-01-01 01:00:00', false), "
+        + "('c2', 'Bolt', 'silver', TIMESTAMP '2026-01-01 00:00:00', false), "
+        + "('c2', NULL, NULL, TIMESTAMP '2026-01-01 03:00:00', true), "
+        + "('c2', 'Bolt', 'gold', TIMESTAMP '2026-01-01 04:00:00', false)";
+    spark.sql(changes);
+    String good = "('c1', 'Acme', 'gold', TIMESTAMP '2026-01-01 00:00:00', TIMESTAMP '2026-01-01 01:00:00', false), "
+        + "('c1', 'Acme', 'platinum', TIMESTAMP '2026-01-01 01:00:00', NULL, true), "
+        + "('c2', 'Bolt', 'silver', TIMESTAMP '2026-01-01 00:00:00', TIMESTAMP '2026-01-01 03:00:00', false), "
+        + "('c2', 'Bolt', 'gold', TIMESTAMP '2026-01-01 04:00:00', NULL, true)";
+    assertThat(violations(t, good)).as("the correct history, with a gap after c2's delete").isEmpty();
+
+    String scd1 = "('c1', 'Acme', 'platinum', TIMESTAMP '2026-01-01 00:00:00', NULL, true), "
+        + "('c2', 'Bolt', 'gold', TIMESTAMP '2026-01-01 00:00:00', NULL, true)";
+    assertThat(violations(t, scd1)).as("SCD1 overwrite").contains("version not in the history rebuilt from the "
+        + "changes", "version of the rebuilt history missing");
+
+    String notClosed = good.replace("TIMESTAMP '2026-01-01 01:00:00', false), ", "NULL, true), ");
+    assertThat(violations(t, notClosed)).as("old version left open").contains("more than one open version",
+        "versions overlap");
+
+    String overlap = good.replace("TIMESTAMP '2026-01-01 01:00:00', false)", "TIMESTAMP '2026-01-01 01:10:00', false)");
+    assertThat(violations(t, overlap)).as("valid_to after the next valid_from").contains("versions overlap");
+    String gap = good.replace("TIMESTAMP '2026-01-01 01:00:00', false)", "TIMESTAMP '2026-01-01 00:50:00', false)");
+    assertThat(violations(t, gap)).as("valid_to before the next valid_from")
+        .contains("gap between versions without a delete");
+  }
+
+  private List<String> violations(Dim t, String rows) {
+    spark.sql("DELETE FROM " + t.dimension().sql());
+    spark.sql("INSERT INTO " + t.dimension().sql() + " VALUES " + rows);
+    return Scd2Invariants.check(spark, t.dimension(), Optional.of(t.log())).stream()
+        .map(Scd2Invariants.Violation::check).toList();
+  }
+
+  /** 12k changes over 1.5k companies in 10 arrivals, with repeats, deletes, out-of-order changes, bad lines. */
+  @Test
+  void generatedChangesEqualTheOracle() throws Exception {
+    GeneratorSpec spec = new GeneratorSpec(5, 0, 1, 0, 0, 0, 0.01, 10, 12_000, 1_500, GeneratorSpec.DEFAULT_START, 60);
+    Dim t = tables("generated");
+    Path landing = tmp.resolve("landing");
+    String source = landing.resolve("companies").toString();
+    List<Path> files = new ArrayList<>();
+    long rejected = 0;
+    for (Arrival a : new GeneratedScenario(spec).arrivals()) {
+      files.addAll(LocalLanding.write(landing, "", List.of(a)));
+      RunReport r = run(source, t, tmp.resolve("cp"));
+      System.out.println("arrival " + a.number() + ": " + r.summary());
+    }
+    rejected = fx.count(t.rejected());
+    try (Scd2Oracle oracle = new Scd2Oracle(files)) {
+      assertThat(fx.count(t.raw())).as("valid changes archived").isEqualTo(oracle.validChanges());
+      assertThat(fx.count(t.raw()) + rejected).as("every line accounted for")
+          .isEqualTo(files.stream().mapToLong(f -> lines(f)).sum());
+      assertThat(rejected).isPositive();
+      assertThat(fx.historyRows(t.dimension())).as("the history vs DuckDB's rebuild").isEqualTo(oracle.history());
+    }
+    assertThat(fx.strings("SELECT CAST(count(DISTINCT company_id) AS STRING) FROM " + t.dimension().sql()))
+        .allMatch(n -> Integer.parseInt(n) >= 1_000);
+    assertInvariants(t);
+  }
+
+  private static long lines(Path f) {
+    try {
+      return Files.readAllLines(f).size();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}
