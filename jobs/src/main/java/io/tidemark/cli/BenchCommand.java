@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks that print numbers (measured side by side in one run; nothing is asserted).",
-    subcommands = {BenchCommand.Streams.class})
+    subcommands = {BenchCommand.Streams.class, BenchCommand.Scd2.class})
 final class BenchCommand implements Runnable {
   @Spec
   CommandSpec spec;
@@ -23,6 +23,41 @@ final class BenchCommand implements Runnable {
   @Override
   public void run() {
     spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** The output directory: --out, or the home's bench directory. */
+  static Path outDir(TidemarkConfig config, Path outDir) throws java.io.IOException {
+    return Files.createDirectories(outDir != null ? outDir : config.home().resolve("bench"));
+  }
+
+  @Command(name = "scd2", mixinStandardHelpOptions = true, sortOptions = false,
+      description = "MERGE time and rows/files rewritten per arrival as the SCD2 dimension grows, copy-on-write "
+          + "next to merge-on-read.")
+  static final class Scd2 implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--sizes", split = ",", defaultValue = "1000,2000,5000,10000,20000,50000,100000",
+        description = "Companies after each arrival (default: ${DEFAULT-VALUE}).")
+    List<Integer> sizes;
+
+    @Option(names = "--changes", defaultValue = "1000",
+        description = "Changes to existing companies per arrival (default: ${DEFAULT-VALUE}).")
+    int changes;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Default: <home>/bench.")
+    Path outDir;
+
+    @Override
+    public Integer call() throws Exception {
+      TidemarkConfig config = Tidemark.root(spec).config();
+      Path dir = outDir(config, outDir);
+      try (Lakehouse lh = Lakehouse.open(config, "tidemark bench scd2")) {
+        Bootstrap.run(lh.spark(), lh.storage(), config);
+        new io.tidemark.bench.Scd2Bench(lh.spark(), spec.commandLine().getOut(), dir).run(sizes, changes);
+      }
+      return 0;
+    }
   }
 
   @Command(name = "streams", mixinStandardHelpOptions = true, sortOptions = false,
@@ -56,7 +91,7 @@ final class BenchCommand implements Runnable {
     @Override
     public Integer call() throws Exception {
       TidemarkConfig config = Tidemark.root(spec).config();
-      Path dir = Files.createDirectories(outDir != null ? outDir : config.home().resolve("bench"));
+      Path dir = outDir(config, outDir);
       try (Lakehouse lh = Lakehouse.open(config, "tidemark bench streams")) {
         Bootstrap.run(lh.spark(), lh.storage(), config);
         StreamBench bench = new StreamBench(lh.spark(), spec.commandLine().getOut(), dir);

@@ -10,7 +10,7 @@ import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The benchmark command runs end to end on tiny sizes and draws its chart; its numbers are not checked. */
+/** The benchmark commands run end to end on tiny sizes (and draw their chart); their numbers are not checked. */
 class StreamBenchIT {
   @TempDir
   Path out;
@@ -28,5 +28,14 @@ class StreamBenchIT {
     assertThat(png).exists();
     assertThat(ImageIO.read(png.toFile()).getWidth()).isGreaterThan(1000);
     assertThat(Files.size(png)).isGreaterThan(10_000);
+  }
+
+  @Test
+  void benchScd2RunsBothLayouts() {
+    Cli.Result r = Cli.run(TestStack.get().env(), "bench", "scd2", "--sizes", "50,120", "--changes", "20",
+        "--out", out.toString());
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    assertThat(r.out()).containsPattern("copy-on-write\\s+2\\s+120\\s")
+        .containsPattern("merge-on-read\\s+2\\s+120\\s");
   }
 }
