@@ -58,7 +58,7 @@ public record LineFormat(String dataset, StructType schema, List<String> require
   public static Dataset<Row> read(SparkSession spark, String source) {
     return lines(spark, source)
         .withColumn("source_file", col("_metadata.file_path"))
-        .withColumn("arrival", regexp_extract(col("_metadata.file_path"), "arrival=(\\\\d+)", 1).cast("int"));
+        .withColumn("arrival", regexp_extract(col("_metadata.file_path"), "arrival=(\\d+)", 1).cast("int"));
   }
 
   /** The valid rows, parsed once with Spark's JSON source (twice as fast as from_json over text lines). */

@@ -33,11 +33,20 @@ public final class Scd2Upsert {
 
   private Scd2Upsert() {}
 
-  /** With a day of watermark and the change log next to the table ({@code <ns>.<table>_changes}). */
+  /**
+   * With a day of watermark and the change log next to the table, {@code <ns>.<table>_changes} (the name
+   * bootstrap gives it for the default dimension), created when missing.
+   */
   public static RunReport run(SparkSession spark, String sourceDir, String table, String checkpoint) {
     TableName dim = TableName.parse(table);
-    return run(spark, sourceDir, dim, new TableName(dim.namespace(), dim.table() + "_changes"), checkpoint,
-        Duration.ofDays(1));
+    TableName log = changeLogOf(dim);
+    spark.sql(TableCatalog.companyChanges(log).createSql());
+    return run(spark, sourceDir, dim, log, checkpoint, Duration.ofDays(1));
+  }
+
+  /** Where the change log of a dimension lives unless configured otherwise. */
+  public static TableName changeLogOf(TableName dimension) {
+    return new TableName(dimension.namespace(), dimension.table() + "_changes");
   }
 
   public static RunReport run(SparkSession spark, String source, TableName dimension, TableName changeLog,

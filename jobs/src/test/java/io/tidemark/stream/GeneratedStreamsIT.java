@@ -63,6 +63,8 @@ class GeneratedStreamsIT {
       assertThat(lines).as("lines in the files").isGreaterThan(60_000);
       assertThat(fx.count(raw) + fx.count(rejected)).as("raw + rejected account for every line").isEqualTo(lines);
       assertThat(fx.count(raw)).as("valid lines, duplicates and late ones included").isEqualTo(reasons.get("valid"));
+      assertThat(fx.strings("SELECT CAST(arrival AS STRING) FROM " + raw.sql() + " GROUP BY arrival ORDER BY arrival"))
+          .as("each row knows its arrival").containsExactly("1", "2", "3", "4", "5", "6");
       Map<String, Long> rejectedByReason = new LinkedHashMap<>();
       for (String r : fx.strings("SELECT regexp_extract(reason, '^[^:]*', 0) FROM " + rejected.sql())) {
         rejectedByReason.merge(r, 1L, Long::sum);

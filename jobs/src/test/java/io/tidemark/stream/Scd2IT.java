@@ -127,6 +127,20 @@ class Scd2IT {
     assertInvariants(t);
   }
 
+  /** The signature: the change log next to the table, created on the way. */
+  @Test
+  void runWithTheFourArgumentContract() {
+    String prefix = TestStack.unique("scd2sig");
+    Lander lander = new Lander(stack.lakehouse().storage(), stack.config().landingBucket(), prefix);
+    SeedScenarios.SCD2.arrivals().forEach(lander::land);
+    TableName dim = fx.table(TableCatalog::companies, "sig");
+    RunReport r = Scd2Upsert.run(spark, lander.sourceUri(Dataset.COMPANIES), dim.toString(),
+        tmp.resolve("cp").toString());
+    assertThat(r.written(dim)).as("%s", r.summary()).isEqualTo(8);
+    assertThat(fx.count(Scd2Upsert.changeLogOf(dim))).isEqualTo(11);
+    assertThat(Scd2Invariants.check(spark, dim, Optional.of(Scd2Upsert.changeLogOf(dim)))).isEmpty();
+  }
+
   /** The seed's mutants: an SCD1 overwrite, an old version left open, wrong effective dating. */
   @Test
   void theCheckerCatchesTheMutants() {
