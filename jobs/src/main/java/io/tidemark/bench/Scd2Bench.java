@@ -2,7 +2,6 @@ package io.tidemark.bench;
 
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.TableCatalog;
-import io.tidemark.lakehouse.TableDefinition;
 import io.tidemark.stream.RunReport;
 import io.tidemark.stream.Scd2Upsert;
 import java.io.IOException;
@@ -29,7 +28,6 @@ import org.apache.spark.sql.SparkSession;
  * read the current versions afterwards.
  */
 public final class Scd2Bench {
-  private static final String NS = "bench";
   private static final String[] TIERS = {"bronze", "silver", "gold", "platinum"};
 
   private final SparkSession spark;
@@ -40,7 +38,7 @@ public final class Scd2Bench {
     this.spark = spark;
     this.out = out;
     this.dir = dir;
-    spark.sql("CREATE NAMESPACE IF NOT EXISTS " + NS);
+    BenchTables.namespace(spark);
   }
 
   public void run(List<Integer> sizes, int changesPerArrival) throws Exception {
@@ -53,8 +51,8 @@ public final class Scd2Bench {
     Map<String, String> checkpoints = new LinkedHashMap<>();
     for (Map.Entry<String, String[]> m : modes.entrySet()) {
       String suffix = m.getKey().replace('-', '_');
-      TableName dim = table(TableCatalog::companies, "scd2_" + suffix);
-      TableName log = table(TableCatalog::companyChanges, "scd2_" + suffix + "_changes");
+      TableName dim = BenchTables.fresh(spark, TableCatalog::companies, "scd2_" + suffix);
+      TableName log = BenchTables.fresh(spark, TableCatalog::companyChanges, "scd2_" + suffix + "_changes");
       String mode = m.getValue()[0];
       spark.sql("ALTER TABLE " + dim.sql() + " SET TBLPROPERTIES ('write.merge.mode'='" + mode + "', "
           + "'write.update.mode'='" + mode + "', 'write.delete.mode'='" + mode + "')");
@@ -114,10 +112,4 @@ public final class Scd2Bench {
         + at + "\"}\n";
   }
 
-  private TableName table(java.util.function.Function<TableName, TableDefinition> kind, String name) {
-    TableDefinition d = kind.apply(new TableName(NS, name));
-    spark.sql("DROP TABLE IF EXISTS " + d.name().sql());
-    spark.sql(d.createSql());
-    return d.name();
-  }
 }

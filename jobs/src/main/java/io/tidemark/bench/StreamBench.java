@@ -2,7 +2,6 @@ package io.tidemark.bench;
 
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.TableCatalog;
-import io.tidemark.lakehouse.TableDefinition;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
@@ -32,7 +31,6 @@ import org.apache.spark.sql.SparkSession;
  * runs with bounded and unbounded dedup.
  */
 public final class StreamBench {
-  private static final String NS = "bench";
   private static final String HDFS = "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider";
   private static final String ROCKSDB = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
   private static final String PROVIDER = "spark.sql.streaming.stateStore.providerClass";
@@ -45,7 +43,7 @@ public final class StreamBench {
     this.spark = spark;
     this.out = out;
     this.dir = dir;
-    spark.sql("CREATE NAMESPACE IF NOT EXISTS " + NS);
+    BenchTables.namespace(spark);
   }
 
   /** One availableNow run of dedup and of counts per size, against DuckDB over the same files. */
@@ -91,7 +89,7 @@ public final class StreamBench {
     series.put("withinWatermark/rocksdb", new Series(Dedup.Mode.WITHIN_WATERMARK, ROCKSDB));
     series.put("dropDuplicates/hdfs", new Series(Dedup.Mode.UNBOUNDED, HDFS));
     for (Map.Entry<String, Series> e : series.entrySet()) {
-      e.getValue().table = table(TableCatalog::events, "state_" + e.getKey().replace('/', '_'));
+      e.getValue().table = BenchTables.fresh(spark, TableCatalog::events, "state_" + e.getKey().replace('/', '_'));
       e.getValue().checkpoint = dir.resolve("cp-state-" + UUID.randomUUID());
     }
     String previous = spark.conf().get(PROVIDER);
@@ -192,13 +190,13 @@ public final class StreamBench {
   }
 
   private RunReport runDedup(Path data, String name) {
-    TableName t = table(TableCatalog::events, "dedup_" + name);
+    TableName t = BenchTables.fresh(spark, TableCatalog::events, "dedup_" + name);
     return Dedup.run(spark, data.resolve("events").toString(), t, checkpoint(), Duration.ofMinutes(30),
         Dedup.Mode.WITHIN_WATERMARK);
   }
 
   private RunReport runCounts(Path data, String name) {
-    TableName t = table(TableCatalog::eventCounts, "counts_" + name);
+    TableName t = BenchTables.fresh(spark, TableCatalog::eventCounts, "counts_" + name);
     return WindowedCounts.run(spark, data.resolve("events").toString(), t, checkpoint(),
         WindowedCounts.Options.seeds());
   }
@@ -207,13 +205,6 @@ public final class StreamBench {
     return dir.resolve("cp-" + UUID.randomUUID()).toString();
   }
 
-  /** A fresh, empty table of that kind in the bench namespace. */
-  private TableName table(java.util.function.Function<TableName, TableDefinition> kind, String name) {
-    TableDefinition d = kind.apply(new TableName(NS, name));
-    spark.sql("DROP TABLE IF EXISTS " + d.name().sql());
-    spark.sql(d.createSql());
-    return d.name();
-  }
 
   private Path data(String name, int events, int arrivals) {
     Path landing = dir.resolve(name);

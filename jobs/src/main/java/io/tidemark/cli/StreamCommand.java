@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
         + "then stop. Each stream keeps its checkpoint: rerunning with the same one never writes a row twice, "
         + "even after a crash."},
     subcommands = {StreamCommand.Counts.class, StreamCommand.DedupCmd.class, StreamCommand.Raw.class,
-        StreamCommand.RawCompanies.class, StreamCommand.Scd2.class, StreamCommand.All.class})
+        StreamCommand.Scd2.class, StreamCommand.All.class})
 final class StreamCommand implements Runnable {
   @Spec
   CommandSpec spec;
@@ -127,8 +127,8 @@ final class StreamCommand implements Runnable {
   }
 
   @Command(name = "raw", mixinStandardHelpOptions = true,
-      description = "Every parsed event into the raw archive (no watermark), every other line into the "
-          + "quarantine with its reason.")
+      description = "Every valid line into the raw archive (no watermark), every other line into the quarantine "
+          + "with its reason; --dataset companies for the company changes.")
   static final class Raw implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -136,7 +136,12 @@ final class StreamCommand implements Runnable {
     @Mixin
     Io io;
 
-    @Option(names = "--table", paramLabel = "NS.TABLE", description = "Default: TIDEMARK_TABLE_RAW_EVENTS.")
+    @Option(names = "--dataset", defaultValue = "events",
+        description = "events or companies (default: ${DEFAULT-VALUE}).")
+    String dataset;
+
+    @Option(names = "--table", paramLabel = "NS.TABLE",
+        description = "Default: TIDEMARK_TABLE_RAW_EVENTS, or TIDEMARK_TABLE_RAW_COMPANY_CHANGES for companies.")
     String table;
 
     @Option(names = "--rejected-table", paramLabel = "NS.TABLE", description = "Default: TIDEMARK_TABLE_REJECTED.")
@@ -145,36 +150,14 @@ final class StreamCommand implements Runnable {
     @Override
     public Integer call() {
       TidemarkConfig c = Tidemark.root(spec).config();
-      TableName raw = table("--table", table, c.tables().rawEvents());
+      Dataset ds = Dataset.parse(dataset);
+      boolean events = ds == Dataset.EVENTS;
+      TableName raw = table("--table", table, events ? c.tables().rawEvents() : c.tables().rawCompanyChanges());
       TableName rejected = table("--rejected-table", rejectedTable, c.tables().rejected());
-      return runAndPrint(spec, "tidemark stream raw", lh -> List.of(RawArchive.run(lh.spark(), io.source(c), raw,
-          rejected, io.checkpoint(c, RawArchive.NAME))));
-    }
-  }
-
-  @Command(name = "raw-companies", mixinStandardHelpOptions = true,
-      description = "Every parsed company change into its raw archive (no watermark), every other line into the "
-          + "quarantine with its reason.")
-  static final class RawCompanies implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    Io io;
-
-    @Option(names = "--table", paramLabel = "NS.TABLE", description = "Default: TIDEMARK_TABLE_RAW_COMPANY_CHANGES.")
-    String table;
-
-    @Option(names = "--rejected-table", paramLabel = "NS.TABLE", description = "Default: TIDEMARK_TABLE_REJECTED.")
-    String rejectedTable;
-
-    @Override
-    public Integer call() {
-      TidemarkConfig c = Tidemark.root(spec).config();
-      TableName raw = table("--table", table, c.tables().rawCompanyChanges());
-      TableName rejected = table("--rejected-table", rejectedTable, c.tables().rejected());
-      return runAndPrint(spec, "tidemark stream raw-companies", lh -> List.of(RawArchive.companies(lh.spark(),
-          io.source(c, Dataset.COMPANIES), raw, rejected, io.checkpoint(c, RawArchive.COMPANIES))));
+      String source = io.source(c, ds);
+      return runAndPrint(spec, "tidemark stream raw", lh -> List.of(events
+          ? RawArchive.run(lh.spark(), source, raw, rejected, io.checkpoint(c, RawArchive.NAME))
+          : RawArchive.companies(lh.spark(), source, raw, rejected, io.checkpoint(c, RawArchive.COMPANIES))));
     }
   }
 
@@ -207,8 +190,8 @@ final class StreamCommand implements Runnable {
   }
 
   @Command(name = "all", mixinStandardHelpOptions = true,
-      description = "raw, dedup and windowed-counts over the events, then raw-companies and scd2 over the company "
-          + "changes, one run each, on the configured sources, tables and checkpoints.")
+      description = "raw, dedup and windowed-counts over the events, then raw and scd2 over the company changes, "
+          + "one run each, on the configured sources, tables and checkpoints.")
   static final class All implements Callable<Integer> {
     @Spec
     CommandSpec spec;
