@@ -55,7 +55,10 @@ class CommandLineTest {
   void everyCommandHasHelp() {
     for (String[] cmd : new String[][] {{"--help"}, {"services", "--help"}, {"services", "up", "--help"},
         {"services", "down", "--help"}, {"services", "status", "--help"}, {"bootstrap", "--help"},
-        {"land", "--help"}, {"sql", "--help"}, {"demo", "--help"}, {"config", "--help"}}) {
+        {"land", "--help"}, {"sql", "--help"}, {"demo", "--help"}, {"config", "--help"}, {"stream", "--help"},
+        {"stream", "raw", "--help"}, {"stream", "dedup", "--help"}, {"stream", "windowed-counts", "--help"},
+        {"stream", "scd2", "--help"}, {"stream", "all", "--help"}, {"bench", "--help"}, {"bench", "streams", "--help"},
+        {"bench", "scd2", "--help"}}) {
       Run r = run(Map.of(), cmd);
       assertThat(r.code()).as(String.join(" ", cmd)).isZero();
       assertThat(r.out()).as(String.join(" ", cmd)).startsWith("Usage: tidemark");
