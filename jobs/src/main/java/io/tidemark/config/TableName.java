@@ -43,6 +43,14 @@ public record TableName(String namespace, String table) {
     return "`" + namespace + "`.`" + table + "`";
   }
 
+  /** The name on a Nessie branch or tag, quoted for Spark SQL: {@code `ns`.`table@ref`}. */
+  public String sqlAt(String ref) {
+    if (ref == null || !ref.matches("[A-Za-z0-9][A-Za-z0-9._/-]*")) {
+      throw new IllegalArgumentException("not a reference name: '" + ref + "'");
+    }
+    return "`" + namespace + "`.`" + table + "@" + ref + "`";
+  }
+
   @Override
   public String toString() {
     return namespace + "." + table;

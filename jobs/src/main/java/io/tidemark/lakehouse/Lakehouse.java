@@ -13,24 +13,31 @@ public final class Lakehouse implements AutoCloseable {
   private final TidemarkConfig config;
   private final Endpoints endpoints;
   private final String appName;
+  private final String author;
   private Storage storage;
   private SparkSession spark;
 
-  private Lakehouse(TidemarkConfig config, Endpoints endpoints, String appName, SparkSession spark) {
+  private Lakehouse(TidemarkConfig config, Endpoints endpoints, String appName, String author, SparkSession spark) {
     this.config = config;
     this.endpoints = endpoints;
     this.appName = appName;
+    this.author = author;
     this.spark = spark;
   }
 
   /** Brings the services up (or checks the external ones) and returns the lakehouse they make. */
   public static Lakehouse open(TidemarkConfig config, String appName) {
-    return new Lakehouse(config, new Services(config).ensureUp(), appName, null);
+    return open(config, appName, SparkSessions.AUTHOR);
+  }
+
+  /** The same, with {@code author} on the Nessie commits of this JVM's catalog. */
+  public static Lakehouse open(TidemarkConfig config, String appName, String author) {
+    return new Lakehouse(config, new Services(config).ensureUp(), appName, author, null);
   }
 
   /** A lakehouse on a SparkSession that already exists, e.g. one shared by a test suite. */
   public static Lakehouse attach(TidemarkConfig config, Endpoints endpoints, SparkSession spark) {
-    return new Lakehouse(config, endpoints, "tidemark", spark);
+    return new Lakehouse(config, endpoints, "tidemark", SparkSessions.AUTHOR, spark);
   }
 
   public TidemarkConfig config() {
@@ -50,7 +57,7 @@ public final class Lakehouse implements AutoCloseable {
 
   public synchronized SparkSession spark() {
     if (spark == null) {
-      spark = SparkSessions.getOrCreate(config, endpoints, appName);
+      spark = SparkSessions.getOrCreate(config, endpoints, appName, author);
     }
     return spark;
   }

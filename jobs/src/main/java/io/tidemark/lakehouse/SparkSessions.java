@@ -17,10 +17,19 @@ public final class SparkSessions {
 
   private SparkSessions() {}
 
+  /** The author of the Nessie commits this JVM's catalog makes, unless a job says otherwise. */
+  public static final String AUTHOR = "tidemark";
+
   /** The session of this JVM, created with tidemark's settings if there is none yet. */
   public static SparkSession getOrCreate(TidemarkConfig config, Endpoints endpoints, String appName) {
+    return getOrCreate(config, endpoints, appName, AUTHOR);
+  }
+
+  /** With {@code author} on every Nessie commit of the catalog (it is read once, when the catalog starts). */
+  public static SparkSession getOrCreate(TidemarkConfig config, Endpoints endpoints, String appName, String author) {
     SparkSession.Builder builder = SparkSession.builder().appName(appName);
     conf(config, endpoints).forEach(builder::config);
+    builder.config("spark.sql.catalog." + CATALOG + ".user", author);
     return builder.getOrCreate();
   }
 

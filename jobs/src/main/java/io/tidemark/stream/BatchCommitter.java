@@ -1,6 +1,7 @@
 package io.tidemark.stream;
 
 import io.tidemark.config.TableName;
+import io.tidemark.lakehouse.IcebergTables;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,7 +11,6 @@ import java.util.function.Consumer;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.spark.CommitMetadata;
-import org.apache.iceberg.spark.Spark3Util;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -159,11 +159,7 @@ final class BatchCommitter {
   }
 
   static Table load(SparkSession spark, TableName table) {
-    try {
-      return Spark3Util.loadIcebergTable(spark, table.toString());
-    } catch (Exception e) {
-      throw new StreamException("cannot load table " + table + ": " + e.getMessage());
-    }
+    return IcebergTables.load(spark, table);
   }
 
   private void crashIfAsked(String stage, long batchId) {

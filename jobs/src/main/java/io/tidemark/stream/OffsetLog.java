@@ -16,7 +16,7 @@ import org.apache.spark.sql.SparkSession;
  * its metadata line holds the event-time watermark the batch uses (to drop late rows and to finalize
  * windows) and the batch timestamp. Those are the provenance a commit carries.
  */
-final class OffsetLog {
+public final class OffsetLog {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private OffsetLog() {}
@@ -31,6 +31,31 @@ final class OffsetLog {
   static boolean noNewData(SparkSession spark, String checkpoint, long batchId) {
     return batchId > 0 && read(spark, checkpoint, batchId).sourceOffsets()
         .equals(read(spark, checkpoint, batchId - 1).sourceOffsets());
+  }
+
+  /**
+   * The watermark of the newest batch the checkpoint's commit log holds: every window ending at or before it has
+   * been emitted, every event at or before it has been dropped or kept for good. Empty without a committed batch.
+   */
+  public static java.util.Optional<java.time.Instant> committedWatermark(SparkSession spark, String checkpoint) {
+    Path commits = new Path(checkpoint, "commits");
+    try {
+      FileSystem fs = commits.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      if (!fs.exists(commits)) {
+        return java.util.Optional.empty();
+      }
+      long last = -1;
+      for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(commits)) {
+        String n = f.getPath().getName();
+        if (n.matches("\\d+")) {
+          last = Math.max(last, Long.parseLong(n));
+        }
+      }
+      return last < 0 ? java.util.Optional.empty()
+          : java.util.Optional.of(java.time.Instant.ofEpochMilli(read(spark, checkpoint, last).watermarkMs()));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + commits, e);
+    }
   }
 
   static BatchMetadata read(SparkSession spark, String checkpoint, long batchId) {

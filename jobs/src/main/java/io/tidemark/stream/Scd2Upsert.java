@@ -62,32 +62,46 @@ public final class Scd2Upsert {
 
   private static void upsert(Dataset<Row> batch, long batchId, TableName dimension, TableName changeLog,
                              BatchCommitter committer) {
-    SparkSession spark = batch.sparkSession();
     Dataset<Row> incoming = batch.persist();
     try {
       // runs the batch's plan once (the dedup state moves on); a batch without changes has nothing to merge
       if (incoming.isEmpty()) {
         return;
       }
+      committer.commit(batchId, changeLog, unlogged(incoming, changeLog.sql()), BatchCommitter.Output.SMALL,
+          rows -> append(rows, changeLog.sql()));
       Dataset<Row> keys = incoming.select("company_id").distinct();
-      Dataset<Row> logged = spark.table(changeLog.sql()).join(broadcast(keys), "company_id");
-      committer.commit(batchId, changeLog, incoming.join(logged, sameChange(incoming, logged), "left_anti"),
-          BatchCommitter.Output.SMALL, rows -> append(rows, changeLog));
-
-      Dataset<Row> history = Scd2History.rebuild(spark.table(changeLog.sql()).join(broadcast(keys), "company_id"));
-      Dataset<Row> current = spark.table(dimension.sql()).join(broadcast(keys), "company_id")
-          .select("company_id", "name", "tier", "valid_from", "valid_to", "is_current");
-      Dataset<Row> upserts = history.except(current).withColumn("op", lit("upsert"));
-      Dataset<Row> gone = current.select("company_id", "valid_from")
-          .except(history.select("company_id", "valid_from"))
-          .join(current, new String[] {"company_id", "valid_from"})
-          .select("company_id", "name", "tier", "valid_from", "valid_to", "is_current")
-          .withColumn("op", lit("delete"));
-      committer.commit(batchId, dimension, upserts.unionByName(gone), BatchCommitter.Output.SMALL,
-          diff -> merge(diff, dimension));
+      committer.commit(batchId, dimension, difference(keys, changeLog.sql(), dimension.sql()),
+          BatchCommitter.Output.SMALL, diff -> merge(diff, dimension.sql()));
     } finally {
       incoming.unpersist();
     }
+  }
+
+  /** The changes (normalized) that the log does not hold yet. */
+  public static Dataset<Row> unlogged(Dataset<Row> changes, String logSql) {
+    SparkSession spark = changes.sparkSession();
+    Dataset<Row> keys = changes.select("company_id").distinct();
+    Dataset<Row> logged = spark.table(logSql).join(broadcast(keys), "company_id");
+    return changes.join(logged, sameChange(changes, logged), "left_anti");
+  }
+
+  /**
+   * What the dimension must change for these companies to equal their history rebuilt from the log: versions
+   * to insert or correct ({@code op = 'upsert'}) and versions to remove ({@code op = 'delete'}).
+   */
+  public static Dataset<Row> difference(Dataset<Row> keys, String logSql, String dimensionSql) {
+    SparkSession spark = keys.sparkSession();
+    Dataset<Row> history = Scd2History.rebuild(spark.table(logSql).join(broadcast(keys), "company_id"));
+    Dataset<Row> current = spark.table(dimensionSql).join(broadcast(keys), "company_id")
+        .select("company_id", "name", "tier", "valid_from", "valid_to", "is_current");
+    Dataset<Row> upserts = history.except(current).withColumn("op", lit("upsert"));
+    Dataset<Row> gone = current.select("company_id", "valid_from")
+        .except(history.select("company_id", "valid_from"))
+        .join(current, new String[] {"company_id", "valid_from"})
+        .select("company_id", "name", "tier", "valid_from", "valid_to", "is_current")
+        .withColumn("op", lit("delete"));
+    return upserts.unionByName(gone);
   }
 
   private static Column sameChange(Dataset<Row> a, Dataset<Row> b) {
@@ -99,19 +113,20 @@ public final class Scd2Upsert {
     return same;
   }
 
-  private static void append(Dataset<Row> rows, TableName table) {
+  /** Appends changes to the log, given as a Spark SQL name (a table, or a table on a branch). */
+  public static void append(Dataset<Row> rows, String logSql) {
     try {
-      rows.select(CHANGE[0], CHANGE[1], CHANGE[2], CHANGE[3], CHANGE[4]).writeTo(table.sql()).append();
+      rows.select(CHANGE[0], CHANGE[1], CHANGE[2], CHANGE[3], CHANGE[4]).writeTo(logSql).append();
     } catch (org.apache.spark.sql.catalyst.analysis.NoSuchTableException e) {
-      throw new StreamException("table " + table + " disappeared while the stream ran");
+      throw new StreamException("table " + logSql + " disappeared while the stream ran");
     }
   }
 
   /** One MERGE: versions to insert or correct, keyed on (company_id, valid_from), and versions to remove. */
-  private static void merge(Dataset<Row> diff, TableName dimension) {
+  public static void merge(Dataset<Row> diff, String dimensionSql) {
     String view = "tidemark_scd2_diff";
     diff.createOrReplaceTempView(view);
-    diff.sparkSession().sql("MERGE INTO " + dimension.sql() + " t USING " + view + " s "
+    diff.sparkSession().sql("MERGE INTO " + dimensionSql + " t USING " + view + " s "
         + "ON t.company_id = s.company_id AND t.valid_from = s.valid_from "
         + "WHEN MATCHED AND s.op = 'delete' THEN DELETE "
         + "WHEN MATCHED THEN UPDATE SET t.name = s.name, t.tier = s.tier, t.valid_to = s.valid_to, "

@@ -1,0 +1,121 @@
+package io.tidemark.publish;
+
+import io.tidemark.services.Endpoints;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.Optional;
+import org.projectnessie.client.NessieClientBuilder;
+import org.projectnessie.client.api.NessieApiV2;
+import org.projectnessie.error.NessieConflictException;
+import org.projectnessie.error.NessieNotFoundException;
+import org.projectnessie.model.Branch;
+import org.projectnessie.model.CommitMeta;
+import org.projectnessie.model.LogResponse;
+import org.projectnessie.model.MergeResponse;
+import org.projectnessie.model.Reference;
+import org.projectnessie.model.Tag;
+
+/**
+ * Branches, merges and tags on Nessie, through the Nessie Java client (the one inside Iceberg's Spark runtime,
+ * the server's version): what write-audit-publish needs, with the commit metadata that explains each step in the
+ * Nessie log and UI.
+ */
+public final class NessieRefs implements AutoCloseable {
+  private final NessieApiV2 api;
+
+  public NessieRefs(Endpoints endpoints) {
+    this.api = NessieClientBuilder.createClientBuilderFromSystemSettings()
+        .withUri(endpoints.nessieApi())
+        .build(NessieApiV2.class);
+  }
+
+  /** The head of a branch. */
+  public Branch branch(String name) {
+    try {
+      Reference r = api.getReference().refName(name).get();
+      if (!(r instanceof Branch b)) {
+        throw new PublishException(name + " is not a branch");
+      }
+      return b;
+    } catch (NessieNotFoundException e) {
+      throw new PublishException("no branch " + name + " in Nessie");
+    }
+  }
+
+  public boolean exists(String name) {
+    try {
+      api.getReference().refName(name).get();
+      return true;
+    } catch (NessieNotFoundException e) {
+      return false;
+    }
+  }
+
+  /** A new branch at the head of {@code from}. */
+  public Branch createBranch(String name, Branch from) {
+    try {
+      return (Branch) api.createReference().sourceRefName(from.getName())
+          .reference(Branch.of(name, from.getHash())).create();
+    } catch (NessieConflictException | NessieNotFoundException e) {
+      throw new PublishException("cannot create branch " + name + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * Merges {@code from} into {@code into} as one commit with this metadata; empty when Nessie refuses because
+   * the same content changed on both sides since the branch was cut (the caller recomputes and retries).
+   */
+  public Optional<String> merge(Branch from, String into, String message, String author,
+                                Map<String, String> properties) {
+    try {
+      MergeResponse r = api.mergeRefIntoBranch()
+          .branch(branch(into))
+          .fromRef(branch(from.getName()))
+          .commitMeta(CommitMeta.builder().message(message).author(author).putAllProperties(properties).build())
+          .merge();
+      return Optional.ofNullable(r.getResultantTargetHash());
+    } catch (NessieConflictException e) {
+      return Optional.empty();
+    } catch (NessieNotFoundException e) {
+      throw new PublishException("cannot merge " + from.getName() + " into " + into + ": " + e.getMessage());
+    }
+  }
+
+  public void tag(String name, String branch, String hash) {
+    try {
+      api.createReference().sourceRefName(branch).reference(Tag.of(name, hash)).create();
+    } catch (NessieConflictException | NessieNotFoundException e) {
+      throw new PublishException("cannot tag " + hash + " as " + name + ": " + e.getMessage());
+    }
+  }
+
+  public void deleteBranch(String name) {
+    try {
+      api.deleteBranch().branch(branch(name)).delete();
+    } catch (NessieConflictException | NessieNotFoundException e) {
+      throw new PublishException("cannot delete branch " + name + ": " + e.getMessage());
+    }
+  }
+
+  /** The newest tag whose name starts with {@code prefix}, with the properties of the commit it points at. */
+  public Optional<Map<String, String>> newestTagProperties(String prefix) {
+    Optional<Reference> newest = api.getAllReferences().get().getReferences().stream()
+        .filter(r -> r instanceof Tag && r.getName().startsWith(prefix))
+        .max(Comparator.comparing(Reference::getName));
+    if (newest.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      LogResponse log = api.getCommitLog().refName(newest.get().getName()).hashOnRef(newest.get().getHash())
+          .maxRecords(1).get();
+      return log.getLogEntries().stream().findFirst().map(e -> e.getCommitMeta().getProperties());
+    } catch (NessieNotFoundException e) {
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public void close() {
+    api.close();
+  }
+}
