@@ -89,4 +89,50 @@ class RestatementIT {
     assertThat(again.nothingToDo()).as("second run").isTrue();
     assertThat(stack.nessie().hash("main")).as("no commit on main").isEqualTo(head);
   }
+
+  /** A bad correction injected on the branch: the audit catches it, main stays as it was, the branch stays. */
+  @Test
+  void failingAuditLeavesMainAloneAndKeepsTheBranch() throws Exception {
+    Pipeline p = seeded("badaudit");
+    var t = p.config().tables();
+    String head = stack.nessie().hash("main");
+    List<String> countsBefore = fx.countRows(t.eventCounts());
+    Restatement.Result r = new Restatement(p.lakehouse(), options("badaudit").withHooks(
+        branch -> spark.sql("UPDATE " + t.eventCounts().sqlAt(branch) + " SET n = n + 100 WHERE company_id = 'c1' "
+            + "AND w_start = TIMESTAMP '2026-01-01 00:00:00'"), branch -> { })).run();
+    assertThat(r.published()).isFalse();
+    assertThat(r.checks()).filteredOn(c -> !c.passed()).extracting(AuditCheck::name)
+        .containsExactly("counts: DuckDB recount from the raw archive");
+    assertThat(r.checks()).filteredOn(c -> !c.passed()).first().extracting(AuditCheck::detail).asString()
+        .contains("c1|2026-01-01 00:00:00 has n=106, DuckDB counts 6");
+    assertThat(stack.nessie().hash("main")).as("main untouched").isEqualTo(head);
+    assertThat(fx.countRows(t.eventCounts())).isEqualTo(countsBefore);
+    assertThat(stack.nessie().exists(r.branch())).as("the branch stays for inspection").isTrue();
+    assertThat(fx.strings("SELECT check_name FROM " + t.auditChecks().sqlAt(r.branch()) + " WHERE NOT passed"))
+        .containsExactly("counts: DuckDB recount from the raw archive");
+  }
+
+  /**
+   * The counts stream commits to main while the restatement is about to publish: Nessie refuses the merge, the
+   * restatement recomputes on the new head and publishes; main has the stream's windows and the corrections.
+   */
+  @Test
+  void aStreamCommitDuringTheRestatementLosesNothing() throws Exception {
+    Pipeline p = seeded("concurrent");
+    var t = p.config().tables();
+    Arrival more = new Arrival(7, List.of(LandingFile.of(Dataset.EVENTS, "more.jsonl",
+        "{\"event_id\":900,\"company_id\":\"c5\",\"amount\":1.0,\"event_ts\":\"2026-01-01T00:40:00Z\"}\n")));
+    List<String> streamWrote = new ArrayList<>();
+    Restatement.Result r = new Restatement(p.lakehouse(), options("concurrent").withHooks(b -> { }, branch -> {
+      p.arrive(more);
+      streamWrote.addAll(fx.countRows(t.eventCounts()));
+    })).run();
+    assertThat(streamWrote).as("the stream committed a newly final window to main meanwhile")
+        .contains("c1|2026-01-01 00:20:00|1");
+    assertThat(r.published()).isTrue();
+    assertThat(r.attempts()).as("the first merge conflicted").isEqualTo(2);
+    assertThat(fx.countRows(t.eventCounts())).as("nothing lost on either side")
+        .contains("c1|2026-01-01 00:20:00|1", "c1|2026-01-01 00:00:00|6", "c3|2026-01-01 00:05:00|1");
+    assertThat(stack.nessie().exists(r.branch())).isTrue();
+  }
 }
