@@ -15,22 +15,27 @@ import java.util.Map;
 import javax.imageio.ImageIO;
 
 /** Small line charts drawn with Java2D into a PNG: one panel per measure, one line per series. */
-final class LineChart {
+public final class LineChart {
   private static final Color[] COLORS = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
       new Color(0x9467bd)};
   private static final int PANEL_W = 520;
   private static final int PANEL_H = 320;
 
-  /** A panel: its title, and series name to values (x = 1..n). */
-  record Panel(String title, Map<String, List<Double>> series) {
-    Panel {
+  /** A panel: its title, series name to values at x = xFrom, xFrom + 1, ..., and what x is. */
+  public record Panel(String title, Map<String, List<Double>> series, String xLabel, int xFrom) {
+    public Panel {
       series = new LinkedHashMap<>(series);
+    }
+
+    /** Values per run, x = 1..n. */
+    public Panel(String title, Map<String, List<Double>> series) {
+      this(title, series, "run", 1);
     }
   }
 
   private LineChart() {}
 
-  static void write(Path png, String title, List<Panel> panels) throws IOException {
+  public static void write(Path png, String title, List<Panel> panels) throws IOException {
     int width = PANEL_W * panels.size();
     int height = PANEL_H + 40;
     BufferedImage img = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
@@ -68,12 +73,14 @@ final class LineChart {
       g.drawString(String.format(Locale.ROOT, "%.3g", max * t / 4), x0 + 8, y + 4);
       g.drawLine(left - 3, y, left, y);
     }
+    int step = Math.max(1, n / 10);
     for (int i = 1; i <= n; i++) {
-      if (n <= 20 || i % 5 == 0 || i == 1) {
-        g.drawString(Integer.toString(i), left + (right - left) * (i - 1) / Math.max(1, n - 1) - 4, bottom + 15);
+      if (n <= 20 || (i - 1) % step == 0) {
+        g.drawString(Integer.toString(p.xFrom() + i - 1), left + (right - left) * (i - 1) / Math.max(1, n - 1) - 4,
+            bottom + 15);
       }
     }
-    g.drawString("run", (left + right) / 2 - 8, bottom + 30);
+    g.drawString(p.xLabel(), (left + right) / 2 - 8, bottom + 30);
     int c = 0;
     int legendY = bottom + 48;
     for (Map.Entry<String, List<Double>> e : p.series().entrySet()) {

@@ -9,6 +9,8 @@ import io.tidemark.land.Arrival;
 import io.tidemark.land.Dataset;
 import io.tidemark.land.Lander;
 import io.tidemark.land.SeedScenarios;
+import io.tidemark.restate.LatenessReport;
+import io.tidemark.restate.Restatement;
 import io.tidemark.services.Services;
 import java.io.PrintWriter;
 import java.util.List;
@@ -21,14 +23,15 @@ import picocli.CommandLine.Spec;
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = {"The whole pipeline on the configured (by default embedded) services, step by step:",
         "services up, bootstrap, then for each seed arrival: land it and run the raw, dedup and windowed-counts",
-        "streams once (availableNow), saying what each run changed; last, what landed and the tables.",
+        "streams once (availableNow), saying what each run changed; what landed and the tables; then the",
+        "restatement of what the watermarks dropped, on a Nessie branch, audited, published and tagged.",
         "Safe to run again: every step is idempotent."})
 final class DemoCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
   @Override
-  public Integer call() {
+  public Integer call() throws Exception {
     TidemarkConfig config = Tidemark.root(spec).config();
     PrintWriter out = spec.commandLine().getOut();
 
@@ -65,10 +68,25 @@ final class DemoCommand implements Callable<Integer> {
       new ResultPrinter(ResultPrinter.Format.table, 50).print(lh.spark().sql("SELECT * FROM "
           + config.tables().eventCounts().sql() + " ORDER BY w_start, company_id"), out, out);
 
+      step(out, "6. restatement: repair on a branch what the watermarks dropped, audit, publish, tag");
+      Restatement.Result r = new Restatement(lh, Restatement.Options.defaults(config)).run();
+      RestateCommand.print(r, lh, out);
+      if (r.published()) {
+        out.println("windowed counts after the restatement:");
+        new ResultPrinter(ResultPrinter.Format.table, 50).print(lh.spark().sql("SELECT * FROM "
+            + config.tables().eventCounts().sql() + " ORDER BY w_start, company_id"), out, out);
+      }
+      LatenessReport.Report report = LatenessReport.compute(lh.spark(), config.tables().rawEvents(),
+          config.countsWatermark(), config.countsWindow());
+      LatenessReport.print(report, out);
+      out.println("lateness report: " + LatenessReport.write(report, config.home().resolve("reports/demo")));
+
       step(out, "where to look");
       out.println("Nessie UI (branches, commits, tables): " + lh.endpoints().nessieUi());
       out.println("S3 endpoint: " + lh.endpoints().s3Endpoint()
           + (config.s3Endpoint().isEmpty() ? " (credentials in " + services.s3CredentialsFile() + ")" : ""));
+      out.println("Restatements: branches restate-*, tags restated-* in the Nessie UI; "
+          + "tidemark sql \"SELECT * FROM " + config.tables().restatementLog() + "\"");
       out.println("SQL:  java -jar jobs/target/tidemark.jar sql \"SHOW TABLES IN facts\"");
       out.println("      java -jar jobs/target/tidemark.jar sql \"SHOW LOG " + config.nessieRef() + "\"");
     }

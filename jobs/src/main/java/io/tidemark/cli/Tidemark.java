@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
         BootstrapCommand.class,
         LandCommand.class,
         StreamCommand.class,
+        RestateCommand.class,
         BenchCommand.class,
         SqlCommand.class,
         DemoCommand.class,
