@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks that print numbers (measured side by side in one run; nothing is asserted).",
-    subcommands = {BenchCommand.Streams.class, BenchCommand.Scd2.class})
+    subcommands = {BenchCommand.Streams.class, BenchCommand.Scd2.class, BenchCommand.Restate.class})
 final class BenchCommand implements Runnable {
   @Spec
   CommandSpec spec;
@@ -55,6 +55,36 @@ final class BenchCommand implements Runnable {
       try (Lakehouse lh = Lakehouse.open(config, "tidemark bench scd2")) {
         Bootstrap.run(lh.spark(), lh.storage(), config);
         new io.tidemark.bench.Scd2Bench(lh.spark(), spec.commandLine().getOut(), dir).run(sizes, changes);
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "restate", mixinStandardHelpOptions = true, sortOptions = false,
+      description = "Restatement time and data files rewritten as the history grows, with the same late events.")
+  static final class Restate implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--histories", split = ",", defaultValue = "50000,500000",
+        description = "Events of history (default: ${DEFAULT-VALUE}).")
+    List<Integer> histories;
+
+    @Option(names = "--late", defaultValue = "200", description = "Late events (default: ${DEFAULT-VALUE}).")
+    int late;
+
+    @Option(names = "--events-per-day", defaultValue = "10000", description = "Default: ${DEFAULT-VALUE}.")
+    int eventsPerDay;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Default: <home>/bench.")
+    Path outDir;
+
+    @Override
+    public Integer call() throws Exception {
+      TidemarkConfig config = Tidemark.root(spec).config();
+      Path dir = outDir(config, outDir);
+      try (Lakehouse lh = Lakehouse.open(config, "tidemark bench restate")) {
+        new io.tidemark.bench.RestateBench(lh, spec.commandLine().getOut(), dir).run(histories, late, eventsPerDay);
       }
       return 0;
     }

@@ -130,6 +130,22 @@ public final class TidemarkConfig {
     return new TidemarkConfig(copy);
   }
 
+  /**
+   * A copy for a pipeline of its own next to the configured one: every table in namespace {@code name}, its own
+   * landing bucket ({@code name} with dashes) and checkpoints. For tests and benchmarks on one stack.
+   */
+  public TidemarkConfig scoped(String name, Path checkpointRoot) {
+    Map<Setting, String> s = new EnumMap<>(Setting.class);
+    s.put(Setting.LANDING_BUCKET, name.replace('_', '-'));
+    s.put(Setting.CHECKPOINT_ROOT, checkpointRoot.toString());
+    for (Setting t : Setting.values()) {
+      if (t.name().startsWith("TABLE_")) {
+        s.put(t, name + "." + t.name().toLowerCase(java.util.Locale.ROOT).replace("table_", ""));
+      }
+    }
+    return with(s);
+  }
+
   /** Every setting with its effective value (secrets masked), for {@code tidemark config} and logs. */
   public Map<Setting, String> describe() {
     Map<Setting, String> out = new LinkedHashMap<>();

@@ -95,8 +95,7 @@ public final class LatenessReport {
   /** Writes {@code lateness.html} with its chart {@code lateness.png} into {@code dir}; the page's path. */
   public static Path write(Report r, Path dir) throws IOException {
     Files.createDirectories(dir);
-    LineChart.write(dir.resolve("lateness.png"), "completeness vs latency: events counted on time for each "
-        + "watermark delay", List.of(new LineChart.Panel("% of events on time", Map.of("events on time (%)",
+    LineChart.write(dir.resolve("lateness.png"), "completeness vs latency", List.of(new LineChart.Panel("% of events on time", Map.of("events on time (%)",
             r.onTimeByDelayMinute()), "watermark delay (minutes)", 0)));
     StringBuilder rows = new StringBuilder();
     for (ArrivalLateness a : r.arrivals()) {

@@ -38,4 +38,13 @@ class StreamBenchIT {
     assertThat(r.out()).containsPattern("copy-on-write\\s+2\\s+120\\s")
         .containsPattern("merge-on-read\\s+2\\s+120\\s");
   }
+
+  @Test
+  void benchRestateRunsAndCompares() {
+    Cli.Result r = Cli.run(TestStack.get().env(), "bench", "restate", "--histories", "2000,4000", "--late", "10",
+        "--events-per-day", "1000", "--out", out.toString());
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    assertThat(r.out()).containsPattern("\\s+2000\\s+2\\s+[\\d.]+\\s+[\\d.]+\\s+\\d+\\s+10\\s")
+        .contains("2.0x the history:");
+  }
 }

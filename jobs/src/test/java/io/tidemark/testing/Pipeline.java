@@ -1,6 +1,5 @@
 package io.tidemark.testing;
 
-import io.tidemark.config.Setting;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Bootstrap;
 import io.tidemark.lakehouse.Lakehouse;
@@ -9,9 +8,7 @@ import io.tidemark.land.Lander;
 import io.tidemark.stream.RunReport;
 import io.tidemark.stream.Streams;
 import java.nio.file.Path;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A whole pipeline of its own on the shared stack: its landing bucket, its tables (in one namespace), its
@@ -25,16 +22,7 @@ public final class Pipeline {
 
   public Pipeline(TestStack stack, String name, Path checkpoints) {
     this.stack = stack;
-    String id = TestStack.unique(name);
-    Map<Setting, String> s = new EnumMap<>(Setting.class);
-    s.put(Setting.LANDING_BUCKET, id.replace('_', '-'));
-    s.put(Setting.CHECKPOINT_ROOT, checkpoints.toString());
-    for (Setting t : Setting.values()) {
-      if (t.name().startsWith("TABLE_")) {
-        s.put(t, id + "." + t.name().toLowerCase().replace("table_", ""));
-      }
-    }
-    config = stack.config().with(s);
+    config = stack.config().scoped(TestStack.unique(name), checkpoints);
     lakehouse = Lakehouse.attach(config, stack.endpoints(), stack.spark());
     Bootstrap.run(stack.spark(), lakehouse.storage(), config);
     lander = new Lander(lakehouse.storage(), config.landingBucket(), "");
