@@ -38,6 +38,7 @@ final class Corrections {
   private final Marks before;
   private final Marks now;
   private final Duration window;
+  private final java.util.List<Dataset<Row>> cached = new java.util.ArrayList<>();
 
   Corrections(SparkSession spark, Tables tables, String branch, Marks before, Marks now, Duration window) {
     this.spark = spark;
@@ -101,6 +102,7 @@ final class Corrections {
         .where(unix_timestamp(col("w_start")).plus(window.toSeconds()).multiply(1000L).leq(w.toEpochMilli()))
         .select("company_id", "w_start").distinct()
         .persist(StorageLevel.MEMORY_AND_DISK());
+    cached.add(candidates);
     Row range = candidates.agg(org.apache.spark.sql.functions.min("w_start"), org.apache.spark.sql.functions.max("w_start"))
         .first();
     if (range.isNullAt(0)) {
@@ -141,6 +143,7 @@ final class Corrections {
         .union(between(tables.rawEvents(), now.rawEvents(), "event_ts", before.dedup(), Optional.of(w))
             .select("event_id", "event_ts"))
         .persist(StorageLevel.MEMORY_AND_DISK());
+    cached.add(candidates);
     Row range = candidates.agg(org.apache.spark.sql.functions.min("event_ts"),
         org.apache.spark.sql.functions.max("event_ts")).first();
     if (range.isNullAt(0)) {
@@ -171,6 +174,12 @@ final class Corrections {
   private Dataset<Row> emptyDedup() {
     return spark.sql("SELECT CAST(NULL AS INT) event_id, CAST(NULL AS STRING) company_id, CAST(NULL AS DOUBLE) amount, "
         + "CAST(NULL AS TIMESTAMP) event_ts, CAST(NULL AS BIGINT) old_rows").limit(0);
+  }
+
+  /** Drops the candidates cached while working the corrections out (once those are materialized). */
+  void release() {
+    cached.forEach(Dataset::unpersist);
+    cached.clear();
   }
 
   /** Final company changes in the raw archive that the SCD2 stream never applied (normalized). */

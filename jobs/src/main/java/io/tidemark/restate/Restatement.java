@@ -108,6 +108,7 @@ public final class Restatement {
         Dataset<Row> counts = corrections.counts().localCheckpoint(true);
         Dataset<Row> events = corrections.dedup().localCheckpoint(true);
         Dataset<Row> changes = corrections.companyChanges().localCheckpoint(true);
+        corrections.release();
         List<Row> windows = counts.orderBy("w_start", "company_id").collectAsList();
         long nEvents = events.count();
         long nChanges = changes.count();
