@@ -11,6 +11,7 @@ import io.tidemark.land.GeneratorSpec;
 import io.tidemark.land.Lander;
 import io.tidemark.land.LandingFile;
 import io.tidemark.restate.Restatement;
+import io.tidemark.stream.Provenance;
 import io.tidemark.stream.Streams;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -107,7 +108,7 @@ public final class RestateBench {
     for (var t : List.of(config.tables().eventCounts(), config.tables().events())) {
       Table table = IcebergTables.load(lh.spark(), t);
       for (Snapshot s : table.snapshots()) {
-        if ("restate".equals(s.summary().get("tidemark.stream"))) {
+        if (Provenance.madeBy(s, Provenance.RESTATEMENT)) {
           acc[0] += Long.parseLong(s.summary().getOrDefault("added-data-files", "0"));
           acc[1] += Long.parseLong(s.summary().getOrDefault("deleted-data-files", "0"));
           acc[2] += Long.parseLong(s.summary().getOrDefault("added-records", "0"))

@@ -4,12 +4,10 @@ import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.land.Dataset;
-import io.tidemark.stream.Dedup;
-import io.tidemark.stream.RawArchive;
 import io.tidemark.stream.RunReport;
-import io.tidemark.stream.Scd2Upsert;
+import io.tidemark.stream.StreamKind;
+import io.tidemark.stream.StreamSpec;
 import io.tidemark.stream.Streams;
-import io.tidemark.stream.WindowedCounts;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -35,7 +33,7 @@ final class StreamCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
-  /** --source and --checkpoint, defaulting from the configuration. */
+  /** --source and --checkpoint, laid over the configured stream. */
   static final class Io {
     @Option(names = "--source", paramLabel = "PATH",
         description = "Local directory or s3a:// prefix of JSON lines (default: s3a://<landing bucket>/events/, "
@@ -46,22 +44,16 @@ final class StreamCommand implements Runnable {
         description = "Checkpoint of the query (default: <checkpoint root>/<stream>).")
     String checkpoint;
 
-    String source(TidemarkConfig config) {
-      return source(config, Dataset.EVENTS);
-    }
-
-    String source(TidemarkConfig config, Dataset dataset) {
-      return source != null ? source : Streams.defaultSource(config, dataset);
-    }
-
-    String checkpoint(TidemarkConfig config, String stream) {
-      return checkpoint != null ? checkpoint : Streams.defaultCheckpoint(config, stream);
+    /** The stream as configured, with --source and --checkpoint when given. */
+    StreamSpec spec(StreamKind kind, TidemarkConfig config) {
+      return StreamSpec.of(kind, config).withSource(source).withCheckpoint(checkpoint);
     }
   }
 
-  static TableName table(String option, String value, TableName fallback) {
+  /** The table an option names, or null when it is not given. */
+  static TableName table(String option, String value) {
     if (value == null) {
-      return fallback;
+      return null;
     }
     try {
       return TableName.parse(value);
@@ -97,10 +89,8 @@ final class StreamCommand implements Runnable {
     @Override
     public Integer call() {
       TidemarkConfig c = Tidemark.root(spec).config();
-      TableName t = table("--table", table, c.tables().eventCounts());
-      return runAndPrint(spec, "tidemark stream windowed-counts", lh -> List.of(WindowedCounts.run(lh.spark(),
-          io.source(c), t, io.checkpoint(c, WindowedCounts.NAME),
-          new WindowedCounts.Options(c.countsWatermark(), c.countsWindow()))));
+      StreamSpec s = io.spec(StreamKind.COUNTS, c).withTable(table("--table", table));
+      return runAndPrint(spec, "tidemark stream windowed-counts", lh -> List.of(s.run(lh.spark())));
     }
   }
 
@@ -120,9 +110,8 @@ final class StreamCommand implements Runnable {
     @Override
     public Integer call() {
       TidemarkConfig c = Tidemark.root(spec).config();
-      TableName t = table("--table", table, c.tables().events());
-      return runAndPrint(spec, "tidemark stream dedup", lh -> List.of(Dedup.run(lh.spark(), io.source(c), t,
-          io.checkpoint(c, Dedup.NAME), c.dedupWatermark(), Dedup.Mode.WITHIN_WATERMARK)));
+      StreamSpec s = io.spec(StreamKind.DEDUP, c).withTable(table("--table", table));
+      return runAndPrint(spec, "tidemark stream dedup", lh -> List.of(s.run(lh.spark())));
     }
   }
 
@@ -150,14 +139,9 @@ final class StreamCommand implements Runnable {
     @Override
     public Integer call() {
       TidemarkConfig c = Tidemark.root(spec).config();
-      Dataset ds = Dataset.parse(dataset);
-      boolean events = ds == Dataset.EVENTS;
-      TableName raw = table("--table", table, events ? c.tables().rawEvents() : c.tables().rawCompanyChanges());
-      TableName rejected = table("--rejected-table", rejectedTable, c.tables().rejected());
-      String source = io.source(c, ds);
-      return runAndPrint(spec, "tidemark stream raw", lh -> List.of(events
-          ? RawArchive.run(lh.spark(), source, raw, rejected, io.checkpoint(c, RawArchive.NAME))
-          : RawArchive.companies(lh.spark(), source, raw, rejected, io.checkpoint(c, RawArchive.COMPANIES))));
+      StreamSpec s = io.spec(StreamKind.raw(Dataset.parse(dataset)), c).withTable(table("--table", table))
+          .withSideTable(table("--rejected-table", rejectedTable));
+      return runAndPrint(spec, "tidemark stream raw", lh -> List.of(s.run(lh.spark())));
     }
   }
 
@@ -181,11 +165,9 @@ final class StreamCommand implements Runnable {
     @Override
     public Integer call() {
       TidemarkConfig c = Tidemark.root(spec).config();
-      TableName dim = table("--table", table, c.tables().companies());
-      TableName log = table("--changes-table", changesTable, c.tables().companyChanges());
-      return runAndPrint(spec, "tidemark stream scd2", lh -> List.of(Scd2Upsert.run(lh.spark(),
-          io.source(c, Dataset.COMPANIES), dim, log, io.checkpoint(c, Scd2Upsert.NAME),
-          c.scd2Watermark())));
+      StreamSpec s = io.spec(StreamKind.SCD2, c).withTable(table("--table", table))
+          .withSideTable(table("--changes-table", changesTable));
+      return runAndPrint(spec, "tidemark stream scd2", lh -> List.of(s.run(lh.spark())));
     }
   }
 

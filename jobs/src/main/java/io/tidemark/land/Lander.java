@@ -37,7 +37,12 @@ public final class Lander {
 
   /** The landing prefix of a dataset, as Spark reads it (s3a). */
   public String sourceUri(Dataset dataset) {
-    return "s3a://" + bucket + "/" + prefix + dataset.dir() + "/";
+    return sourceUri(bucket, prefix, dataset);
+  }
+
+  /** Where a dataset lands under {@code prefix} of {@code bucket}, as Spark reads it (s3a). */
+  public static String sourceUri(String bucket, String prefix, Dataset dataset) {
+    return "s3a://" + bucket + "/" + normalize(prefix) + dataset.dir() + "/";
   }
 
   public List<Outcome> land(Arrival arrival) {

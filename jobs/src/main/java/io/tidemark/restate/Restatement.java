@@ -11,13 +11,13 @@ import io.tidemark.audit.AuditCheck;
 import io.tidemark.audit.RestatementAudit;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.lakehouse.IcebergTables;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.publish.NessieRefs;
 import io.tidemark.stream.Dedup;
-import io.tidemark.stream.OffsetLog;
+import io.tidemark.stream.Provenance;
 import io.tidemark.stream.Scd2Upsert;
-import io.tidemark.stream.Streams;
+import io.tidemark.stream.StreamKind;
+import io.tidemark.stream.StreamSpec;
 import io.tidemark.stream.WindowedCounts;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -30,8 +30,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
-import org.apache.iceberg.Snapshot;
-import org.apache.iceberg.Table;
 import org.apache.iceberg.spark.CommitMetadata;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -133,7 +131,7 @@ public final class Restatement {
           options.beforePublish().accept(name);
         }
         Map<String, String> props = new LinkedHashMap<>(now.properties());
-        props.put("tidemark.run-id", options.runId());
+        props.put(Provenance.RUN_ID, options.runId());
         props.put("tidemark.branch", name);
         props.put("tidemark.windows-corrected", Integer.toString(windows.size()));
         props.put("tidemark.events-corrected", Long.toString(nEvents));
@@ -165,28 +163,17 @@ public final class Restatement {
   }
 
   private Optional<Long> snapshot(TableName table) {
-    Snapshot s = IcebergTables.load(spark, table).currentSnapshot();
-    return s == null ? Optional.empty() : Optional.of(s.snapshotId());
+    return Provenance.head(spark, table);
   }
 
   /** From the stream's checkpoint, else from the provenance of its newest commit. */
   private Optional<Instant> watermark(TableName table, String stream) {
-    Optional<Instant> fromCheckpoint = OffsetLog.committedWatermark(spark, Streams.defaultCheckpoint(config, stream));
-    if (fromCheckpoint.isPresent()) {
-      return fromCheckpoint;
-    }
-    Table t = IcebergTables.load(spark, table);
-    for (Snapshot s = t.currentSnapshot(); s != null; s = s.parentId() == null ? null : t.snapshot(s.parentId())) {
-      if (stream.equals(s.summary().get("tidemark.stream")) && s.summary().containsKey("tidemark.watermark-ms")) {
-        return Optional.of(Instant.ofEpochMilli(Long.parseLong(s.summary().get("tidemark.watermark-ms"))));
-      }
-    }
-    return Optional.empty();
+    return Provenance.watermark(spark, StreamSpec.of(StreamKind.named(stream), config).withTable(table));
   }
 
   private void write(String branch, Dataset<Row> counts, Dataset<Row> events, Dataset<Row> changes,
                      List<String> companies) throws Exception {
-    Map<String, String> props = Map.of("tidemark.run-id", options.runId(), "tidemark.stream", "restate");
+    Map<String, String> props = Provenance.ofRestatement(options.runId());
     CommitMetadata.withCommitProperties(props, () -> {
       if (!counts.isEmpty()) {
         counts.createOrReplaceTempView("tidemark_restate_counts");

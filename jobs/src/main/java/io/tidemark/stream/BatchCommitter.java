@@ -2,9 +2,7 @@ package io.tidemark.stream;
 
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.IcebergTables;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -18,17 +16,12 @@ import org.apache.spark.storage.StorageLevel;
 
 /**
  * Writes the micro-batches of one query into Iceberg tables, exactly once. Each commit's snapshot summary
- * carries the stream, the query id, the batch id and the batch's watermark; before writing, the table's
- * history is searched for that query id, and a batch it already holds is skipped. So a batch that Spark runs
+ * carries the stream, the query id, the batch id and the batch's watermark ({@link Provenance}); before writing,
+ * the table's history is searched for that query id, and a batch it already holds is skipped. So a batch that Spark runs
  * again after a crash (committed to Iceberg, not yet to the checkpoint) is not written twice. Batches with
  * nothing to write make no commit (see {@link Output} for the one exception).
  */
 final class BatchCommitter {
-  static final String STREAM = "tidemark.stream";
-  static final String QUERY_ID = "tidemark.query-id";
-  static final String BATCH_ID = "tidemark.batch-id";
-  static final String WATERMARK = "tidemark.watermark";
-  static final String WATERMARK_MS = "tidemark.watermark-ms";
   /**
    * Test hook for crash tests: {@code <stream>:before-commit:<batch>} halts the JVM when the batch starts,
    * {@code <stream>:after-commit:<batch>} right after the batch's first non-empty table commit, before any
@@ -91,21 +84,17 @@ final class BatchCommitter {
     }
     OffsetLog.BatchMetadata meta = OffsetLog.read(spark, checkpoint, batchId);
     crashIfAsked("before-commit", batchId);
-    if (lastCommittedBatch(spark, table, queryId) >= batchId) {
+    if (Provenance.lastCommittedBatch(load(spark, table), queryId) >= batchId) {
       results.add(new BatchResult(batchId, table, 0, true, meta.watermarkMs(), 0, 0));
       return;
     }
-    Map<String, String> props = new LinkedHashMap<>();
-    props.put(STREAM, stream);
-    props.put(QUERY_ID, queryId);
-    props.put(BATCH_ID, Long.toString(batchId));
-    props.put(WATERMARK, Instant.ofEpochMilli(meta.watermarkMs()).toString());
-    props.put(WATERMARK_MS, Long.toString(meta.watermarkMs()));
+    Map<String, String> props = Provenance.ofBatch(stream, queryId, batchId, meta.watermarkMs());
     long t0 = System.nanoTime();
     if (kind == Output.LARGE && !OffsetLog.noNewData(spark, checkpoint, batchId)) {
       write(output, writer, props);
-      long rows = Long.parseLong(committedSnapshot(spark, table, queryId, batchId).summary()
-          .getOrDefault("added-records", "0"));
+      Snapshot committed = Provenance.batchSnapshot(load(spark, table), queryId, batchId).orElseThrow(() ->
+          new IllegalStateException("no commit of batch " + batchId + " in " + table + " after writing it"));
+      long rows = Long.parseLong(committed.summary().getOrDefault("added-records", "0"));
       results.add(new BatchResult(batchId, table, rows, false, meta.watermarkMs(), 0,
           (System.nanoTime() - t0) / 1_000_000));
       crashIfAsked("after-commit", batchId);
@@ -134,28 +123,6 @@ final class BatchCommitter {
       writer.accept(rows);
       return null;
     }, RuntimeException.class);
-  }
-
-  /** The snapshot this query made for this batch. */
-  private static Snapshot committedSnapshot(SparkSession spark, TableName table, String queryId, long batchId) {
-    Table t = load(spark, table);
-    for (Snapshot s = t.currentSnapshot(); s != null; s = s.parentId() == null ? null : t.snapshot(s.parentId())) {
-      if (queryId.equals(s.summary().get(QUERY_ID)) && Long.toString(batchId).equals(s.summary().get(BATCH_ID))) {
-        return s;
-      }
-    }
-    throw new IllegalStateException("no commit of batch " + batchId + " in " + table + " after writing it");
-  }
-
-  /** The newest batch id this query committed to the table, or -1. */
-  static long lastCommittedBatch(SparkSession spark, TableName table, String queryId) {
-    Table t = load(spark, table);
-    for (Snapshot s = t.currentSnapshot(); s != null; s = s.parentId() == null ? null : t.snapshot(s.parentId())) {
-      if (queryId.equals(s.summary().get(QUERY_ID))) {
-        return Long.parseLong(s.summary().get(BATCH_ID));
-      }
-    }
-    return -1;
   }
 
   static Table load(SparkSession spark, TableName table) {

@@ -70,10 +70,10 @@ class SeedStreamsIT {
     Table iceberg = BatchCommitter.load(spark, table);
     Snapshot last = iceberg.currentSnapshot();
     assertThat(last.summary()).as("provenance of the commit")
-        .containsEntry(BatchCommitter.STREAM, WindowedCounts.NAME)
-        .containsEntry(BatchCommitter.WATERMARK, "2026-01-01T00:10:00Z")
-        .containsKey(BatchCommitter.QUERY_ID)
-        .containsKey(BatchCommitter.BATCH_ID);
+        .containsEntry(Provenance.STREAM, WindowedCounts.NAME)
+        .containsEntry(Provenance.WATERMARK, "2026-01-01T00:10:00Z")
+        .containsKey(Provenance.QUERY_ID)
+        .containsKey(Provenance.BATCH_ID);
     int snapshots = 0;
     for (Snapshot s : iceberg.snapshots()) {
       snapshots++;

@@ -1,0 +1,88 @@
+package io.tidemark.stream;
+
+import io.tidemark.config.TableName;
+import io.tidemark.config.Tables;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.land.Lander;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * One stream as it runs: what it reads, the tables it writes, where it keeps its checkpoint, and its delays.
+ * {@link #of} builds it from the configuration (the one place that knows the default source and checkpoint of a
+ * stream); the {@code with...} methods lay command-line overrides on top. {@code table} is the table whose
+ * commits carry the stream's watermark; {@code sideTable} the second table it writes: the quarantine of a raw
+ * archive, the change log of the SCD2 dimension, null for the others. {@code watermark} is null for the raw
+ * archives (they have none), {@code window} null but for the windowed counts.
+ */
+public record StreamSpec(StreamKind kind, String source, TableName table, TableName sideTable, String checkpoint,
+                         Duration watermark, Duration window) {
+
+  public StreamSpec {
+    Objects.requireNonNull(kind);
+    Objects.requireNonNull(source);
+    Objects.requireNonNull(table);
+    Objects.requireNonNull(checkpoint);
+  }
+
+  /** The stream as configured: landing zone, tables, checkpoint root and delays from {@code config}. */
+  public static StreamSpec of(StreamKind kind, TidemarkConfig config) {
+    Tables t = config.tables();
+    String source = Lander.sourceUri(config.landingBucket(), "", kind.dataset());
+    String root = config.checkpointRoot();
+    String checkpoint = (root.endsWith("/") ? root : root + "/") + kind.streamName();
+    return switch (kind) {
+      case RAW -> new StreamSpec(kind, source, t.rawEvents(), t.rejected(), checkpoint, null, null);
+      case DEDUP -> new StreamSpec(kind, source, t.events(), null, checkpoint, config.dedupWatermark(), null);
+      case COUNTS -> new StreamSpec(kind, source, t.eventCounts(), null, checkpoint, config.countsWatermark(),
+          config.countsWindow());
+      case RAW_COMPANIES -> new StreamSpec(kind, source, t.rawCompanyChanges(), t.rejected(), checkpoint, null,
+          null);
+      case SCD2 -> new StreamSpec(kind, source, t.companies(), t.companyChanges(), checkpoint,
+          config.scd2Watermark(), null);
+    };
+  }
+
+  /** Every stream as configured, in the order {@code stream all} runs them. */
+  public static List<StreamSpec> all(TidemarkConfig config) {
+    return Arrays.stream(StreamKind.values()).map(k -> of(k, config)).toList();
+  }
+
+  public String name() {
+    return kind.streamName();
+  }
+
+  /** Another source, or this one when {@code source} is null. */
+  public StreamSpec withSource(String source) {
+    return source == null ? this : new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window);
+  }
+
+  public StreamSpec withTable(TableName table) {
+    return table == null ? this : new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window);
+  }
+
+  public StreamSpec withSideTable(TableName sideTable) {
+    return sideTable == null ? this
+        : new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window);
+  }
+
+  public StreamSpec withCheckpoint(String checkpoint) {
+    return checkpoint == null ? this
+        : new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window);
+  }
+
+  /** One availableNow run of the stream. */
+  public RunReport run(SparkSession spark) {
+    return switch (kind) {
+      case RAW -> RawArchive.run(spark, source, table, sideTable, checkpoint);
+      case RAW_COMPANIES -> RawArchive.companies(spark, source, table, sideTable, checkpoint);
+      case DEDUP -> Dedup.run(spark, source, table, checkpoint, watermark, Dedup.Mode.WITHIN_WATERMARK);
+      case COUNTS -> WindowedCounts.run(spark, source, table, checkpoint,
+          new WindowedCounts.Options(watermark, window));
+      case SCD2 -> Scd2Upsert.run(spark, source, table, sideTable, checkpoint, watermark);
+    };
+  }
+}
