@@ -4,6 +4,8 @@ import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
 import io.tidemark.lakehouse.IcebergTables;
 import io.tidemark.lakehouse.Storage;
+import io.tidemark.lakehouse.TableCatalog;
+import io.tidemark.lakehouse.TableDefinition;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -120,8 +122,7 @@ public final class RestatementAudit {
         list.append(list.isEmpty() ? "" : ", ").append('\'').append(f.toAbsolutePath()).append('\'');
       }
       st.execute(files.isEmpty()
-          ? "CREATE TABLE raw (event_id INTEGER, company_id VARCHAR, amount DOUBLE, event_ts TIMESTAMPTZ, "
-              + "source_file VARCHAR, batch_id BIGINT, ingest_ts TIMESTAMPTZ)"
+          ? "CREATE TABLE raw (" + duckDbColumns(TableCatalog.rawEvents(tables.rawEvents())) + ")"
           : "CREATE TABLE raw AS SELECT * FROM read_parquet([" + list + "])");
       if (!windows.isEmpty()) {
         Map<String, Long> expected = new TreeMap<>();
@@ -193,6 +194,18 @@ public final class RestatementAudit {
       }
     }
     return out;
+  }
+
+  /** A table's columns in DuckDB's types; timestamps with time zone, as DuckDB reads Iceberg's from Parquet. */
+  static String duckDbColumns(TableDefinition table) {
+    List<String> cols = new ArrayList<>();
+    table.columns().forEach((name, type) -> cols.add(name + " " + switch (type) {
+      case "INT" -> "INTEGER";
+      case "STRING" -> "VARCHAR";
+      case "TIMESTAMP" -> "TIMESTAMPTZ";
+      default -> type;
+    }));
+    return String.join(", ", cols);
   }
 
   private static Instant min(Instant a, Instant b) {

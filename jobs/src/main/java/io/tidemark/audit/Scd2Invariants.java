@@ -1,6 +1,7 @@
 package io.tidemark.audit;
 
 import io.tidemark.config.TableName;
+import io.tidemark.lakehouse.Schemas;
 import io.tidemark.stream.Scd2History;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,7 +62,7 @@ public final class Scd2Invariants {
           + "(SELECT 1 FROM " + log + " c WHERE c.company_id = s.company_id AND c.deleted AND c.change_ts = s.valid_to)");
       String rebuilt = "tidemark_check_rebuilt";
       Scd2History.rebuild(changes.get()).createOrReplaceTempView(rebuilt);
-      String cols = "company_id, name, tier, valid_from, valid_to, is_current";
+      String cols = Schemas.columnList(Schemas.COMPANY_VERSION);
       add(spark, out, "version not in the history rebuilt from the changes", "SELECT company_id || ' from ' || "
           + "valid_from FROM (SELECT " + cols + " FROM " + dim + " EXCEPT SELECT " + cols + " FROM " + rebuilt + ")");
       add(spark, out, "version of the rebuilt history missing", "SELECT company_id || ' from ' || valid_from FROM "

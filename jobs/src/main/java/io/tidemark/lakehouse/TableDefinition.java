@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 
 /** The expected shape of one table: columns with their Spark SQL types, and the partition transforms. */
 public record TableDefinition(TableName name, Map<String, String> columns, List<String> partitioning,
@@ -13,6 +15,19 @@ public record TableDefinition(TableName name, Map<String, String> columns, List<
   public TableDefinition {
     columns = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(columns));
     partitioning = List.copyOf(partitioning);
+  }
+
+  /** The columns of {@code schema}, with their Spark SQL types. */
+  public TableDefinition(TableName name, StructType schema, List<String> partitioning, String comment) {
+    this(name, columnsOf(schema), partitioning, comment);
+  }
+
+  private static Map<String, String> columnsOf(StructType schema) {
+    Map<String, String> columns = new LinkedHashMap<>();
+    for (StructField f : schema.fields()) {
+      columns.put(f.name(), f.dataType().sql());
+    }
+    return columns;
   }
 
   /**

@@ -4,12 +4,9 @@ import java.util.Locale;
 
 /** The kinds of data that land: each has its own prefix in the landing zone and its own stream. */
 public enum Dataset {
-  /** Business events: {@code event_id INT, company_id STRING, amount DOUBLE, event_ts TIMESTAMP}. */
+  /** Business events (see {@code Schemas.EVENT}). */
   EVENTS,
-  /**
-   * Company dimension changes: {@code company_id STRING, name STRING, tier STRING, change_ts TIMESTAMP}, and
-   * {@code "deleted": true} on a delete marker.
-   */
+  /** Company dimension changes (see {@code Schemas.COMPANY_CHANGE}), {@code "deleted": true} on a delete. */
   COMPANIES;
 
   /** The directory name in the landing zone. */

@@ -10,16 +10,19 @@ import static org.apache.spark.sql.functions.unix_timestamp;
 
 import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
+import io.tidemark.lakehouse.Schemas;
 import io.tidemark.stream.Scd2History;
 import io.tidemark.stream.Scd2Upsert;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.expressions.Window;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 
 /**
@@ -31,6 +34,8 @@ import org.apache.spark.storage.StorageLevel;
 final class Corrections {
   /** How far apart in event time repeats of one event_id may be and still count as one event. */
   static final Duration DUPLICATE_SPREAD = io.tidemark.audit.RestatementAudit.DUPLICATE_SPREAD;
+  /** An event to write as its first occurrence, and how many rows the events table holds for its id. */
+  private static final StructType DEDUP_CORRECTION = Schemas.EVENT.add("old_rows", "BIGINT");
 
   private final SparkSession spark;
   private final Tables tables;
@@ -160,20 +165,19 @@ final class Corrections {
             .orderBy(col("batch_id"), col("source_file"), col("ingest_ts"), col("company_id"), col("amount"))))
         .where(col("rank").equalTo(1))
         .where(col("event_ts").leq(lit(java.sql.Timestamp.from(w))))
-        .select("event_id", "company_id", "amount", "event_ts");
+        .select(Schemas.columns(Schemas.EVENT));
     Dataset<Row> current = spark.table(tables.events().sqlAt(branch)).where(inRange).join(ids, "event_id");
     Dataset<Row> held = current.groupBy("event_id").agg(count(lit(1)).as("old_rows"));
-    Dataset<Row> same = current.join(first, new String[] {"event_id", "company_id", "amount", "event_ts"})
+    Dataset<Row> same = current.join(first, Schemas.EVENT.fieldNames())
         .groupBy("event_id").agg(count(lit(1)).as("same_rows"));
     return first.join(held, new String[] {"event_id"}, "left").join(same, new String[] {"event_id"}, "left")
         .na().fill(0L, new String[] {"old_rows", "same_rows"})
         .where(col("old_rows").notEqual(1).or(col("same_rows").notEqual(1)))
-        .select("event_id", "company_id", "amount", "event_ts", "old_rows");
+        .select(Schemas.columns(DEDUP_CORRECTION));
   }
 
   private Dataset<Row> emptyDedup() {
-    return spark.sql("SELECT CAST(NULL AS INT) event_id, CAST(NULL AS STRING) company_id, CAST(NULL AS DOUBLE) amount, "
-        + "CAST(NULL AS TIMESTAMP) event_ts, CAST(NULL AS BIGINT) old_rows").limit(0);
+    return spark.createDataFrame(List.of(), DEDUP_CORRECTION);
   }
 
   /** Drops the candidates cached while working the corrections out (once those are materialized). */

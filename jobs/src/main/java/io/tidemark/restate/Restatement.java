@@ -12,6 +12,7 @@ import io.tidemark.audit.RestatementAudit;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.lakehouse.Schemas;
 import io.tidemark.publish.NessieRefs;
 import io.tidemark.stream.Dedup;
 import io.tidemark.stream.Provenance;
@@ -237,8 +238,7 @@ public final class Restatement {
       rows.add(org.apache.spark.sql.RowFactory.create(options.runId(), branch, c.name(), c.table(), c.passed(),
           c.detail()));
     }
-    spark.createDataFrame(rows, org.apache.spark.sql.types.StructType.fromDDL("run_id STRING, branch STRING, "
-            + "check_name STRING, target_table STRING, passed BOOLEAN, detail STRING"))
+    spark.createDataFrame(rows, Schemas.AUDIT_CHECK)
         .withColumn("checked_at", current_timestamp())
         .writeTo(config.tables().auditChecks().sqlAt(branch)).append();
   }

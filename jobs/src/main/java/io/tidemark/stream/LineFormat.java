@@ -9,6 +9,7 @@ import static org.apache.spark.sql.functions.regexp_extract;
 import static org.apache.spark.sql.functions.trim;
 import static org.apache.spark.sql.functions.when;
 
+import io.tidemark.lakehouse.Schemas;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -27,13 +28,11 @@ import org.apache.spark.sql.types.StructType;
  * archive keeps each invalid line with the reason; the other streams skip it.
  */
 public record LineFormat(String dataset, StructType schema, List<String> required) {
-  /** Events: {@code event_id INT, company_id STRING, amount DOUBLE, event_ts TIMESTAMP}. */
-  public static final LineFormat EVENTS = new LineFormat("events",
-      StructType.fromDDL("event_id INT, company_id STRING, amount DOUBLE, event_ts TIMESTAMP"),
+  /** Events: {@link Schemas#EVENT}. */
+  public static final LineFormat EVENTS = new LineFormat(io.tidemark.land.Dataset.EVENTS.dir(), Schemas.EVENT,
       List.of("event_id", "event_ts"));
-  /** Company changes; {@code "deleted": true} marks a delete. */
-  public static final LineFormat COMPANY_CHANGES = new LineFormat("companies",
-      StructType.fromDDL("company_id STRING, name STRING, tier STRING, change_ts TIMESTAMP, deleted BOOLEAN"),
+  /** Company changes ({@link Schemas#COMPANY_CHANGE}); {@code "deleted": true} marks a delete. */
+  public static final LineFormat COMPANY_CHANGES = new LineFormat(io.tidemark.land.Dataset.COMPANIES.dir(), Schemas.COMPANY_CHANGE,
       List.of("company_id", "change_ts"));
 
   private static final String CORRUPT = "_corrupt_record";

@@ -5,10 +5,9 @@ import static org.apache.spark.sql.functions.current_timestamp;
 import static org.apache.spark.sql.functions.lit;
 
 import io.tidemark.config.TableName;
+import io.tidemark.lakehouse.Schemas;
 import io.tidemark.lakehouse.TableCatalog;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -47,21 +46,16 @@ public final class RawArchive {
     // again after a crash gets the same ingest time
     Dataset<Row> lines = format.parse(LineFormat.read(spark, source))
         .withColumn("ingest_ts", current_timestamp());
-    List<Column> archived = new ArrayList<>();
-    for (String f : format.fields()) {
-      archived.add(col(f));
-    }
+    Column[] archived = Schemas.columns(Schemas.concat(format.schema(), Schemas.INGEST));
+    Column[] quarantined = Schemas.columns(Schemas.concat(Schemas.REJECTED_LINE, Schemas.INGEST));
     BatchCommitter committer = new BatchCommitter(name, checkpoint);
     return StreamRun.run(name, "late row(s)", StreamRun.availableNow(lines, checkpoint, (batch, id) -> {
       Dataset<Row> parsed = batch.persist(StorageLevel.MEMORY_AND_DISK());
       try {
+        Dataset<Row> rows = parsed.withColumn("batch_id", lit(id)).withColumn("dataset", lit(format.dataset()));
         Map<TableName, Dataset<Row>> out = new LinkedHashMap<>();
-        List<Column> raw = new ArrayList<>(archived);
-        raw.addAll(List.of(col("source_file"), col("arrival"), lit(id).as("batch_id"), col("ingest_ts")));
-        out.put(rawTable, parsed.where(col("reason").isNull()).select(raw.toArray(new Column[0])));
-        out.put(rejectedTable, parsed.where(col("reason").isNotNull()).select(lit(format.dataset()).as("dataset"),
-            col("line"), col("reason"), col("source_file"), col("arrival"), lit(id).as("batch_id"),
-            col("ingest_ts")));
+        out.put(rawTable, rows.where(col("reason").isNull()).select(archived));
+        out.put(rejectedTable, rows.where(col("reason").isNotNull()).select(quarantined));
         committer.append(id, out, BatchCommitter.Output.DERIVED);
       } finally {
         parsed.unpersist();

@@ -37,7 +37,7 @@ public final class Scd2History {
         col("change_ts"), deleted.as("deleted"));
   }
 
-  /** Columns {@code company_id, name, tier, valid_from, valid_to, is_current}, from changes of any companies. */
+  /** Versions ({@link io.tidemark.lakehouse.Schemas#COMPANY_VERSION}), from changes of any companies. */
   public static Dataset<Row> rebuild(Dataset<Row> changes) {
     WindowSpec sameInstant = Window.partitionBy("company_id", "change_ts")
         .orderBy(col("deleted").desc(), col("name").desc_nulls_last(), col("tier").desc_nulls_last());

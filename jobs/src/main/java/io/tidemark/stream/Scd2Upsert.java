@@ -6,6 +6,7 @@ import static org.apache.spark.sql.functions.lit;
 
 import io.tidemark.config.Durations;
 import io.tidemark.config.TableName;
+import io.tidemark.lakehouse.Schemas;
 import io.tidemark.lakehouse.TableCatalog;
 import java.time.Duration;
 import org.apache.spark.sql.Column;
@@ -29,7 +30,7 @@ import org.apache.spark.sql.SparkSession;
  */
 public final class Scd2Upsert {
   public static final String NAME = "scd2";
-  private static final String[] CHANGE = {"company_id", "name", "tier", "change_ts", "deleted"};
+  private static final String[] CHANGE = Schemas.COMPANY_CHANGE.fieldNames();
 
   private Scd2Upsert() {}
 
@@ -94,12 +95,12 @@ public final class Scd2Upsert {
     SparkSession spark = keys.sparkSession();
     Dataset<Row> history = Scd2History.rebuild(spark.table(logSql).join(broadcast(keys), "company_id"));
     Dataset<Row> current = spark.table(dimensionSql).join(broadcast(keys), "company_id")
-        .select("company_id", "name", "tier", "valid_from", "valid_to", "is_current");
+        .select(Schemas.columns(Schemas.COMPANY_VERSION));
     Dataset<Row> upserts = history.except(current).withColumn("op", lit("upsert"));
     Dataset<Row> gone = current.select("company_id", "valid_from")
         .except(history.select("company_id", "valid_from"))
         .join(current, new String[] {"company_id", "valid_from"})
-        .select("company_id", "name", "tier", "valid_from", "valid_to", "is_current")
+        .select(Schemas.columns(Schemas.COMPANY_VERSION))
         .withColumn("op", lit("delete"));
     return upserts.unionByName(gone);
   }
@@ -116,7 +117,7 @@ public final class Scd2Upsert {
   /** Appends changes to the log, given as a Spark SQL name (a table, or a table on a branch). */
   public static void append(Dataset<Row> rows, String logSql) {
     try {
-      rows.select(CHANGE[0], CHANGE[1], CHANGE[2], CHANGE[3], CHANGE[4]).writeTo(logSql).append();
+      rows.select(Schemas.columns(Schemas.COMPANY_CHANGE)).writeTo(logSql).append();
     } catch (org.apache.spark.sql.catalyst.analysis.NoSuchTableException e) {
       throw new StreamException("table " + logSql + " disappeared while the stream ran");
     }
