@@ -5,14 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tidemark.testing.Cli;
+import io.tidemark.testing.StackTest;
 import io.tidemark.testing.TestStack;
-import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 
-class SqlIT {
-  private final TestStack stack = TestStack.get();
-  private final SparkSession spark = stack.spark();
-
+class SqlIT extends StackTest {
   /** {@code ns.table@branch} reads the branch; main does not see what was written there. */
   @Test
   void readsABranchWithTheAtSyntax() throws Exception {

@@ -8,17 +8,14 @@ import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.NessieRest;
+import io.tidemark.testing.StackTest;
 import io.tidemark.testing.TestStack;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 
-class BootstrapIT {
-  private final TestStack stack = TestStack.get();
-  private final SparkSession spark = stack.spark();
+class BootstrapIT extends StackTest {
   private final NessieRest nessie = stack.nessie();
 
   @Test
@@ -53,12 +50,7 @@ class BootstrapIT {
   @Test
   void bootstrapCommandTwiceGivesTheSameCommitLog() {
     String ns = TestStack.unique("boot");
-    Map<String, String> env = new HashMap<>(stack.env());
-    for (Setting s : Setting.values()) {
-      if (s.name().startsWith("TABLE_")) {
-        env.put(s.env(), ns + "." + s.name().toLowerCase().replace("table_", ""));
-      }
-    }
+    Map<String, String> env = stack.env(stack.config().scoped(ns, tmp));
     Cli.Result first = Cli.run(env, "bootstrap");
     assertThat(first.exitCode()).as("%s", first).isZero();
     assertThat(first.out()).contains("namespaces created: " + ns).contains("tables created: " + ns + ".raw_events");

@@ -2,22 +2,18 @@ package io.tidemark.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.land.Lander;
+import io.tidemark.land.Dataset;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.testing.Cli;
-import io.tidemark.testing.StreamFixture;
-import io.tidemark.testing.TestStack;
+import io.tidemark.testing.StackTest;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Wrong options stop a stream before it starts: one line, non-zero exit, no checkpoint, no commit. */
-class BadStreamOptionsIT {
-  private final TestStack stack = TestStack.get();
-  private final StreamFixture fx = new StreamFixture(stack, "badopts");
-
-  @TempDir
-  Path tmp;
+class BadStreamOptionsIT extends StackTest {
+  BadStreamOptionsIT() {
+    super("badopts");
+  }
 
   private void assertRefused(Cli.Result r, String message, Path checkpoint, String mainBefore) {
     assertThat(r.exitCode()).as("%s", r).isNotZero();
@@ -28,10 +24,7 @@ class BadStreamOptionsIT {
 
   @Test
   void missingSourceMissingTableWrongSchema() {
-    String prefix = TestStack.unique("bad");
-    Lander lander = new Lander(stack.lakehouse().storage(), stack.config().landingBucket(), prefix);
-    SeedScenarios.COUNTS.arrivals().forEach(lander::land);
-    String source = lander.sourceUri(io.tidemark.land.Dataset.EVENTS);
+    String source = stack.landing("bad").land(SeedScenarios.COUNTS.arrivals()).source(Dataset.EVENTS);
     String ns = fx.namespace();
     stack.spark().sql("CREATE TABLE " + ns + ".wrong (company_id STRING, w_start STRING, n BIGINT) USING iceberg");
     fx.counts("good");

@@ -5,24 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.TableCatalog;
 import io.tidemark.land.Arrival;
+import io.tidemark.land.Dataset;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
-import io.tidemark.land.Lander;
 import io.tidemark.testing.Cli;
-import io.tidemark.testing.StreamFixture;
-import io.tidemark.testing.TestStack;
+import io.tidemark.testing.Landing;
+import io.tidemark.testing.Pipeline;
+import io.tidemark.testing.StackTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Crashes at every point of a micro-batch, through the real command ({@code stream all}, a JVM of its own
@@ -30,18 +28,19 @@ import org.junit.jupiter.api.io.TempDir;
  * stream, between its two tables' commits), a SIGKILL in the middle of a run, and a checkpoint commit marker
  * deleted after a run. After each rerun every table equals an uninterrupted run over the same arrivals.
  */
-class ExactlyOnceIT {
+class ExactlyOnceIT extends StackTest {
   private static final GeneratorSpec SPEC = new GeneratorSpec(77, 12_000, 6, 0.04, 0.02, 1, 0.02, 5, 0, 1,
       GeneratorSpec.DEFAULT_START, 60);
 
-  private final TestStack stack = TestStack.get();
-  private final SparkSession spark = stack.spark();
-  private final StreamFixture fx = new StreamFixture(stack, "once");
+  ExactlyOnceIT() {
+    super("once");
+  }
 
-  @TempDir
-  Path tmp;
-
-  private record Tables(TableName raw, TableName rejected, TableName events, TableName counts) {}
+  private record Tables(TableName raw, TableName rejected, TableName events, TableName counts) {
+    static Tables of(io.tidemark.config.Tables t) {
+      return new Tables(t.rawEvents(), t.rejected(), t.events(), t.eventCounts());
+    }
+  }
 
   private Tables tables(String suffix) {
     return new Tables(fx.table(TableCatalog::rawEvents, "raw_" + suffix),
@@ -61,24 +60,17 @@ class ExactlyOnceIT {
 
   @Test
   void crashesAnywhereThenRerunGiveTheUninterruptedTables() throws Exception {
-    String bucket = TestStack.unique("once").replace('_', '-');
-    stack.lakehouse().storage().ensureBucket(bucket);
-    Lander lander = new Lander(stack.lakehouse().storage(), bucket, "");
+    // the pipeline under test: its own bucket, tables and checkpoints, run by the command in JVMs of their own
+    Path cpRoot = tmp.resolve("checkpoints");
+    Pipeline pipeline = new Pipeline(stack, "once", cpRoot);
+    Map<String, String> env = pipeline.env();
+    Tables test = Tables.of(pipeline.config().tables());
+    Landing landing = Landing.bucket(stack, pipeline.config().landingBucket());
     List<Arrival> arrivals = new GeneratedScenario(SPEC).arrivals();
 
-    Tables ref = tables("ref");
-    Tables test = tables("test");
-    Path cpRoot = tmp.resolve("checkpoints");
-    Map<String, String> env = new HashMap<>(stack.env());
-    env.put("TIDEMARK_LANDING_BUCKET", bucket);
-    env.put("TIDEMARK_CHECKPOINT_ROOT", cpRoot.toString());
-    env.put("TIDEMARK_TABLE_RAW_EVENTS", test.raw().toString());
-    env.put("TIDEMARK_TABLE_REJECTED", test.rejected().toString());
-    env.put("TIDEMARK_TABLE_EVENTS", test.events().toString());
-    env.put("TIDEMARK_TABLE_EVENT_COUNTS", test.counts().toString());
-
     // the uninterrupted reference, in this JVM, over the same S3 prefix
-    String source = lander.sourceUri(io.tidemark.land.Dataset.EVENTS);
+    Tables ref = tables("ref");
+    String source = landing.source(Dataset.EVENTS);
     Runnable reference = () -> {
       RawArchive.run(spark, source, ref.raw(), ref.rejected(), tmp.resolve("ref-raw").toString());
       Dedup.run(spark, source, ref.events(), tmp.resolve("ref-dedup").toString(), Duration.ofMinutes(30),
@@ -88,27 +80,27 @@ class ExactlyOnceIT {
     };
 
     // arrival 1: a clean run
-    lander.land(arrivals.get(0));
+    landing.land(arrivals.get(0));
     reference.run();
     assertThat(Cli.run(env, "stream", "all").exitCode()).isZero();
 
     // arrival 2: counts dies between its Iceberg commit and its checkpoint commit
-    lander.land(arrivals.get(1));
+    landing.land(arrivals.get(1));
     reference.run();
     crashThenRerun(env, "windowed-counts:after-commit:*", "windowed-counts: ", "1 batch(es) already committed");
 
     // arrival 3: raw dies after its raw-table commit, before the rejected table's
-    lander.land(arrivals.get(2));
+    landing.land(arrivals.get(2));
     reference.run();
     crashThenRerun(env, "raw:after-commit:*", "raw: ", "1 batch(es) already committed");
 
     // arrival 4: dedup dies when its batch starts, before any commit
-    lander.land(arrivals.get(3));
+    landing.land(arrivals.get(3));
     reference.run();
     crashThenRerun(env, "dedup:before-commit:*", "dedup: ", "row(s) into " + test.events());
 
     // arrival 5: SIGKILL in the middle of the run, once dedup has started its batch
-    lander.land(arrivals.get(4));
+    landing.land(arrivals.get(4));
     reference.run();
     int next = lastBatch(cpRoot.resolve("dedup")) + 1;
     Process p = Cli.start(env, "stream", "all");
@@ -137,9 +129,7 @@ class ExactlyOnceIT {
   }
 
   private void crashThenRerun(Map<String, String> env, String hook, String stream, String rerunSays) {
-    Map<String, String> crashing = new HashMap<>(env);
-    crashing.put("TIDEMARK_TEST_CRASH", hook);
-    Cli.Result crash = Cli.run(crashing, "stream", "all");
+    Cli.Result crash = Cli.run(Cli.crashing(env, hook), "stream", "all");
     assertThat(crash.exitCode()).as("the hook %s halts the JVM: %s", hook, crash).isEqualTo(137);
     Cli.Result rerun = Cli.run(env, "stream", "all");
     assertThat(rerun.exitCode()).as("%s", rerun).isZero();

@@ -4,37 +4,31 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.TableCatalog;
-import io.tidemark.land.Arrival;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.land.LocalLanding;
 import io.tidemark.testing.DuckOracle;
-import io.tidemark.testing.StreamFixture;
-import io.tidemark.testing.TestStack;
+import io.tidemark.testing.StackTest;
+import io.tidemark.testing.StreamScript;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A generated scenario (60k events, duplicates, late events, far-future jumps, malformed lines, 6 arrivals)
  * from a local directory, raw + dedup + counts after each arrival, against the DuckDB oracle.
  */
-class GeneratedStreamsIT {
+class GeneratedStreamsIT extends StackTest {
   private static final GeneratorSpec SPEC = new GeneratorSpec(2026, 60_000, 12, 0.03, 0.02, 2, 0.015, 6, 0, 1,
       GeneratorSpec.DEFAULT_START, 60);
 
-  private final TestStack stack = TestStack.get();
-  private final SparkSession spark = stack.spark();
-  private final StreamFixture fx = new StreamFixture(stack, "generated");
-
-  @TempDir
-  Path tmp;
+  GeneratedStreamsIT() {
+    super("generated");
+  }
 
   @Test
   void countsDedupRawAndRejectedMatchTheOracle() throws Exception {
@@ -45,17 +39,15 @@ class GeneratedStreamsIT {
     Path landing = tmp.resolve("landing");
     String source = landing.resolve("events").toString();
     List<List<Path>> runs = new ArrayList<>();
-    long late = 0;
-    for (Arrival a : new GeneratedScenario(SPEC).arrivals()) {
-      runs.add(LocalLanding.write(landing, "", List.of(a)));
-      RunReport r = RawArchive.run(spark, source, raw, rejected, tmp.resolve("cp-raw").toString());
-      RunReport d = Dedup.run(spark, source, events, tmp.resolve("cp-dedup").toString(), Duration.ofMinutes(30),
-          Dedup.Mode.WITHIN_WATERMARK);
-      RunReport c = WindowedCounts.run(spark, source, counts, tmp.resolve("cp-counts").toString(),
-          WindowedCounts.Options.seeds());
-      System.out.println("arrival " + a.number() + "\n  " + r.summary() + "\n  " + d.summary() + "\n  " + c.summary());
-      late += c.lateRowsDropped();
-    }
+    StreamScript script = StreamScript.of(a -> runs.add(LocalLanding.write(landing, "", List.of(a))),
+        () -> RawArchive.run(spark, source, raw, rejected, tmp.resolve("cp-raw").toString()),
+        () -> Dedup.run(spark, source, events, tmp.resolve("cp-dedup").toString(), Duration.ofMinutes(30),
+            Dedup.Mode.WITHIN_WATERMARK),
+        () -> WindowedCounts.run(spark, source, counts, tmp.resolve("cp-counts").toString(),
+            WindowedCounts.Options.seeds()));
+    script.eachArrival(new GeneratedScenario(SPEC).arrivals(), a -> System.out.println("arrival " + a.number()
+        + "\n  " + script.last(0).summary() + "\n  " + script.last(1).summary() + "\n  " + script.last(2).summary()));
+    long late = script.runs().stream().mapToLong(r -> r.get(2).lateRowsDropped()).sum();
 
     try (DuckOracle oracle = new DuckOracle(runs)) {
       Map<String, Long> reasons = oracle.reasons();

@@ -9,32 +9,27 @@ import io.tidemark.land.Arrival;
 import io.tidemark.land.Dataset;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
-import io.tidemark.land.Lander;
 import io.tidemark.land.LocalLanding;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.testing.Cli;
+import io.tidemark.testing.Landing;
 import io.tidemark.testing.Scd2Oracle;
-import io.tidemark.testing.StreamFixture;
-import io.tidemark.testing.TestStack;
+import io.tidemark.testing.StackTest;
+import io.tidemark.testing.StreamScript;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.spark.sql.SparkSession;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class Scd2IT {
-  private final TestStack stack = TestStack.get();
-  private final SparkSession spark = stack.spark();
-  private final StreamFixture fx = new StreamFixture(stack, "scd2");
-
-  @TempDir
-  Path tmp;
+class Scd2IT extends StackTest {
+  Scd2IT() {
+    super("scd2");
+  }
 
   private record Dim(TableName dimension, TableName log, TableName raw, TableName rejected) {}
 
@@ -44,10 +39,12 @@ class Scd2IT {
         fx.table(TableCatalog::rawCompanyChanges, "raw_" + suffix), fx.table(TableCatalog::rejected, "rej_" + suffix));
   }
 
-  private RunReport run(String source, Dim t, Path checkpoint) {
-    RawArchive.companies(spark, source, t.raw(), t.rejected(), checkpoint.resolve("raw").toString());
-    return Scd2Upsert.run(spark, source, t.dimension(), t.log(), checkpoint.resolve("scd2").toString(),
-        Duration.ofDays(1));
+  /** The raw archive of the changes, then the SCD2 stream (report 1 of each run). */
+  private StreamScript script(Consumer<Arrival> lands, String source, Dim t, Path checkpoint) {
+    return StreamScript.of(lands,
+        () -> RawArchive.companies(spark, source, t.raw(), t.rejected(), checkpoint.resolve("raw").toString()),
+        () -> Scd2Upsert.run(spark, source, t.dimension(), t.log(), checkpoint.resolve("scd2").toString(),
+            Duration.ofDays(1)));
   }
 
   private void assertInvariants(Dim t) {
@@ -57,15 +54,13 @@ class Scd2IT {
   /** The seed, arrival by arrival on S3: after each, the history equals DuckDB's rebuild from all changes. */
   @Test
   void seedHistoryEqualsTheRebuildAfterEveryArrival() throws Exception {
-    String prefix = TestStack.unique("scd2seed");
-    Lander lander = new Lander(stack.lakehouse().storage(), stack.config().landingBucket(), prefix);
+    Landing landing = stack.landing("scd2seed");
     Dim t = tables("seed");
     List<Path> files = new ArrayList<>();
-    for (Arrival a : SeedScenarios.SCD2.arrivals()) {
-      lander.land(a);
-      files.addAll(StreamFixture.download(stack.lakehouse().storage(), stack.config().landingBucket(),
-          prefix + "/" + Arrival.dir(Dataset.COMPANIES, a.number()), tmp));
-      RunReport r = run(lander.sourceUri(Dataset.COMPANIES), t, tmp.resolve("cp"));
+    StreamScript script = script(landing::land, landing.source(Dataset.COMPANIES), t, tmp.resolve("cp"));
+    script.eachArrival(SeedScenarios.SCD2.arrivals(), a -> {
+      files.addAll(landing.download(Dataset.COMPANIES, a.number(), tmp));
+      RunReport r = script.last(1);
       try (Scd2Oracle oracle = new Scd2Oracle(files)) {
         assertThat(fx.historyRows(t.dimension())).as("after arrival %d: %s", a.number(), r.summary())
             .isEqualTo(oracle.history());
@@ -74,7 +69,7 @@ class Scd2IT {
       if (a.number() == 2) {
         assertThat(r.written(t.log())).as("c2's unchanged repeat is logged once").isEqualTo(5);
       }
-    }
+    });
     assertThat(fx.historyRows(t.dimension())).containsExactly(
         "c1|Acme Corp|gold|2026-01-01 00:30:00|2026-01-01 00:45:00|false",
         "c1|Acme|gold|2026-01-01 00:00:00|2026-01-01 00:30:00|false",
@@ -92,28 +87,23 @@ class Scd2IT {
    */
   @Test
   void replaysAndAllInputAgainChangeNothing() throws Exception {
-    String prefix = TestStack.unique("scd2replay");
-    Lander lander = new Lander(stack.lakehouse().storage(), stack.config().landingBucket(), prefix);
-    SeedScenarios.SCD2.arrivals().forEach(lander::land);
-    String source = lander.sourceUri(Dataset.COMPANIES);
+    String source = stack.landing("scd2replay").land(SeedScenarios.SCD2.arrivals()).source(Dataset.COMPANIES);
     Dim t = tables("replay");
-    Map<String, String> env = new HashMap<>(stack.env());
-    env.put("TIDEMARK_TEST_CRASH", "scd2:after-commit:*");
+    Map<String, String> crashing = Cli.crashing(stack.env(), "scd2:after-commit:*");
     String[] args = {"stream", "scd2", "--source", source, "--table", t.dimension().toString(), "--changes-table",
         t.log().toString(), "--checkpoint", tmp.resolve("cp").toString()};
 
-    Cli.Result afterLog = Cli.run(env, args);
+    Cli.Result afterLog = Cli.run(crashing, args);
     assertThat(afterLog.exitCode()).as("%s", afterLog).isEqualTo(137);
     assertThat(fx.count(t.log())).as("the log was committed").isPositive();
     assertThat(fx.count(t.dimension())).as("the MERGE was not").isZero();
-    Cli.Result afterMerge = Cli.run(env, args);
+    Cli.Result afterMerge = Cli.run(crashing, args);
     assertThat(afterMerge.exitCode()).as("%s", afterMerge).isEqualTo(137);
     assertThat(fx.count(t.dimension())).isEqualTo(8);
     long logRows = fx.count(t.log());
     String head = stack.nessie().hash("main");
 
-    env.remove("TIDEMARK_TEST_CRASH");
-    Cli.Result replay = Cli.run(env, args);
+    Cli.Result replay = Cli.run(stack.env(), args);
     assertThat(replay.exitCode()).as("%s", replay).isZero();
     assertThat(replay.out()).contains("2 batch(es) already committed");
     assertThat(stack.nessie().hash("main")).as("the replay commits nothing").isEqualTo(head);
@@ -130,11 +120,9 @@ class Scd2IT {
   /** The signature: the change log next to the table, created on the way. */
   @Test
   void runWithTheFourArgumentContract() {
-    String prefix = TestStack.unique("scd2sig");
-    Lander lander = new Lander(stack.lakehouse().storage(), stack.config().landingBucket(), prefix);
-    SeedScenarios.SCD2.arrivals().forEach(lander::land);
+    Landing landing = stack.landing("scd2sig").land(SeedScenarios.SCD2.arrivals());
     TableName dim = fx.table(TableCatalog::companies, "sig");
-    RunReport r = Scd2Upsert.run(spark, lander.sourceUri(Dataset.COMPANIES), dim.toString(),
+    RunReport r = Scd2Upsert.run(spark, landing.source(Dataset.COMPANIES), dim.toString(),
         tmp.resolve("cp").toString());
     assertThat(r.written(dim)).as("%s", r.summary()).isEqualTo(8);
     assertThat(fx.count(Scd2Upsert.changeLogOf(dim))).isEqualTo(11);
@@ -189,13 +177,11 @@ class Scd2IT {
     Path landing = tmp.resolve("landing");
     String source = landing.resolve("companies").toString();
     List<Path> files = new ArrayList<>();
-    long rejected = 0;
-    for (Arrival a : new GeneratedScenario(spec).arrivals()) {
-      files.addAll(LocalLanding.write(landing, "", List.of(a)));
-      RunReport r = run(source, t, tmp.resolve("cp"));
-      System.out.println("arrival " + a.number() + ": " + r.summary());
-    }
-    rejected = fx.count(t.rejected());
+    StreamScript script = script(a -> files.addAll(LocalLanding.write(landing, "", List.of(a))), source, t,
+        tmp.resolve("cp"));
+    script.eachArrival(new GeneratedScenario(spec).arrivals(),
+        a -> System.out.println("arrival " + a.number() + ": " + script.last(1).summary()));
+    long rejected = fx.count(t.rejected());
     try (Scd2Oracle oracle = new Scd2Oracle(files)) {
       assertThat(fx.count(t.raw())).as("valid changes archived").isEqualTo(oracle.validChanges());
       assertThat(fx.count(t.raw()) + rejected).as("every line accounted for")

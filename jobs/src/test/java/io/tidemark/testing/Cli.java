@@ -31,6 +31,13 @@ public final class Cli {
     }
   }
 
+  /** {@code env} with the crash hook set: the command halts the JVM at that point (see BatchCommitter). */
+  public static Map<String, String> crashing(Map<String, String> env, String hook) {
+    Map<String, String> out = new java.util.HashMap<>(env);
+    out.put("TIDEMARK_TEST_CRASH", hook);
+    return out;
+  }
+
   public static Path jar() {
     Path jar = Path.of(System.getProperty("tidemark.jar", "target/tidemark.jar"));
     if (!Files.isRegularFile(jar)) {

@@ -9,6 +9,7 @@ import io.tidemark.stream.RunReport;
 import io.tidemark.stream.Streams;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A whole pipeline of its own on the shared stack: its landing bucket, its tables (in one namespace), its
@@ -38,6 +39,11 @@ public final class Pipeline {
 
   public Lander lander() {
     return lander;
+  }
+
+  /** The environment under which the command runs on this pipeline. */
+  public Map<String, String> env() {
+    return stack.env(config);
   }
 
   /** Lands the arrival and runs every stream once. */

@@ -17,20 +17,25 @@ import org.apache.spark.sql.SparkSession;
 public final class StreamFixture {
   private final SparkSession spark;
   private final String namespace;
+  private boolean created;
 
   public StreamFixture(TestStack stack, String prefix) {
     this.spark = stack.spark();
     this.namespace = TestStack.unique(prefix);
-    spark.sql("CREATE NAMESPACE `" + namespace + "`");
   }
 
+  /** The test's namespace, created on first use: a test that makes no table of its own commits nothing for it. */
   public String namespace() {
+    if (!created) {
+      spark.sql("CREATE NAMESPACE `" + namespace + "`");
+      created = true;
+    }
     return namespace;
   }
 
   /** Creates a table of the given kind (e.g. TableCatalog::eventCounts) named ns.name. */
   public TableName table(Function<TableName, TableDefinition> kind, String name) {
-    TableDefinition d = kind.apply(new TableName(namespace, name));
+    TableDefinition d = kind.apply(new TableName(namespace(), name));
     spark.sql(d.createSql());
     return d.name();
   }

@@ -91,6 +91,29 @@ public final class TestStack {
     return Map.copyOf(env);
   }
 
+  /**
+   * The environment under which a command gets exactly {@code config} (e.g. a {@link TidemarkConfig#scoped}
+   * copy of this stack's): the reverse of {@link TidemarkConfig#of}. Secrets come from this stack's environment.
+   */
+  public Map<String, String> env(TidemarkConfig config) {
+    Map<String, String> out = new HashMap<>();
+    config.describe().forEach((setting, value) -> {
+      if (setting.isSecret()) {
+        if (env.containsKey(setting.env())) {
+          out.put(setting.env(), env.get(setting.env()));
+        }
+      } else if (value != null) {
+        out.put(setting.env(), value);
+      }
+    });
+    return Map.copyOf(out);
+  }
+
+  /** A landing zone under a unique prefix of this stack's landing bucket. */
+  public Landing landing(String name) {
+    return Landing.under(this, name);
+  }
+
   public TidemarkConfig config() {
     return config;
   }
