@@ -38,7 +38,8 @@ public final class Tidemark implements Runnable {
   CommandSpec spec;
 
   @CommandLine.Option(names = "--debug", scope = ScopeType.INHERIT,
-      description = "Print stack traces of errors.")
+      description = "Print stack traces of errors, and the libraries' logs here instead of to "
+          + "<home>/logs/tidemark-<command>.log.")
   boolean debug;
 
   private final Map<String, String> env;
@@ -49,11 +50,9 @@ public final class Tidemark implements Runnable {
   }
 
   public static void main(String[] args) {
-    if (java.util.Arrays.asList(args).contains("--debug")) {
-      // before any logger exists: a system property wins over simplelogger.properties
-      System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
-    }
-    int code = commandLine(System.getenv()).execute(args);
+    CommandLine cl = commandLine(System.getenv());
+    LogFile.route(cl, args);
+    int code = cl.execute(args);
     System.exit(code);
   }
 
