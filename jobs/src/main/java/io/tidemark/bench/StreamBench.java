@@ -1,5 +1,6 @@
 package io.tidemark.bench;
 
+import io.tidemark.chart.Charts;
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.TableCatalog;
 import io.tidemark.land.Arrival;
@@ -134,12 +135,12 @@ public final class StreamBench {
           s.seconds.stream().mapToDouble(Double::doubleValue).average().orElse(0));
     }
     Path png = dir.resolve("stream-state.png");
-    List<LineChart.Panel> panels = List.of(
-        new LineChart.Panel("state rows", collect(series, s -> s.rows)),
-        new LineChart.Panel("state memory (MB)", collect(series, s -> s.memoryMb)),
-        new LineChart.Panel("checkpoint size (MB)", collect(series, s -> s.checkpointMb)),
-        new LineChart.Panel("checkpoint files", collect(series, s -> s.files)));
-    LineChart.write(png, "dedup state over " + runs + " availableNow runs of " + eventsPerRun + " events", panels);
+    List<Charts.Panel> panels = List.of(
+        Charts.Panel.perRun("state rows", "rows", collect(series, s -> s.rows)),
+        Charts.Panel.perRun("state memory", "MB", collect(series, s -> s.memoryMb)),
+        Charts.Panel.perRun("checkpoint size", "MB", collect(series, s -> s.checkpointMb)),
+        Charts.Panel.perRun("checkpoint files", "files", collect(series, s -> s.files)));
+    Charts.write(png, "dedup state over " + runs + " availableNow runs of " + eventsPerRun + " events", panels);
     out.println("chart: " + png);
     out.flush();
   }

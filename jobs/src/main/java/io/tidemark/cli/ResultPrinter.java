@@ -3,9 +3,12 @@ package io.tidemark.cli;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
 
 /**
  * Prints a query result for people (an aligned table) or for scripts (JSON or CSV). Values are rendered by
@@ -26,7 +29,7 @@ final class ResultPrinter {
   void print(Dataset<Row> result, PrintWriter out, PrintWriter err) {
     String[] names = result.columns();
     if (format == Format.json) {
-      List<String> rows = result.toJSON().limit(maxRows + 1).collectAsList();
+      List<String> rows = jsonRows(result, names);
       out.println("[");
       for (int i = 0; i < Math.min(rows.size(), maxRows); i++) {
         out.println("  " + rows.get(i) + (i < Math.min(rows.size(), maxRows) - 1 ? "," : ""));
@@ -53,13 +56,37 @@ final class ResultPrinter {
     truncated(rows.size(), err);
   }
 
+  /** One JSON object per row, every column in the query's order; Spark's toJSON would leave out the nulls. */
+  private List<String> jsonRows(Dataset<Row> result, String[] names) {
+    if (names.length == 0) {
+      return List.of();
+    }
+    Dataset<Row> byPosition = byPosition(result);
+    Column[] cols = new Column[names.length];
+    for (int i = 0; i < names.length; i++) {
+      cols[i] = byPosition.col("c" + i).as(names[i]);
+    }
+    return byPosition.select(functions.to_json(functions.struct(cols), Map.of("ignoreNullFields", "false")))
+        .limit(maxRows + 1).as(Encoders.STRING()).collectAsList();
+  }
+
+  /** The columns renamed c0, c1, ...: a query may name two columns alike ({@code SELECT a.id, b.id}). */
+  private static Dataset<Row> byPosition(Dataset<Row> result) {
+    String[] names = new String[result.columns().length];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = "c" + i;
+    }
+    return result.toDF(names);
+  }
+
   private List<String[]> asStrings(Dataset<Row> result, String[] names) {
+    Dataset<Row> byPosition = byPosition(result);
     List<Column> cols = new ArrayList<>();
     for (int i = 0; i < names.length; i++) {
-      cols.add(result.col("`" + names[i].replace("`", "``") + "`").cast("string"));
+      cols.add(byPosition.col("c" + i).cast("string"));
     }
     List<Row> collected = names.length == 0 ? List.of()
-        : result.select(cols.toArray(new Column[0])).limit(maxRows + 1).collectAsList();
+        : byPosition.select(cols.toArray(new Column[0])).limit(maxRows + 1).collectAsList();
     List<String[]> out = new ArrayList<>();
     for (Row r : collected) {
       String[] values = new String[names.length];
@@ -123,7 +150,8 @@ final class ResultPrinter {
       if (v == null) {
         continue;
       }
-      if (v.contains(",") || v.contains("\"") || v.contains("\n") || v.contains("\r")) {
+      // a null is left empty; an empty string is quoted, so that a reader can tell them apart
+      if (v.isEmpty() || v.contains(",") || v.contains("\"") || v.contains("\n") || v.contains("\r")) {
         sb.append('"').append(v.replace("\"", "\"\"")).append('"');
       } else {
         sb.append(v);

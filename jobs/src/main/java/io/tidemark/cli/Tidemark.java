@@ -19,9 +19,9 @@ import picocli.CommandLine.Spec;
     description = {
         "Event-time streaming on a lakehouse: Spark Structured Streaming into Iceberg tables on a Nessie catalog.",
         "",
-        "Settings come from TIDEMARK_* environment variables (see `tidemark config`); the flags below override",
-        "them. With no TIDEMARK_NESSIE_URI / TIDEMARK_S3_ENDPOINT, embedded servers under --home are used and",
-        "started when needed."},
+        "Settings come from TIDEMARK_* environment variables (`tidemark config` shows them); each has a flag, on "
+            + "every command, that overrides it (`--help-all` lists them). With no TIDEMARK_NESSIE_URI / "
+            + "TIDEMARK_S3_ENDPOINT, embedded servers under --home are used and started when needed."},
     subcommands = {
         ServicesCommand.class,
         BootstrapCommand.class,
@@ -38,7 +38,8 @@ public final class Tidemark implements Runnable {
   CommandSpec spec;
 
   @CommandLine.Option(names = "--debug", scope = ScopeType.INHERIT,
-      description = "Print stack traces of errors.")
+      description = "Print stack traces of errors, and the libraries' logs here instead of to "
+          + "<home>/logs/tidemark-<command>.log.")
   boolean debug;
 
   private final Map<String, String> env;
@@ -49,15 +50,13 @@ public final class Tidemark implements Runnable {
   }
 
   public static void main(String[] args) {
-    if (java.util.Arrays.asList(args).contains("--debug")) {
-      // before any logger exists: a system property wins over simplelogger.properties
-      System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
-    }
-    int code = commandLine(System.getenv()).execute(args);
+    CommandLine cl = commandLine(System.getenv());
+    LogFile.route(cl, args);
+    int code = cl.execute(args);
     System.exit(code);
   }
 
-  /** The command line, with one global option per {@link Setting} (inherited by every subcommand). */
+  /** The command line, with one global option per {@link Setting} (inherited by every subcommand, in help once). */
   public static CommandLine commandLine(Map<String, String> env) {
     CommandLine cl = new CommandLine(new Tidemark(env));
     for (Setting s : Setting.values()) {
@@ -66,10 +65,19 @@ public final class Tidemark implements Runnable {
             .paramLabel(s.label())
             .type(String.class)
             .scopeType(ScopeType.INHERIT)
+            // listed once, grouped, by --help-all: in every command's help they drowned its own options
+            .hidden(true)
             .description(s.description() + " Env: " + s.env() + ".")
             .build());
       }
     }
+    cl.getCommandSpec().addOption(OptionSpec.builder(Help.HELP_ALL)
+        .usageHelp(true)
+        .scopeType(ScopeType.INHERIT)
+        .description("Show this help and the settings every command takes.")
+        .build());
+    Help.decorate(cl);
+    cl.setExecutionStrategy(pr -> Help.all(pr) ? 0 : new CommandLine.RunLast().execute(pr));
     cl.setExecutionExceptionHandler(new ErrorHandler());
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     return cl;

@@ -122,7 +122,7 @@ public final class Bootstrap {
   }
 
   /** A table exists with a shape tidemark cannot write into. */
-  public static class SchemaMismatchException extends RuntimeException {
+  public static class SchemaMismatchException extends io.tidemark.TidemarkException {
     public SchemaMismatchException(TableName table, String what) {
       super("table " + table + ": " + what + "; rename or drop the table, then run: tidemark bootstrap");
     }

@@ -1,7 +1,9 @@
 package io.tidemark.lakehouse;
 
+import io.tidemark.TidemarkException;
+
 /** A storage operation failed; the message is one line naming the bucket, object and endpoint. */
-public class StorageException extends RuntimeException {
+public class StorageException extends TidemarkException {
   public StorageException(String message, Throwable cause) {
     super(message, cause);
   }

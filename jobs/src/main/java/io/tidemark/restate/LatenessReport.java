@@ -1,6 +1,6 @@
 package io.tidemark.restate;
 
-import io.tidemark.bench.LineChart;
+import io.tidemark.chart.Charts;
 import io.tidemark.config.Durations;
 import io.tidemark.config.TableName;
 import java.io.IOException;
@@ -95,8 +95,9 @@ public final class LatenessReport {
   /** Writes {@code lateness.html} with its chart {@code lateness.png} into {@code dir}; the page's path. */
   public static Path write(Report r, Path dir) throws IOException {
     Files.createDirectories(dir);
-    LineChart.write(dir.resolve("lateness.png"), "completeness vs latency", List.of(new LineChart.Panel("% of events on time", Map.of("events on time (%)",
-            r.onTimeByDelayMinute()), "watermark delay (minutes)", 0)));
+    Charts.write(dir.resolve("lateness.png"), "completeness vs latency", List.of(Charts.Panel.shareSteps(
+        "events counted on time, by watermark delay", "watermark delay (minutes)", "events on time (%)", 0,
+        Map.of("events on time", r.onTimeByDelayMinute()))));
     StringBuilder rows = new StringBuilder();
     for (ArrivalLateness a : r.arrivals()) {
       rows.append(String.format(Locale.ROOT, "<tr><td>%d</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td>"

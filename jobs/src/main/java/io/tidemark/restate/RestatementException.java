@@ -1,7 +1,9 @@
 package io.tidemark.restate;
 
+import io.tidemark.TidemarkException;
+
 /** A restatement could not publish; the message says which check failed and where to look. */
-public class RestatementException extends RuntimeException {
+public class RestatementException extends TidemarkException {
   public RestatementException(String message) {
     super(message);
   }

@@ -1,5 +1,6 @@
 package io.tidemark.stream;
 
+import io.tidemark.TidemarkException;
 import io.tidemark.config.TableName;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -46,10 +47,12 @@ final class StreamRun {
       while (root.getCause() != null && root.getCause() != root) {
         root = root.getCause();
       }
-      if (root instanceof RuntimeException re && re.getClass().getPackageName().startsWith("io.tidemark")) {
-        throw re;
+      if (root instanceof TidemarkException ours) {
+        throw ours;
       }
-      throw new StreamException(name + " failed: " + root.getClass().getSimpleName() + ": " + firstLine(root), e);
+      String kind = root.getClass().getSimpleName();
+      String why = TidemarkException.firstLine(root);
+      throw new StreamException(name + " failed: " + (why.equals(kind) ? kind : kind + ": " + why), e);
     } finally {
       try {
         q.stop();
@@ -104,11 +107,5 @@ final class StreamRun {
     }
     return new RunReport(name, batches, input, late, lateUnit, duplicates, written, skipped, watermark, stateRows,
         stateMemory, durations, seconds);
-  }
-
-  private static String firstLine(Throwable t) {
-    String m = t.getMessage() == null ? "" : t.getMessage().strip();
-    int nl = m.indexOf('\n');
-    return nl < 0 ? m : m.substring(0, nl);
   }
 }

@@ -2,8 +2,11 @@ package io.tidemark.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.config.Setting;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -85,5 +88,40 @@ class CommandLineTest {
   void csvQuoting() {
     assertThat(ResultPrinter.csvLine(new String[] {"a", "b,c", "say \"hi\"", null, "x\ny"}))
         .isEqualTo("a,\"b,c\",\"say \"\"hi\"\"\",,\"x\ny\"");
+  }
+
+  @Test
+  void helpShowsTheCommandsOwnOptionsAndAnExampleAndTheSettingsOnce() {
+    Run land = run(Map.of(), "land", "--help");
+    assertThat(land.out()).contains("--scenario=NAME", "--arrival=K", "Example: tidemark land --scenario")
+        .doesNotContain("--nessie-uri=URL", "--table-events=NS.TABLE", "TIDEMARK_S3_PORT");
+    assertThat(land.out().indexOf("--scenario=NAME")).as("own options first").isLessThan(land.out().indexOf("      --debug"));
+
+    for (String[] cmd : new String[][] {{"--help-all"}, {"land", "--help-all"}, {"stream", "all", "--help-all"}}) {
+      Run all = run(Map.of(), cmd);
+      assertThat(all.code()).as(String.join(" ", cmd)).isZero();
+      for (Setting s : Setting.values()) {
+        if (s.flag() != null) {
+          assertThat(all.out()).as("%s lists %s", String.join(" ", cmd), s.flag())
+              .containsOnlyOnce("  " + s.flag() + "=" + s.label()).contains(s.env());
+        }
+      }
+    }
+    assertThat(run(Map.of(), "land", "--help-all").out()).contains("--scenario=NAME");
+  }
+
+  @Test
+  void everyCommandHasAnExample() {
+    List<CommandLine> todo = new ArrayList<>(List.of(Tidemark.commandLine(Map.of())));
+    while (!todo.isEmpty()) {
+      CommandLine cl = todo.remove(0);
+      todo.addAll(cl.getSubcommands().values());
+      if (cl.getCommand() instanceof CommandLine.HelpCommand) {
+        continue;
+      }
+      StringWriter out = new StringWriter();
+      cl.usage(new PrintWriter(out));
+      assertThat(out.toString()).as(cl.getCommandSpec().qualifiedName(" ")).contains("Example: tidemark");
+    }
   }
 }

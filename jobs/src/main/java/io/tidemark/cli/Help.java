@@ -1,0 +1,126 @@
+package io.tidemark.cli;
+
+import io.tidemark.config.Setting;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Help.Column;
+import picocli.CommandLine.Help.Column.Overflow;
+import picocli.CommandLine.Help.TextTable;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * Help a person can read: a command's help shows its own options and an example; the 30-odd settings every
+ * command takes as flags are listed once, grouped, by {@code --help-all} (and with their values by
+ * {@code tidemark config}).
+ */
+final class Help {
+  static final String HELP_ALL = "--help-all";
+
+  /** One line per command, run as it is written (from a checkout, {@code ./tidemark} in place of tidemark). */
+  private static final Map<String, String> EXAMPLES = Map.ofEntries(
+      Map.entry("tidemark", "tidemark demo"),
+      Map.entry("tidemark services", "tidemark services status"),
+      Map.entry("tidemark services up", "tidemark services up"),
+      Map.entry("tidemark services down", "tidemark services down"),
+      Map.entry("tidemark services status", "tidemark services status"),
+      Map.entry("tidemark bootstrap", "tidemark bootstrap"),
+      Map.entry("tidemark land", "tidemark land --scenario generated --events 50000 --arrivals 5 --seed 7"),
+      Map.entry("tidemark stream", "tidemark stream all"),
+      Map.entry("tidemark stream windowed-counts", "tidemark stream windowed-counts --counts-watermark \"30 minutes\""),
+      Map.entry("tidemark stream dedup", "tidemark stream dedup"),
+      Map.entry("tidemark stream raw", "tidemark stream raw --dataset companies"),
+      Map.entry("tidemark stream scd2", "tidemark stream scd2"),
+      Map.entry("tidemark stream all", "tidemark stream all --nessie-ref dev"),
+      Map.entry("tidemark restate", "tidemark restate --report-dir /tmp/lateness"),
+      Map.entry("tidemark bench", "tidemark bench streams --only state --runs 10"),
+      Map.entry("tidemark bench streams", "tidemark bench streams --sizes 100000 --repeat 1"),
+      Map.entry("tidemark bench scd2", "tidemark bench scd2 --sizes 1000,10000"),
+      Map.entry("tidemark bench restate", "tidemark bench restate --histories 50000"),
+      Map.entry("tidemark sql", "tidemark sql --format json \"SELECT * FROM dims.companies@main\""),
+      Map.entry("tidemark demo", "tidemark demo"),
+      Map.entry("tidemark config", "tidemark config --nessie-ref dev"));
+
+  private Help() {}
+
+  /** Adds the example and the note on settings to the help of {@code root} and every command below it. */
+  static void decorate(CommandLine root) {
+    root.getCommandSpec().usageMessage().footer("", "Example: " + EXAMPLES.get("tidemark"), settingsNote()[1]);
+    below(root);
+  }
+
+  private static void below(CommandLine root) {
+    for (CommandLine cl : root.getSubcommands().values()) {
+      CommandSpec spec = cl.getCommandSpec();
+      if (spec.userObject() instanceof CommandLine.HelpCommand) {
+        continue;
+      }
+      // its own options in the order written, the standard ones (-h, -V, --debug, --help-all) after them
+      spec.usageMessage().sortOptions(false);
+      String example = EXAMPLES.get(spec.qualifiedName(" "));
+      spec.usageMessage().footer(example == null ? settingsNote() : new String[] {"", "Example: " + example,
+          settingsNote()[1]});
+      below(cl);
+    }
+  }
+
+  private static String[] settingsNote() {
+    return new String[] {"", "Settings: every TIDEMARK_* variable is also a flag on every command (--home, "
+        + "--nessie-uri, --s3-endpoint, ...); `tidemark config` shows their values, --help-all lists them."};
+  }
+
+  /** Whether --help-all was given; then prints the deepest command's help and the settings, grouped. */
+  static boolean all(ParseResult pr) {
+    boolean all = false;
+    ParseResult last = pr;
+    for (ParseResult p = pr; p != null; p = p.subcommand()) {
+      all |= p.hasMatchedOption(HELP_ALL);
+      last = p;
+    }
+    if (all) {
+      CommandLine cl = last.commandSpec().commandLine();
+      PrintWriter out = cl.getOut();
+      cl.usage(out);
+      printSettings(cl, out);
+      out.flush();
+    }
+    return all;
+  }
+
+  private static void printSettings(CommandLine cl, PrintWriter out) {
+    Map<String, TextTable> groups = new LinkedHashMap<>();
+    CommandLine.Help help = cl.getHelp();
+    int width = cl.getUsageHelpWidth();
+    for (Setting s : Setting.values()) {
+      if (s.flag() == null) {
+        continue;  // secrets come from the environment only, never from a command line
+      }
+      TextTable table = groups.computeIfAbsent(group(s), g -> TextTable.forColumns(help.colorScheme(),
+          new Column(30, 2, Overflow.SPAN), new Column(width - 30, 1, Overflow.WRAP)));
+      table.addRowValues(s.flag() + "=" + s.label(), s.description() + " Env: " + s.env() + ".");
+    }
+    out.println();
+    out.println("Settings (flags on every command; each overrides its TIDEMARK_* variable):");
+    groups.forEach((name, table) -> {
+      out.println(" " + name + ":");
+      out.print(table);
+    });
+  }
+
+  private static String group(Setting s) {
+    String n = s.name();
+    if (n.startsWith("TABLE_")) {
+      return "Tables";
+    }
+    if (n.equals("HOME") || n.startsWith("NESSIE_") || n.startsWith("S3_")) {
+      return "Services";
+    }
+    if (n.endsWith("_BUCKET") || n.startsWith("WAREHOUSE") || n.startsWith("CHECKPOINT")) {
+      return "Storage";
+    }
+    return List.of("SPARK_MASTER", "SHUFFLE_PARTITIONS").contains(n) ? "Spark" : "Streams";
+  }
+}
