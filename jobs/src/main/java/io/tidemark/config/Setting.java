@@ -10,6 +10,9 @@ public enum Setting {
       "Data directory of the embedded services, checkpoints and logs.", "./.tidemark"),
   NESSIE_URI("TIDEMARK_NESSIE_URI", "--nessie-uri", "URL",
       "Nessie REST API v2 (e.g. http://nessie:19120/api/v2). Unset: the embedded Nessie server.", null),
+  ICEBERG_REST_URI("TIDEMARK_ICEBERG_REST_URI", "--iceberg-rest-uri", "URL",
+      "Nessie's Iceberg REST catalog, for other engines (PyIceberg, Trino, Spark type=rest). Unset: the Nessie "
+          + "server's /iceberg/.", null),
   NESSIE_REF("TIDEMARK_NESSIE_REF", "--nessie-ref", "REF",
       "Nessie branch (or tag) the jobs read and write.", "main"),
   NESSIE_PORT("TIDEMARK_NESSIE_PORT", "--nessie-port", "PORT",

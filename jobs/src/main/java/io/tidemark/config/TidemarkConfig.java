@@ -24,6 +24,7 @@ public final class TidemarkConfig {
 
   private final Path home;
   private final Optional<URI> nessieUri;
+  private final URI icebergRestUri;
   private final String nessieRef;
   private final int nessiePort;
   private final int nessieManagementPort;
@@ -59,6 +60,8 @@ public final class TidemarkConfig {
       throw new ConfigException(Setting.NESSIE_MANAGEMENT_PORT.display() + ": must differ from "
           + Setting.NESSIE_PORT.env() + " (both are " + nessiePort + ")");
     }
+    icebergRestUri = optional(Setting.ICEBERG_REST_URI).map(v -> httpUrl(Setting.ICEBERG_REST_URI, v))
+        .orElseGet(() -> icebergRestOf(nessieUri.map(URI::toString).orElse("http://127.0.0.1:" + nessiePort)));
     nessieJava = optional(Setting.NESSIE_JAVA).map(v -> pathOf(Setting.NESSIE_JAVA, v));
     s3Endpoint = optional(Setting.S3_ENDPOINT).map(v -> httpUrl(Setting.S3_ENDPOINT, v));
     s3Port = port(Setting.S3_PORT);
@@ -154,6 +157,7 @@ public final class TidemarkConfig {
       out.put(s, v == null ? null : s.isSecret() ? "****" : v);
     }
     out.put(Setting.HOME, home.toString());
+    out.put(Setting.ICEBERG_REST_URI, icebergRestUri.toString());
     out.put(Setting.WAREHOUSE, warehouse);
     out.put(Setting.CHECKPOINT_ROOT, checkpointRoot);
     return out;
@@ -166,6 +170,21 @@ public final class TidemarkConfig {
   /** The external Nessie API, or empty when the embedded server is used. */
   public Optional<URI> nessieUri() {
     return nessieUri;
+  }
+
+  /**
+   * Where other engines find the tables: Nessie's Iceberg REST catalog. A client reads another branch or tag by
+   * appending its name: {@code <uri>dev}.
+   */
+  public URI icebergRestUri() {
+    return icebergRestUri;
+  }
+
+  /** Nessie serves Iceberg REST at /iceberg/ next to its own API at /api/v2. */
+  private static URI icebergRestOf(String nessie) {
+    int api = nessie.indexOf("/api/");
+    String root = api < 0 ? nessie : nessie.substring(0, api);
+    return URI.create((root.endsWith("/") ? root : root + "/") + "iceberg/");
   }
 
   public String nessieRef() {

@@ -32,6 +32,11 @@ abstract class EmbeddedServer {
 
   abstract Path workDir();
 
+  /** Variables added to the server's environment: where its secrets go. Called after {@link #command()}. */
+  Map<String, String> environment() {
+    return Map.of();
+  }
+
   /** A URL that answers 2xx once the server is ready. */
   abstract URI healthUri();
 
@@ -59,7 +64,8 @@ abstract class EmbeddedServer {
 
   void start() {
     try {
-      process.start(command(), workDir());
+      List<String> command = command();
+      process.start(command, environment(), workDir());
     } catch (IOException e) {
       throw new ServiceException(name() + ": cannot start (" + e.getMessage() + ")", e);
     }

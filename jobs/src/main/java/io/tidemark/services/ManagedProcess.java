@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -56,16 +57,19 @@ final class ManagedProcess {
 
   /**
    * Starts the command in its own session (so that Ctrl-C on the caller does not stop it), with output to the
-   * log file, and records its pid.
+   * log file and {@code environment} added to the caller's, and records its pid.
    */
-  ProcessHandle start(List<String> command, Path workDir) throws IOException {
+  ProcessHandle start(List<String> command, Map<String, String> environment, Path workDir) throws IOException {
     Files.createDirectories(pidFile.getParent());
     List<String> full = new ArrayList<>();
     if (Files.isExecutable(SETSID)) {
       full.add(SETSID.toString());
     }
     full.addAll(command);
-    Process p = new ProcessBuilder(full)
+    ProcessBuilder builder = new ProcessBuilder(full);
+    // secrets go here, not on the command line, where ps shows them to every user
+    builder.environment().putAll(environment);
+    Process p = builder
         .directory(workDir.toFile())
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectErrorStream(true)

@@ -29,8 +29,8 @@ public final class Services {
 
   public Services(TidemarkConfig config) {
     this.config = config;
-    this.nessie = new NessieServer(config);
     this.s3 = new S3Server(config);
+    this.nessie = new NessieServer(config, this::endpoints);
   }
 
   /** One line per service, for {@code services status}. */
@@ -112,13 +112,14 @@ public final class Services {
     return s3.credentialsFile();
   }
 
+  /** S3 first: starting it generates the credentials that Nessie is then given. */
   private List<EmbeddedServer> embedded() {
     List<EmbeddedServer> list = new ArrayList<>();
-    if (config.nessieUri().isEmpty()) {
-      list.add(nessie);
-    }
     if (config.s3Endpoint().isEmpty()) {
       list.add(s3);
+    }
+    if (config.nessieUri().isEmpty()) {
+      list.add(nessie);
     }
     return list;
   }

@@ -55,6 +55,14 @@ class CommandLineTest {
   }
 
   @Test
+  void configShowsTheIcebergRestUriUnderTheNessieUri() {
+    Run r = run(Map.of("TIDEMARK_NESSIE_PORT", "29120"), "config");
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).containsPattern("TIDEMARK_NESSIE_URI .*\\R(?m)^TIDEMARK_ICEBERG_REST_URI\\s+"
+        + "http://127\\.0\\.0\\.1:29120/iceberg/\\s");
+  }
+
+  @Test
   void everyCommandHasHelp() {
     for (String[] cmd : new String[][] {{"--help"}, {"services", "--help"}, {"services", "up", "--help"},
         {"services", "down", "--help"}, {"services", "status", "--help"}, {"bootstrap", "--help"},

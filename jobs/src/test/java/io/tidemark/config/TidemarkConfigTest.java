@@ -20,6 +20,7 @@ class TidemarkConfigTest {
     assertThat(c.home()).isEqualTo(Path.of(".tidemark").toAbsolutePath().normalize());
     assertThat(c.nessieRef()).isEqualTo("main");
     assertThat(c.nessiePort()).isEqualTo(19120);
+    assertThat(c.icebergRestUri()).isEqualTo(URI.create("http://127.0.0.1:19120/iceberg/"));
     assertThat(c.nessieManagementPort()).as("moved off 9000, where MinIO lives").isEqualTo(19121);
     assertThat(c.warehouse()).isEqualTo("s3://tidemark-warehouse/warehouse");
     assertThat(c.checkpointRoot()).isEqualTo(c.home().resolve("checkpoints").toString());
@@ -50,6 +51,19 @@ class TidemarkConfigTest {
     assertThat(c.s3Endpoint()).contains(URI.create("http://minio:9000"));
     assertThat(c.nessieUri()).contains(URI.create("http://nessie:19120/api/v2"));
     assertThat(c.s3SecretKey().orElseThrow().reveal()).isEqualTo("SK-very-secret");
+    assertThat(c.icebergRestUri()).as("derived from the Nessie API").isEqualTo(URI.create("http://nessie:19120/iceberg/"));
+  }
+
+  @Test
+  void icebergRestUriFollowsTheNessieServerUnlessSet() {
+    assertThat(TidemarkConfig.of(Map.of("TIDEMARK_NESSIE_PORT", "29120"), Map.of()).icebergRestUri())
+        .isEqualTo(URI.create("http://127.0.0.1:29120/iceberg/"));
+    TidemarkConfig proxied = TidemarkConfig.of(Map.of("TIDEMARK_NESSIE_URI", "https://lake.example/nessie/api/v2",
+        "TIDEMARK_ICEBERG_REST_URI", "https://lake.example/iceberg/"), Map.of());
+    assertThat(proxied.icebergRestUri()).isEqualTo(URI.create("https://lake.example/iceberg/"));
+    assertThat(proxied.describe()).containsEntry(Setting.ICEBERG_REST_URI, "https://lake.example/iceberg/");
+    assertThat(TidemarkConfig.of(Map.of(), Map.of()).describe())
+        .as("tidemark config shows the derived value").containsEntry(Setting.ICEBERG_REST_URI, "http://127.0.0.1:19120/iceberg/");
   }
 
   @Test
