@@ -66,7 +66,8 @@ public final class SparkSessions {
 
     String cat = "spark.sql.catalog." + CATALOG;
     c.put(cat, "org.apache.iceberg.spark.SparkCatalog");
-    c.put(cat + ".catalog-impl", "org.apache.iceberg.nessie.NessieCatalog");
+    // Iceberg's NessieCatalog, whose commits carry tidemark's author and message into the Nessie log
+    c.put(cat + ".catalog-impl", io.tidemark.lakehouse.nessie.NessieCatalog.class.getName());
     c.put(cat + ".uri", endpoints.nessieApi().toString());
     // Nessie Spark extensions 0.99 talk to server 0.108 only through API v2
     c.put(cat + ".client-api-version", "2");

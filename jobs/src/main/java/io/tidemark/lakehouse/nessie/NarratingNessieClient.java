@@ -1,0 +1,124 @@
+package io.tidemark.lakehouse.nessie;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.nessie.NessieIcebergClient;
+import org.projectnessie.client.api.CommitMultipleOperationsBuilder;
+import org.projectnessie.client.api.NessieApiV1;
+import org.projectnessie.error.NessieConflictException;
+import org.projectnessie.error.NessieNotFoundException;
+import org.projectnessie.model.CommitMeta;
+import org.projectnessie.model.ContentKey;
+
+/**
+ * Iceberg's Nessie client, with one change: a table commit whose snapshot carries tidemark provenance gets the
+ * author and message of its {@link CommitStory}. Iceberg builds the commit metadata inside a private method, so the
+ * story is handed over through a thread-local to the Nessie API's commit builder, where the metadata is replaced
+ * just before it is sent. Everything else (conflict checks, expected hash, retries) stays Iceberg's own.
+ */
+final class NarratingNessieClient extends NessieIcebergClient {
+  private static final ThreadLocal<CommitStory> PENDING = new ThreadLocal<>();
+
+  private final Map<String, String> options;
+
+  NarratingNessieClient(NessieApiV1 api, String ref, String hash, Map<String, String> options) {
+    super(narrating(api), ref, hash, options);
+    this.options = options;
+  }
+
+  @Override
+  public void commitTable(TableMetadata base, TableMetadata metadata, String newMetadataLocation, String contentId,
+                          ContentKey key) throws NessieConflictException, NessieNotFoundException {
+    Snapshot s = metadata.currentSnapshot();
+    boolean newSnapshot = s != null
+        && (base == null || base.currentSnapshot() == null || base.currentSnapshot().snapshotId() != s.snapshotId());
+    Optional<CommitStory> story = newSnapshot
+        ? CommitStory.of(key.toString(), s.operation(), s.summary(), System.getenv(CommitStory.RUN_CONTEXT_ENV))
+        : Optional.empty();
+    story.ifPresent(PENDING::set);
+    try {
+      super.commitTable(base, metadata, newMetadataLocation, contentId, key);
+    } finally {
+      PENDING.remove();
+    }
+  }
+
+  /** Table references ({@code t@branch}) get a client of their own: it must tell the story too. */
+  @Override
+  public NessieIcebergClient withReference(String requestedRef, String hash) {
+    NessieIcebergClient plain = super.withReference(requestedRef, hash);
+    return plain == this ? this : new NarratingNessieClient(getApi(), requestedRef, hash, options);
+  }
+
+  static CommitMeta retold(CommitMeta meta, CommitStory story) {
+    return CommitMeta.builder().from(meta).message(story.message()).allAuthors(List.of(story.author()))
+        .putAllProperties(story.properties()).build();
+  }
+
+  private static NessieApiV1 narrating(NessieApiV1 api) {
+    if (Proxy.isProxyClass(api.getClass()) && Proxy.getInvocationHandler(api) instanceof ApiHandler) {
+      return api;
+    }
+    return (NessieApiV1) Proxy.newProxyInstance(NarratingNessieClient.class.getClassLoader(), interfaces(api),
+        new ApiHandler(api));
+  }
+
+  private static Class<?>[] interfaces(Object o) {
+    Set<Class<?>> all = new LinkedHashSet<>();
+    for (Class<?> c = o.getClass(); c != null; c = c.getSuperclass()) {
+      collect(c, all);
+    }
+    return all.toArray(new Class<?>[0]);
+  }
+
+  private static void collect(Class<?> c, Set<Class<?>> into) {
+    for (Class<?> i : c.getInterfaces()) {
+      if (java.lang.reflect.Modifier.isPublic(i.getModifiers()) && into.add(i)) {
+        collect(i, into);
+      }
+    }
+  }
+
+  private static Object call(Object target, Method m, Object[] args) throws Throwable {
+    try {
+      return m.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
+  }
+
+  /** The Nessie API: only its commit builder is wrapped. */
+  private record ApiHandler(NessieApiV1 api) implements InvocationHandler {
+    @Override
+    public Object invoke(Object proxy, Method m, Object[] args) throws Throwable {
+      Object result = call(api, m, args);
+      if (result instanceof CommitMultipleOperationsBuilder b && "commitMultipleOperations".equals(m.getName())) {
+        return Proxy.newProxyInstance(NarratingNessieClient.class.getClassLoader(),
+            new Class<?>[] {CommitMultipleOperationsBuilder.class}, new BuilderHandler(b));
+      }
+      return result;
+    }
+  }
+
+  /** Replaces the commit metadata when a story is pending on this thread; keeps the fluent chain on the proxy. */
+  private record BuilderHandler(CommitMultipleOperationsBuilder builder) implements InvocationHandler {
+    @Override
+    public Object invoke(Object proxy, Method m, Object[] args) throws Throwable {
+      CommitStory story = PENDING.get();
+      if (story != null && "commitMeta".equals(m.getName()) && args != null && args[0] instanceof CommitMeta meta) {
+        args = new Object[] {retold(meta, story)};
+      }
+      Object result = call(builder, m, args);
+      return result == builder ? proxy : result;
+    }
+  }
+}
