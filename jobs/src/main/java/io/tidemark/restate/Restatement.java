@@ -140,7 +140,8 @@ public final class Restatement {
       boolean fresh = ledger.read().unknown();
       plan(refs, ledger);
       RunState s = ledger.read();
-      Plan plan = s.plan().orElseThrow();
+      Plan plan = s.plan().orElseThrow(() -> new RestatementException("run " + options.runId()
+          + " was published, but its branch is gone: nothing more to do under this run id"));
       if (plan.nothingToDo()) {
         return nothing(refs, plan, fresh);
       }
