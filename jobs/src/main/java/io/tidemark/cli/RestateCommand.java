@@ -6,7 +6,6 @@ import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.restate.LatenessReport;
 import io.tidemark.restate.Restatement;
 import io.tidemark.restate.RestatementException;
-import io.tidemark.restate.RunId;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -53,7 +52,7 @@ final class RestateCommand implements Callable<Integer> {
   /** Kept apart in one Nessie: for pipelines (tests, benchmarks) next to the main one. */
   static final class Prefix {
     @Option(names = "--ref-prefix", paramLabel = "P", defaultValue = "",
-        description = "Prefix of the run's branch and tag names (P restate-ID, P restated-ID), to keep the "
+        description = "Put before the run's branch and tag names (Prestate-ID, Prestated-ID), to keep the "
             + "restatements of separate pipelines in one Nessie apart (default: none).")
     String value;
   }

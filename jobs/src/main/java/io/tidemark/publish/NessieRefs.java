@@ -130,7 +130,8 @@ public final class NessieRefs implements AutoCloseable {
             + cel(e.getValue()) + "'")
         .collect(Collectors.joining(" && "));
     try {
-      return api.getCommitLog().refName(ref).filter(filter).maxRecords(max).get().getLogEntries();
+      // stream(): follows the pages, should the server return a filtered page short
+      return api.getCommitLog().refName(ref).filter(filter).maxRecords(max).stream().limit(max).toList();
     } catch (NessieNotFoundException e) {
       return List.of();
     }
