@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.spark.sql.Row;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -22,10 +23,21 @@ import picocli.CommandLine.Spec;
         + "applied. Written on a Nessie branch restate-<run id>, audited (invariants, and DuckDB recounting from the "
         + "raw Parquet files), merged into main as one commit and tagged restated-<run id>. A failed audit leaves main "
         + "alone and the branch for inspection (exit code 1). With nothing to repair it commits nothing.",
-        "Also prints, and writes as an HTML page with a chart, how late the events were per arrival."})
+        "Also prints, and writes as an HTML page with a chart, how late the events were per arrival.",
+        "",
+        "With no stage every stage runs in order; each stage can also run alone, e.g. as an Airflow task:",
+        "  tidemark restate plan|write|audit|publish|tag --run-id ID",
+        "A stage keeps its state in Nessie only (the branch, its commits' properties, main's log, the tag): run "
+            + "again, it says 'already done'; run before the stage it needs, it fails naming that stage."},
+    subcommands = {RestateCommand.Plan.class, RestateCommand.Write.class, RestateCommand.Audit.class,
+        RestateCommand.Publish.class, RestateCommand.Tag.class})
 final class RestateCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
+
+  @Option(names = "--run-id", paramLabel = "ID",
+      description = "Names the branch restate-ID and the tag restated-ID (default: a new id, yyyyMMddTHHmmssZ-xxxx).")
+  String runId;
 
   @Option(names = "--max-attempts", defaultValue = "3",
       description = "Recompute-and-merge attempts when streams commit to main meanwhile (default: ${DEFAULT-VALUE}).")
@@ -34,15 +46,29 @@ final class RestateCommand implements Callable<Integer> {
   @Option(names = "--report-dir", paramLabel = "DIR", description = "Default: <home>/reports/<run id>.")
   Path reportDir;
 
+  @Mixin
+  Prefix prefix;
+
+  /** Kept apart in one Nessie: for pipelines (tests, benchmarks) next to the main one. */
+  static final class Prefix {
+    @Option(names = "--ref-prefix", paramLabel = "P", defaultValue = "",
+        description = "Put before the run's branch and tag names (Prestate-ID, Prestated-ID), to keep the "
+            + "restatements of separate pipelines in one Nessie apart (default: none).")
+    String value;
+  }
+
   @Override
   public Integer call() throws Exception {
     TidemarkConfig config = Tidemark.root(spec).config();
-    Restatement.Options defaults = Restatement.Options.defaults(config);
-    Restatement.Options options = new Restatement.Options(defaults.runId(), maxAttempts, defaults.workDir(), "",
-        defaults.afterWrite(), defaults.beforePublish());
+    Restatement.Options options = Restatement.Options.defaults(config).withMaxAttempts(maxAttempts)
+        .withPrefix(prefix.value);
+    if (runId != null) {
+      options = options.withRunId(runId);
+    }
     PrintWriter out = spec.commandLine().getOut();
     try (Lakehouse lh = Lakehouse.open(config, "tidemark restate", "tidemark-restate/" + options.runId())) {
-      Restatement.Result r = new Restatement(lh, options).run();
+      Restatement restatement = new Restatement(lh, options);
+      Restatement.Result r = restatement.run();
       print(r, lh, out);
       LatenessReport.Report report = LatenessReport.compute(lh.spark(), config.tables().rawEvents(),
           config.countsWatermark(), config.countsWindow());
@@ -53,13 +79,74 @@ final class RestateCommand implements Callable<Integer> {
       out.flush();
       if (!r.published() && !r.nothingToDo()) {
         AuditCheck failed = r.checks().stream().filter(c -> !c.passed()).findFirst().orElseThrow();
-        throw new RestatementException("audit failed: " + failed.name() + " on " + failed.table() + " (" + failed.detail()
-            + "); main is untouched; look at branch " + r.branch() + ": tidemark sql \"SELECT * FROM "
-            + config.tables().auditChecks() + "@" + r.branch() + " WHERE run_id = '" + r.runId() + "'\"");
+        throw new RestatementException(restatement.auditFailure(failed, r.branch()));
       }
     }
     return 0;
   }
+
+  /** One stage of one run: {@code tidemark restate <stage> --run-id ID}. */
+  abstract static class Stage implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--run-id", paramLabel = "ID", required = true, description = "The run: its branch restate-ID.")
+    String runId;
+
+    @Mixin
+    Prefix prefix;
+
+    Restatement.Options options(TidemarkConfig config) {
+      return Restatement.Options.defaults(config).withRunId(runId).withPrefix(prefix.value);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+      TidemarkConfig config = Tidemark.root(spec).config();
+      Restatement.Options options = options(config);
+      PrintWriter out = spec.commandLine().getOut();
+      try (Lakehouse lh = Lakehouse.open(config, "tidemark restate " + spec.name(),
+          "tidemark-restate/" + options.runId())) {
+        Restatement.StageResult r = new Restatement(lh, options).stage(spec.name());
+        r.lines().forEach(out::println);
+        out.flush();
+        if (r.failed()) {
+          throw new RestatementException(r.failure());
+        }
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "plan", mixinStandardHelpOptions = true, description = {"Cut branch restate-ID from main (when "
+      + "missing) and record on it what will be corrected and the marks used (raw snapshot ids, stream watermarks).",
+      "Prints 'planned: N window(s), M event(s), K company change(s)' or 'nothing to restate'."})
+  static final class Plan extends Stage {}
+
+  @Command(name = "write", mixinStandardHelpOptions = true, description = {"Write the planned corrections and their "
+      + "restatement-log rows on restate-ID. A write that was cut short is dropped and done again."})
+  static final class Write extends Stage {}
+
+  @Command(name = "audit", mixinStandardHelpOptions = true, description = {"Audit restate-ID and record the checks on "
+      + "it; exit 1 when a check fails (main untouched, branch kept). After a fix on the branch, run it again."})
+  static final class Audit extends Stage {}
+
+  @Command(name = "publish", mixinStandardHelpOptions = true, description = {"Merge the audited restate-ID into main "
+      + "as one commit; on a merge conflict recompute on the new head (restate-ID-2, ...), audit and merge."})
+  static final class Publish extends Stage {
+    @Option(names = "--max-attempts", defaultValue = "3",
+        description = "Recompute-and-merge attempts when streams commit to main meanwhile (default: ${DEFAULT-VALUE}).")
+    int maxAttempts;
+
+    @Override
+    Restatement.Options options(TidemarkConfig config) {
+      return super.options(config).withMaxAttempts(maxAttempts);
+    }
+  }
+
+  @Command(name = "tag", mixinStandardHelpOptions = true,
+      description = {"Tag restated-ID at the merge commit of the run on main."})
+  static final class Tag extends Stage {}
 
   static void print(Restatement.Result r, Lakehouse lh, PrintWriter out) {
     out.println("restatement " + r.runId() + " (watermarks used: " + r.marks() + ")");

@@ -2,16 +2,21 @@ package io.tidemark.publish;
 
 import io.tidemark.services.Endpoints;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.projectnessie.client.NessieClientBuilder;
 import org.projectnessie.client.api.NessieApiV2;
 import org.projectnessie.error.NessieConflictException;
 import org.projectnessie.error.NessieNotFoundException;
 import org.projectnessie.model.Branch;
 import org.projectnessie.model.CommitMeta;
+import org.projectnessie.model.ContentKey;
+import org.projectnessie.model.LogResponse.LogEntry;
 import org.projectnessie.model.LogResponse;
 import org.projectnessie.model.MergeResponse;
+import org.projectnessie.model.Operation;
 import org.projectnessie.model.Reference;
 import org.projectnessie.model.Tag;
 
@@ -21,6 +26,8 @@ import org.projectnessie.model.Tag;
  * Nessie log and UI.
  */
 public final class NessieRefs implements AutoCloseable {
+  /** The key the content-free marks assert unchanged: a name no table uses (a table's has a namespace). */
+  private static final String MARK_KEY = "tidemark_marks";
   private final NessieApiV2 api;
 
   public NessieRefs(Endpoints endpoints) {
@@ -95,6 +102,67 @@ public final class NessieRefs implements AutoCloseable {
     } catch (NessieConflictException | NessieNotFoundException e) {
       throw new PublishException("cannot delete branch " + name + ": " + e.getMessage());
     }
+  }
+
+  /**
+   * Records a step on a branch as a commit that changes no content: its message and properties say what was
+   * done. Nessie refuses a commit without operations, so it carries an "unchanged" assertion on a key no table
+   * uses.
+   */
+  public Branch mark(String branch, String message, String author, Map<String, String> properties) {
+    try {
+      return api.commitMultipleOperations().branch(branch(branch))
+          .operation(Operation.Unchanged.of(ContentKey.of(MARK_KEY)))
+          .commitMeta(CommitMeta.builder().message(message).author(author).putAllProperties(properties).build())
+          .commit();
+    } catch (NessieConflictException | NessieNotFoundException e) {
+      throw new PublishException("cannot record on branch " + branch + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * Commits of {@code ref}, newest first, whose properties hold all of {@code equal} (filtered by the server,
+   * so a long history is not sent over); at most {@code max}.
+   */
+  public List<LogEntry> commitsWith(String ref, Map<String, String> equal, int max) {
+    String filter = equal.entrySet().stream()
+        .map(e -> "'" + cel(e.getKey()) + "' in commit.properties && commit.properties['" + cel(e.getKey()) + "'] == '"
+            + cel(e.getValue()) + "'")
+        .collect(Collectors.joining(" && "));
+    try {
+      // stream(): follows the pages, should the server return a filtered page short
+      return api.getCommitLog().refName(ref).filter(filter).maxRecords(max).stream().limit(max).toList();
+    } catch (NessieNotFoundException e) {
+      return List.of();
+    }
+  }
+
+  private static String cel(String s) {
+    return s.replace("\\", "\\\\").replace("'", "\\'");
+  }
+
+  /** Points a branch back at one of its commits, dropping what came after (an unfinished step). */
+  public Branch reset(String name, String hash) {
+    try {
+      return api.assignBranch().branch(branch(name)).assignTo(Branch.of(name, hash)).assignAndGet();
+    } catch (NessieConflictException | NessieNotFoundException e) {
+      throw new PublishException("cannot reset branch " + name + " to " + hash + ": " + e.getMessage());
+    }
+  }
+
+  /** The hash a reference (branch or tag) points at; empty when there is none of that name. */
+  public Optional<String> hash(String name) {
+    try {
+      return Optional.of(api.getReference().refName(name).get().getHash());
+    } catch (NessieNotFoundException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The names of all branches starting with {@code prefix}. */
+  public List<String> branches(String prefix) {
+    return api.getAllReferences().get().getReferences().stream()
+        .filter(r -> r instanceof Branch && r.getName().startsWith(prefix)).map(Reference::getName).toList();
   }
 
   /** The newest tag whose name starts with {@code prefix}, with the properties of the commit it points at. */

@@ -39,19 +39,25 @@ final class Corrections {
 
   private final SparkSession spark;
   private final Tables tables;
-  private final String branch;
+  private final String ref;
   private final Marks before;
   private final Marks now;
   private final Duration window;
   private final java.util.List<Dataset<Row>> cached = new java.util.ArrayList<>();
 
-  Corrections(SparkSession spark, Tables tables, String branch, Marks before, Marks now, Duration window) {
+  /** {@code ref}: the branch, or {@code branch#hash} for the branch as it was at that commit. */
+  Corrections(SparkSession spark, Tables tables, String ref, Marks before, Marks now, Duration window) {
     this.spark = spark;
     this.tables = tables;
-    this.branch = branch;
+    this.ref = ref;
     this.before = before;
     this.now = now;
     this.window = window;
+  }
+
+  /** The table on the branch (at the commit, when the ref names one). */
+  private String at(TableName t) {
+    return "`" + t.namespace() + "`.`" + t.table() + "@" + ref + "`";
   }
 
   /** The raw rows the archive got after {@code from}, up to {@code to}; all of them without a start. */
@@ -120,7 +126,7 @@ final class Corrections {
         .withColumn("w_start", windowStart(col("event_ts")))
         .join(candidates, new String[] {"company_id", "w_start"})
         .groupBy("company_id", "w_start").agg(count(lit(1)).as("new_n"));
-    Dataset<Row> current = spark.table(tables.eventCounts().sqlAt(branch))
+    Dataset<Row> current = spark.table(at(tables.eventCounts()))
         .join(candidates, new String[] {"company_id", "w_start"})
         .select(col("company_id"), col("w_start"), col("n").as("old_n"));
     return raw.join(current, new String[] {"company_id", "w_start"}, "left")
@@ -166,7 +172,7 @@ final class Corrections {
         .where(col("rank").equalTo(1))
         .where(col("event_ts").leq(lit(java.sql.Timestamp.from(w))))
         .select(Schemas.columns(Schemas.EVENT));
-    Dataset<Row> current = spark.table(tables.events().sqlAt(branch)).where(inRange).join(ids, "event_id");
+    Dataset<Row> current = spark.table(at(tables.events())).where(inRange).join(ids, "event_id");
     Dataset<Row> held = current.groupBy("event_id").agg(count(lit(1)).as("old_rows"));
     Dataset<Row> same = current.join(first, Schemas.EVENT.fieldNames())
         .groupBy("event_id").agg(count(lit(1)).as("same_rows"));
@@ -197,6 +203,6 @@ final class Corrections {
     Dataset<Row> late = Scd2History.normalize(candidates)
         .where(col("change_ts").leq(lit(java.sql.Timestamp.from(w))))
         .distinct();
-    return Scd2Upsert.unlogged(late, tables.companyChanges().sqlAt(branch));
+    return Scd2Upsert.unlogged(late, at(tables.companyChanges()));
   }
 }

@@ -1,18 +1,9 @@
 package io.tidemark.restate;
 
-import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.concat_ws;
-import static org.apache.spark.sql.functions.current_timestamp;
-import static org.apache.spark.sql.functions.date_format;
-import static org.apache.spark.sql.functions.lit;
-import static org.apache.spark.sql.functions.when;
-
 import io.tidemark.audit.AuditCheck;
-import io.tidemark.audit.RestatementAudit;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Lakehouse;
-import io.tidemark.lakehouse.Schemas;
 import io.tidemark.publish.NessieRefs;
 import io.tidemark.stream.Dedup;
 import io.tidemark.stream.Provenance;
@@ -22,54 +13,71 @@ import io.tidemark.stream.StreamSpec;
 import io.tidemark.stream.WindowedCounts;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.Consumer;
-import org.apache.iceberg.spark.CommitMetadata;
-import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.projectnessie.model.Branch;
 
 /**
  * Repairs what the streams' watermarks dropped, so that nothing that arrived is lost: write-audit-publish on a
- * Nessie branch. It cuts {@code restate-<run id>} from main, writes there the corrected finalized windows, the
- * dedup's missing first occurrences and surplus repeats, and the company changes the SCD2 stream never applied,
- * with one restatement-log row per correction; audits the branch; and merges it into main as one commit that
- * says what it did, tagged {@code restated-<run id>}. A failed audit leaves main alone and the branch in place.
- * When streams commit to a table on main meanwhile, Nessie refuses the merge; the run then recomputes the
- * corrections on the new head, on a new branch, and tries again.
+ * Nessie branch, in five stages that can run one by one (each in its own process, e.g. an Airflow task) or all
+ * in one go ({@link #run()}):
+ * <ol>
+ *   <li>plan: reads the marks (raw archives' snapshots, streams' watermarks), cuts {@code restate-<run id>} from
+ *       main and records there what will be corrected;</li>
+ *   <li>write: the corrected finalized windows, the dedup's missing first occurrences and surplus repeats, the
+ *       company changes the SCD2 stream never applied, and one restatement-log row per correction;</li>
+ *   <li>audit: checks the branch; a failed audit leaves main alone and the branch in place;</li>
+ *   <li>publish: merges the branch into main as one commit that says what it did. When streams committed to a
+ *       corrected table on main meanwhile, Nessie refuses the merge; the branch is then dropped and the
+ *       corrections recomputed on the new head, on {@code restate-<run id>-2}, audited and merged;</li>
+ *   <li>tag: {@code restated-<run id>} at the merge commit.</li>
+ * </ol>
+ * Each stage finds its state in Nessie alone ({@link RunLedger}), does nothing when it is done, refuses when the
+ * stage before it has not run, and computes the corrections from the branch's commit at plan time, so a stage
+ * run later gives the same result.
  */
 public final class Restatement {
   public static final String BRANCH = "restate-";
   public static final String TAG = "restated-";
-  private static final String AUTHOR = "tidemark-restate";
-  private static final DateTimeFormatter RUN_ID = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
-      .withZone(ZoneOffset.UTC);
 
   /**
    * How a run goes. {@code refPrefix} keeps runs of separate setups (tests, benchmarks) apart in one Nessie;
    * the hooks let tests corrupt the branch before the audit, or commit to main before the publish.
    */
-  public record Options(String runId, int maxAttempts, Path workDir, String refPrefix, Consumer<String> afterWrite,
+  public record Options(String runId, int maxAttempts, Path workRoot, String refPrefix, Consumer<String> afterWrite,
                         Consumer<String> beforePublish) {
     public static Options defaults(TidemarkConfig config) {
-      String id = RUN_ID.format(Instant.now()) + "-" + UUID.randomUUID().toString().substring(0, 4);
-      return new Options(id, 3, config.home().resolve("restate").resolve(id), "", b -> { }, b -> { });
+      return new Options(RunId.generate(), 3, config.home().resolve("restate"), "", b -> { }, b -> { });
+    }
+
+    /** Where the audit keeps its copies of raw files. */
+    public Path workDir() {
+      return workRoot.resolve(runId);
+    }
+
+    public Options withRunId(String id) {
+      return new Options(RunId.check(id), maxAttempts, workRoot, refPrefix, afterWrite, beforePublish);
+    }
+
+    public Options withMaxAttempts(int n) {
+      if (n < 1) {
+        throw new io.tidemark.config.ConfigException("--max-attempts: must be at least 1, not " + n);
+      }
+      return new Options(runId, n, workRoot, refPrefix, afterWrite, beforePublish);
     }
 
     public Options withPrefix(String prefix) {
-      return new Options(runId, maxAttempts, workDir, prefix, afterWrite, beforePublish);
+      return new Options(runId, maxAttempts, workRoot, RunId.checkPrefix(prefix), afterWrite, beforePublish);
     }
 
     public Options withHooks(Consumer<String> afterWrite, Consumer<String> beforePublish) {
-      return new Options(runId, maxAttempts, workDir, refPrefix, afterWrite, beforePublish);
+      return new Options(runId, maxAttempts, workRoot, refPrefix, afterWrite, beforePublish);
     }
   }
 
@@ -77,82 +85,349 @@ public final class Restatement {
   public record Result(String runId, String branch, boolean published, String tag, int attempts, List<Row> windows,
                        long events, long companyChanges, List<AuditCheck> checks, String mainHash,
                        Map<String, String> marks) {
+    static Result nothingToDo(Plan plan, String mainHash) {
+      return new Result(plan.runId(), plan.branch(), false, null, plan.attempt(), List.of(), 0, 0, List.of(),
+          mainHash, plan.now().properties());
+    }
+
+    static Result auditFailed(Plan plan, CorrectionSet c, List<AuditCheck> checks, String mainHash) {
+      return new Result(plan.runId(), plan.branch(), false, null, plan.attempt(), c.windows(), c.eventCount(),
+          c.changeCount(), checks, mainHash, plan.now().properties());
+    }
+
+    static Result published(Plan plan, CorrectionSet c, List<AuditCheck> checks, String mergeHash, String tag) {
+      return new Result(plan.runId(), plan.branch(), true, tag, plan.attempt(), c.windows(), c.eventCount(),
+          c.changeCount(), checks, mergeHash, plan.now().properties());
+    }
+
     public boolean nothingToDo() {
       return windows.isEmpty() && events == 0 && companyChanges == 0;
     }
   }
 
+  /** What one stage did, for people: its lines, and the one-line reason when it failed. */
+  public record StageResult(String stage, Outcome outcome, List<String> lines, String failure) {
+    public enum Outcome { DONE, ALREADY_DONE, NOTHING_TO_RESTATE, FAILED }
+
+    public boolean failed() {
+      return outcome == Outcome.FAILED;
+    }
+  }
+
   private final Lakehouse lakehouse;
-  private final SparkSession spark;
+  /** Started on first use: stages that find their work done need Nessie only. */
+  private SparkSession spark;
   private final TidemarkConfig config;
   private final Options options;
+  private final String main;
+  /** Corrections already computed in this process, by the plan commit they were computed from. */
+  private final Map<String, CorrectionSet> computed = new HashMap<>();
+  private List<AuditCheck> lastChecks = List.of();
 
   public Restatement(Lakehouse lakehouse, Options options) {
     this.lakehouse = lakehouse;
-    this.spark = lakehouse.spark();
     this.config = lakehouse.config();
     this.options = options;
+    this.main = config.nessieRef();
   }
 
+  /** Every stage in order, as one command does; resumes a run id whose stages were started before. */
   public Result run() throws Exception {
-    String main = config.nessieRef();
     try (NessieRefs refs = new NessieRefs(lakehouse.endpoints())) {
-      Marks before = refs.newestTagProperties(options.refPrefix() + TAG).map(Marks::of).orElse(Marks.none());
-      for (int attempt = 1; attempt <= options.maxAttempts(); attempt++) {
-        Marks now = current();
-        String name = options.refPrefix() + BRANCH + options.runId() + (attempt > 1 ? "-" + attempt : "");
-        Branch branch = refs.createBranch(name, refs.branch(main));
-        Corrections corrections = new Corrections(spark, config.tables(), name, before, now, config.countsWindow());
-        // computed once and cut from their inputs: after the writes, recomputing them would find nothing to do
-        Dataset<Row> counts = corrections.counts().localCheckpoint(true);
-        Dataset<Row> events = corrections.dedup().localCheckpoint(true);
-        Dataset<Row> changes = corrections.companyChanges().localCheckpoint(true);
-        corrections.release();
-        List<Row> windows = counts.orderBy("w_start", "company_id").collectAsList();
-        long nEvents = events.count();
-        long nChanges = changes.count();
-        if (windows.isEmpty() && nEvents == 0 && nChanges == 0) {
-          refs.deleteBranch(name);
-          return new Result(options.runId(), name, false, null, attempt, windows, 0, 0, List.of(),
-              refs.branch(main).getHash(), now.properties());
-        }
-        List<String> companies = changes.select("company_id").distinct().as(org.apache.spark.sql.Encoders.STRING())
-            .collectAsList();
-        write(name, counts, events, changes, companies);
-        options.afterWrite().accept(name);
-        List<AuditCheck> checks = new RestatementAudit(spark, lakehouse.storage(), config.tables(), name,
-            options.workDir()).audit(counts, events, companies, now.rawEvents().orElse(0L), config.countsWindow());
-        record(name, checks);
-        List<AuditCheck> failed = checks.stream().filter(c -> !c.passed()).toList();
-        if (!failed.isEmpty()) {
-          return new Result(options.runId(), name, false, null, attempt, windows, nEvents, nChanges, checks,
-              refs.branch(main).getHash(), now.properties());
-        }
-        if (attempt == 1) {
-          options.beforePublish().accept(name);
-        }
-        Map<String, String> props = new LinkedHashMap<>(now.properties());
-        props.put(Provenance.RUN_ID, options.runId());
-        props.put("tidemark.branch", name);
-        props.put("tidemark.windows-corrected", Integer.toString(windows.size()));
-        props.put("tidemark.events-corrected", Long.toString(nEvents));
-        props.put("tidemark.company-changes-applied", Long.toString(nChanges));
-        props.put("tidemark.audit", checks.size() + " checks passed");
-        String message = "restatement " + options.runId() + ": " + windows.size() + " window(s), " + nEvents
-            + " event(s), " + nChanges + " company change(s) corrected; audit passed (" + checks.size() + " checks)";
-        Optional<String> merged = refs.merge(branch, main, message, AUTHOR, props);
-        if (merged.isPresent()) {
-          String tag = options.refPrefix() + TAG + options.runId();
-          refs.tag(tag, main, merged.get());
-          return new Result(options.runId(), name, true, tag, attempt, windows, nEvents, nChanges, checks, merged.get(),
-              now.properties());
-        }
-        // a stream committed to a table this run corrected: recompute on the new head
-        refs.deleteBranch(name);
+      RunLedger ledger = ledger(refs);
+      boolean fresh = ledger.read().unknown();
+      plan(refs, ledger);
+      RunState s = ledger.read();
+      Plan plan = s.plan().orElseThrow(() -> new RestatementException("run " + options.runId()
+          + " was published, but its branch is gone: nothing more to do under this run id"));
+      if (plan.nothingToDo()) {
+        return nothing(refs, plan, fresh);
       }
-      throw new RestatementException("main kept changing under the restatement: gave up after "
-          + options.maxAttempts() + " attempts; run it again when the streams are quieter");
+      write(refs, ledger);
+      if (audit(refs, ledger).failed()) {
+        return Result.auditFailed(plan, corrections(plan), lastChecks, refs.branch(main).getHash());
+      }
+      StageResult published = publish(refs, ledger);
+      s = ledger.read();
+      plan = s.plan().orElseThrow();
+      if (published.failed()) {
+        return Result.auditFailed(plan, corrections(plan), lastChecks, refs.branch(main).getHash());
+      }
+      if (published.outcome() == StageResult.Outcome.NOTHING_TO_RESTATE) {
+        return nothing(refs, plan, fresh);
+      }
+      tag(refs, ledger);
+      List<AuditCheck> checks = lastChecks.isEmpty() ? recordedChecks(plan) : lastChecks;
+      return Result.published(plan, corrections(plan), checks, s.merged().orElseThrow(), ledger.tagName());
     }
+  }
+
+  private Result nothing(NessieRefs refs, Plan plan, boolean fresh) {
+    if (fresh) {
+      // as before stages existed: a run with nothing to do leaves no trace
+      refs.deleteBranch(plan.branch());
+    }
+    return Result.nothingToDo(plan, refs.branch(main).getHash());
+  }
+
+  /** Runs one stage by name: plan, write, audit, publish or tag. */
+  public StageResult stage(String name) throws Exception {
+    try (NessieRefs refs = new NessieRefs(lakehouse.endpoints())) {
+      RunLedger ledger = ledger(refs);
+      return switch (name) {
+        case "plan" -> plan(refs, ledger);
+        case "write" -> write(refs, ledger);
+        case "audit" -> audit(refs, ledger);
+        case "publish" -> publish(refs, ledger);
+        case "tag" -> tag(refs, ledger);
+        default -> throw new IllegalArgumentException("no stage " + name);
+      };
+    }
+  }
+
+  private RunLedger ledger(NessieRefs refs) {
+    return new RunLedger(refs, options.refPrefix(), options.runId(), main);
+  }
+
+  private StageResult plan(NessieRefs refs, RunLedger ledger) throws Exception {
+    RunState s = ledger.read();
+    if (s.merged().isPresent()) {
+      return already("plan", "published as " + s.merged().get());
+    }
+    if (s.plan().isPresent()) {
+      return already("plan", s.plan().get().summary() + " on branch " + s.plan().get().branch());
+    }
+    s.branch().ifPresent(b -> refs.deleteBranch(b.getName())); // cut, but the plan was never recorded: cut again
+    Marks previous = refs.newestTagProperties(options.refPrefix() + TAG).map(Marks::of).orElse(Marks.none());
+    Plan plan = planAttempt(refs, ledger, 1, previous);
+    return done("plan", plan.summary(), "branch " + plan.branch() + " cut from " + main + ", plan recorded at "
+        + plan.hash() + " (marks: " + plan.now().properties() + ")");
+  }
+
+  /** Reads the marks, cuts the attempt's branch from main, computes the corrections there and records the plan. */
+  private Plan planAttempt(NessieRefs refs, RunLedger ledger, int attempt, Marks previous) {
+    spark();
+    Marks now = current(); // before the cut: the branch holds at least what these marks cover
+    String name = ledger.branchName(attempt);
+    refs.createBranch(name, refs.branch(main));
+    CorrectionSet c = CorrectionSet.compute(spark(), config.tables(), name, previous, now, config.countsWindow());
+    Plan plan = ledger.markPlan(new Plan(options.runId(), name, attempt, null, previous, now, c.windows().size(),
+        c.eventCount(), c.changeCount()));
+    computed.put(plan.hash(), c);
+    return plan;
+  }
+
+  private StageResult write(NessieRefs refs, RunLedger ledger) throws Exception {
+    RunState s = ledger.read();
+    Optional<StageResult> skip = skip("write", s, "plan");
+    if (skip.isPresent()) {
+      return skip.get();
+    }
+    if (s.written().isPresent()) {
+      return already("write", "written on " + s.plan().get().branch());
+    }
+    Plan plan = s.plan().get();
+    List<String> lines = new ArrayList<>();
+    if (!s.branch().get().getHash().equals(plan.hash())) {
+      // a write that did not finish: its commits are dropped and the write done again from the plan's commit
+      refs.reset(plan.branch(), plan.hash());
+      lines.add("an unfinished write was dropped: branch " + plan.branch() + " reset to the plan's commit");
+    }
+    writeAttempt(ledger, plan);
+    lines.add("written on branch " + plan.branch() + ": " + plan.windows() + " window(s), " + plan.events()
+        + " event(s), " + plan.changes() + " company change(s) corrected");
+    return new StageResult("write", StageResult.Outcome.DONE, lines, null);
+  }
+
+  private void writeAttempt(RunLedger ledger, Plan plan) throws Exception {
+    new CorrectionWriter(spark(), config.tables(), options.runId()).write(plan.branch(), corrections(plan));
+    ledger.markWritten(plan);
+    options.afterWrite().accept(plan.branch());
+  }
+
+  private StageResult audit(NessieRefs refs, RunLedger ledger) throws Exception {
+    RunState s = ledger.read();
+    Optional<StageResult> skip = skip("audit", s, "plan");
+    if (skip.isPresent()) {
+      return skip.get();
+    }
+    if (s.written().isEmpty()) {
+      return missing("audit", "write");
+    }
+    if (s.auditPassedAtHead()) {
+      return already("audit", s.audit().get().checks() + " checks passed on " + s.plan().get().branch());
+    }
+    return auditResult(auditAttempt(ledger, s.plan().get()), s.plan().get());
+  }
+
+  private List<AuditCheck> auditAttempt(RunLedger ledger, Plan plan) throws Exception {
+    List<AuditCheck> checks = new BranchAudit(spark(), lakehouse.storage(), config.tables(), config.countsWindow())
+        .audit(plan, corrections(plan), options.workDir());
+    ledger.markAudited(plan, checks);
+    lastChecks = checks;
+    return checks;
+  }
+
+  private StageResult auditResult(List<AuditCheck> checks, Plan plan) {
+    List<String> lines = new ArrayList<>(List.of("audit of branch " + plan.branch() + ":"));
+    checks.forEach(c -> lines.add("  " + c));
+    Optional<AuditCheck> failed = checks.stream().filter(c -> !c.passed()).findFirst();
+    return failed.isEmpty() ? new StageResult("audit", StageResult.Outcome.DONE, lines, null)
+        : new StageResult("audit", StageResult.Outcome.FAILED, lines, auditFailure(failed.get(), plan.branch()));
+  }
+
+  /** One line: the check that failed, and the SQL to look at the branch with. */
+  public String auditFailure(AuditCheck failed, String branch) {
+    return "audit failed: " + failed.name() + " on " + failed.table() + " (" + failed.detail() + "); main is "
+        + "untouched; look at branch " + branch + ": tidemark sql \"SELECT * FROM " + config.tables().auditChecks()
+        + "@" + branch + " WHERE run_id = '" + options.runId() + "'\"";
+  }
+
+  private StageResult publish(NessieRefs refs, RunLedger ledger) throws Exception {
+    RunState s = ledger.read();
+    Optional<StageResult> skip = skip("publish", s, "plan");
+    if (skip.isPresent()) {
+      return skip.get();
+    }
+    Plan plan = s.plan().get();
+    int checks;
+    if (plan.attempt() > 1 && !s.auditPassedAtHead()) {
+      // a publish stopped while it retried: it goes on where it stopped
+      if (s.written().isEmpty()) {
+        writeAttempt(ledger, plan);
+      }
+      List<AuditCheck> audited = auditAttempt(ledger, plan);
+      if (audited.stream().anyMatch(c -> !c.passed())) {
+        return auditResult(audited, plan);
+      }
+      checks = audited.size();
+    } else if (s.written().isEmpty()) {
+      return missing("publish", "write");
+    } else if (s.audit().isEmpty() || !s.auditPassedAtHead()) {
+      return s.audit().isPresent() && !s.audit().get().passed()
+          && s.branch().get().getHash().equals(s.audit().get().hash())
+          ? new StageResult("publish", StageResult.Outcome.FAILED, List.of(), "the audit of branch " + plan.branch()
+              + " failed (" + s.audit().get().failure() + "): fix the branch, then run `tidemark restate audit --run-id "
+              + options.runId() + "` again")
+          : missing("publish", "audit");
+    } else {
+      checks = s.audit().get().checks();
+    }
+    for (;;) {
+      if (plan.attempt() == 1) {
+        options.beforePublish().accept(plan.branch());
+      }
+      Optional<String> merged = refs.merge(refs.branch(plan.branch()), main, mergeMessage(plan, checks),
+          RunLedger.AUTHOR, mergeProperties(plan, checks));
+      if (merged.isPresent()) {
+        return done("publish", "published to " + main + " (" + merged.get() + ")"
+            + (plan.attempt() > 1 ? " from " + plan.branch() + ", attempt " + plan.attempt() + ": main had moved" : ""));
+      }
+      if (plan.attempt() >= options.maxAttempts()) {
+        throw new RestatementException("main kept changing under the restatement: gave up after "
+            + options.maxAttempts() + " attempts; run it again when the streams are quieter");
+      }
+      // a stream committed to a table this run corrected: recompute on the new head
+      refs.deleteBranch(plan.branch());
+      plan = planAttempt(refs, ledger, plan.attempt() + 1, plan.previous());
+      if (plan.nothingToDo()) {
+        return nothingToRestate("publish");
+      }
+      writeAttempt(ledger, plan);
+      List<AuditCheck> audited = auditAttempt(ledger, plan);
+      if (audited.stream().anyMatch(c -> !c.passed())) {
+        return auditResult(audited, plan);
+      }
+      checks = audited.size();
+    }
+  }
+
+  private String mergeMessage(Plan plan, int checks) {
+    return "restatement " + options.runId() + ": " + plan.windows() + " window(s), " + plan.events() + " event(s), "
+        + plan.changes() + " company change(s) corrected; audit passed (" + checks + " checks)";
+  }
+
+  private Map<String, String> mergeProperties(Plan plan, int checks) {
+    Map<String, String> props = new LinkedHashMap<>(plan.now().properties());
+    props.put(Plan.RUN_ID, options.runId());
+    props.put(Plan.BRANCH, plan.branch());
+    props.put("tidemark.windows-corrected", Integer.toString(plan.windows()));
+    props.put("tidemark.events-corrected", Long.toString(plan.events()));
+    props.put("tidemark.company-changes-applied", Long.toString(plan.changes()));
+    props.put("tidemark.audit", checks + " checks passed");
+    props.put(Plan.STAGE, "publish");
+    return props;
+  }
+
+  private StageResult tag(NessieRefs refs, RunLedger ledger) {
+    RunState s = ledger.read();
+    if (s.tagged().isPresent()) {
+      return already("tag", ledger.tagName() + " at " + s.tagged().get());
+    }
+    if (s.merged().isEmpty()) {
+      Optional<StageResult> skip = skip("tag", s, "plan");
+      return skip.orElseGet(() -> missing("tag", "publish"));
+    }
+    refs.tag(ledger.tagName(), main, s.merged().get());
+    return done("tag", "tagged " + ledger.tagName() + " at " + s.merged().get() + "; Nessie UI: "
+        + lakehouse.endpoints().nessieUi());
+  }
+
+  /** The answer of a stage that has nothing to do: published already, not planned, or nothing to restate. */
+  private Optional<StageResult> skip(String stage, RunState s, String first) {
+    if (s.merged().isPresent()) {
+      return Optional.of(already(stage, "published as " + s.merged().get()));
+    }
+    if (s.plan().isEmpty()) {
+      return Optional.of(missing(stage, first));
+    }
+    if (s.plan().get().nothingToDo()) {
+      return Optional.of(nothingToRestate(stage));
+    }
+    return Optional.empty();
+  }
+
+  private StageResult nothingToRestate(String stage) {
+    return new StageResult(stage, StageResult.Outcome.NOTHING_TO_RESTATE,
+        List.of("nothing to restate for run " + options.runId()), null);
+  }
+
+  private StageResult already(String stage, String what) {
+    return new StageResult(stage, StageResult.Outcome.ALREADY_DONE,
+        List.of(stage + ": already done for run " + options.runId() + " (" + what + ")"), null);
+  }
+
+  private StageResult missing(String stage, String first) {
+    return new StageResult(stage, StageResult.Outcome.FAILED, List.of(), stage + " of run " + options.runId()
+        + " needs its " + first + " first: run `tidemark restate " + first + " --run-id " + options.runId() + "`");
+  }
+
+  private static StageResult done(String stage, String... lines) {
+    return new StageResult(stage, StageResult.Outcome.DONE, List.of(lines), null);
+  }
+
+  /** The plan's corrections: computed in this process already, or again from the branch at the plan's commit. */
+  private CorrectionSet corrections(Plan plan) {
+    return computed.computeIfAbsent(plan.hash(), h -> CorrectionSet.compute(spark(), config.tables(),
+        plan.branch() + "#" + h, plan.previous(), plan.now(), config.countsWindow()));
+  }
+
+  /** The checks recorded on the branch by an audit of an earlier process. */
+  private List<AuditCheck> recordedChecks(Plan plan) {
+    List<AuditCheck> checks = new ArrayList<>();
+    for (Row r : spark().sql("SELECT check_name, target_table, passed, detail FROM "
+        + config.tables().auditChecks().sqlAt(plan.branch()) + " WHERE run_id = '" + options.runId()
+        + "' AND branch = '" + plan.branch() + "'").collectAsList()) {
+      checks.add(new AuditCheck(r.getString(0), r.getString(1), r.getBoolean(2), r.getString(3)));
+    }
+    return checks;
+  }
+
+  private SparkSession spark() {
+    if (spark == null) {
+      spark = lakehouse.spark();
+    }
+    return spark;
   }
 
   /** The raw archives' current snapshots and the streams' watermarks, read now. */
@@ -170,76 +445,5 @@ public final class Restatement {
   /** From the stream's checkpoint, else from the provenance of its newest commit. */
   private Optional<Instant> watermark(TableName table, String stream) {
     return Provenance.watermark(spark, StreamSpec.of(StreamKind.named(stream), config).withTable(table));
-  }
-
-  private void write(String branch, Dataset<Row> counts, Dataset<Row> events, Dataset<Row> changes,
-                     List<String> companies) throws Exception {
-    Map<String, String> props = Provenance.ofRestatement(options.runId());
-    CommitMetadata.withCommitProperties(props, () -> {
-      if (!counts.isEmpty()) {
-        counts.createOrReplaceTempView("tidemark_restate_counts");
-        spark.sql("MERGE INTO " + config.tables().eventCounts().sqlAt(branch) + " t USING tidemark_restate_counts s "
-            + "ON t.company_id = s.company_id AND t.w_start = s.w_start "
-            + "WHEN MATCHED THEN UPDATE SET t.n = s.new_n "
-            + "WHEN NOT MATCHED THEN INSERT (company_id, w_start, n) VALUES (s.company_id, s.w_start, s.new_n)");
-      }
-      if (!events.isEmpty()) {
-        events.createOrReplaceTempView("tidemark_restate_events");
-        String target = config.tables().events().sqlAt(branch);
-        spark.sql("MERGE INTO " + target + " t USING (SELECT DISTINCT event_id FROM tidemark_restate_events) s "
-            + "ON t.event_id = s.event_id WHEN MATCHED THEN DELETE");
-        spark.sql("INSERT INTO " + target + " SELECT event_id, company_id, amount, event_ts FROM tidemark_restate_events");
-      }
-      if (!companies.isEmpty()) {
-        String log = config.tables().companyChanges().sqlAt(branch);
-        String dim = config.tables().companies().sqlAt(branch);
-        Scd2Upsert.append(changes, log);
-        Dataset<Row> keys = spark.createDataset(companies, org.apache.spark.sql.Encoders.STRING()).toDF("company_id");
-        Dataset<Row> diff = Scd2Upsert.difference(keys, log, dim).persist();
-        if (!diff.isEmpty()) {
-          Scd2Upsert.merge(diff, dim);
-        }
-        diff.unpersist();
-      }
-      logCorrections(branch, counts, events, changes);
-      return null;
-    }, Exception.class);
-  }
-
-  /** One restatement-log row per correction: what, where, old value, new value. */
-  private void logCorrections(String branch, Dataset<Row> counts, Dataset<Row> events, Dataset<Row> changes)
-      throws Exception {
-    String ts = "yyyy-MM-dd HH:mm:ss";
-    Dataset<Row> w = counts.select(lit(config.tables().eventCounts().toString()).as("target_table"),
-        when(col("old_n").isNull(), lit("window_insert")).otherwise(lit("window_recount")).as("correction"),
-        concat_ws("|", col("company_id"), date_format(col("w_start"), ts)).as("key"),
-        col("old_n").cast("string").as("old_value"), col("new_n").cast("string").as("new_value"));
-    Dataset<Row> e = events.select(lit(config.tables().events().toString()).as("target_table"),
-        when(col("old_rows").equalTo(0), lit("event_added"))
-            .when(col("old_rows").gt(1), lit("duplicates_removed")).otherwise(lit("event_replaced")).as("correction"),
-        col("event_id").cast("string").as("key"), concat_ws(" ", col("old_rows").cast("string"), lit("row(s)"))
-            .as("old_value"),
-        concat_ws("|", col("company_id"), col("amount").cast("string"), date_format(col("event_ts"), ts)).as("new_value"));
-    Dataset<Row> c = changes.select(lit(config.tables().companies().toString()).as("target_table"),
-        lit("scd2_late_change").as("correction"),
-        concat_ws("@", col("company_id"), date_format(col("change_ts"), ts)).as("key"), lit(null).cast("string")
-            .as("old_value"),
-        when(col("deleted"), lit("deleted")).otherwise(concat_ws("|", col("name"), col("tier"))).as("new_value"));
-    w.unionByName(e).unionByName(c)
-        .select(lit(options.runId()).as("run_id"), lit(branch).as("branch"), col("target_table"), col("correction"),
-            col("key"), col("old_value"), col("new_value"), current_timestamp().as("corrected_at"))
-        .writeTo(config.tables().restatementLog().sqlAt(branch)).append();
-  }
-
-  /** The audit's checks, on the branch: published with it, or left there for inspection. */
-  private void record(String branch, List<AuditCheck> checks) throws Exception {
-    List<Row> rows = new ArrayList<>();
-    for (AuditCheck c : checks) {
-      rows.add(org.apache.spark.sql.RowFactory.create(options.runId(), branch, c.name(), c.table(), c.passed(),
-          c.detail()));
-    }
-    spark.createDataFrame(rows, Schemas.AUDIT_CHECK)
-        .withColumn("checked_at", current_timestamp())
-        .writeTo(config.tables().auditChecks().sqlAt(branch)).append();
   }
 }

@@ -112,6 +112,11 @@ final class NessieServer extends EmbeddedServer {
   }
 
   URI apiUri() {
+    return apiUri(config);
+  }
+
+  /** Where the embedded server answers, whether it runs or not. */
+  static URI apiUri(TidemarkConfig config) {
     return uri("http://127.0.0.1:" + config.nessiePort() + "/api/v2");
   }
 }

@@ -42,7 +42,7 @@ public final class Outage {
     }
     Map<String, URI> services = new LinkedHashMap<>();
     services.put("the S3 server", config.s3Endpoint().orElseGet(() -> new S3Server(config).endpoint()));
-    services.put("the Nessie server", config.nessieUri().orElseGet(() -> new NessieServer(config).apiUri()));
+    services.put("the Nessie server", config.nessieUri().orElseGet(() -> NessieServer.apiUri(config)));
     String reason = TidemarkException.firstLine(network);
     // the client's messages name the address it tried ("Connect to 127.0.0.1:19000 ... failed")
     for (Map.Entry<String, URI> s : services.entrySet()) {

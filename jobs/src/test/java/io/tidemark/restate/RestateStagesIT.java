@@ -1,0 +1,241 @@
+package io.tidemark.restate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.audit.Scd2Invariants;
+import io.tidemark.config.Setting;
+import io.tidemark.config.Tables;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.land.Arrival;
+import io.tidemark.land.Dataset;
+import io.tidemark.land.LandingFile;
+import io.tidemark.land.SeedScenarios;
+import io.tidemark.testing.Cli;
+import io.tidemark.testing.DuckOracle;
+import io.tidemark.testing.NessieRest;
+import io.tidemark.testing.Pipeline;
+import io.tidemark.testing.StreamFixture;
+import io.tidemark.testing.TestStack;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The restatement stage by stage through the real command, each stage a JVM of its own as an Airflow task runs
+ * it: {@code restate plan|write|audit|publish|tag --run-id ID} (three long stages run in this JVM through the same
+ * stage code, to keep the test's time down). Out of order, a stage fails naming the one to run
+ * first; rerun, it changes nothing; a write killed half way and run again converges; a failed audit leaves main
+ * alone and, once the branch is fixed, audit, publish and tag go on; a publish after main moved recomputes; a run
+ * with nothing to restate lets every later stage say so and succeed.
+ */
+class RestateStagesIT {
+  private final TestStack stack = TestStack.get();
+  private final SparkSession spark = stack.spark();
+  private final StreamFixture fx = new StreamFixture(stack, "stages_fx");
+  private final NessieRest nessie = stack.nessie();
+
+  @TempDir
+  Path tmp;
+
+  /** The seed's arrivals, then a change two days late for c3, then one more change that moves the watermark. */
+  private Pipeline seeded(String name) {
+    Pipeline p = new Pipeline(stack, name, tmp.resolve("cp-" + name));
+    for (Arrival a : SeedScenarios.ALL.arrivals()) {
+      p.arrive(a);
+    }
+    p.arrive(new Arrival(5, List.of(LandingFile.of(Dataset.COMPANIES, "later.jsonl",
+        "{\"company_id\":\"c9\",\"name\":\"Nine\",\"tier\":\"gold\",\"change_ts\":\"2026-01-03T00:00:00Z\"}\n"))));
+    p.arrive(new Arrival(6, List.of(LandingFile.of(Dataset.COMPANIES, "late.jsonl",
+        "{\"company_id\":\"c3\",\"name\":\"Cog\",\"tier\":\"platinum\",\"change_ts\":\"2026-01-01T01:00:00Z\"}\n"))));
+    return p;
+  }
+
+  /** The command's environment for this pipeline: the stack's, with the pipeline's bucket, checkpoints, tables. */
+  private static Map<String, String> env(TestStack stack, TidemarkConfig config) {
+    Map<String, String> env = new HashMap<>(stack.env());
+    Map<Setting, String> effective = config.describe();
+    for (Setting s : Setting.values()) {
+      if (s.name().startsWith("TABLE_") || s == Setting.LANDING_BUCKET || s == Setting.CHECKPOINT_ROOT) {
+        env.put(s.env(), effective.get(s));
+      }
+    }
+    return env;
+  }
+
+  private record Refs(String main, String branch) {}
+
+  private Refs refs(String branch) {
+    return new Refs(nessie.hash("main"), nessie.exists(branch) ? nessie.hash(branch) : null);
+  }
+
+  @Test
+  void stagesOneByOneThroughTheCommand() throws Exception {
+    Pipeline p = seeded("stages");
+    Tables t = p.config().tables();
+    Map<String, String> env = env(stack, p.config());
+    String prefix = TestStack.unique("stages") + "-";
+    String id = "run1";
+    String branch = prefix + "restate-" + id;
+    Stage stage = new Stage(env, prefix);
+    String main0 = nessie.hash("main");
+
+    Cli.Result r = Cli.run(env, "restate", "plan", "--run-id", "bad id", "--ref-prefix", prefix);
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(2);
+    assertThat(r.errLines()).as("%s", r).singleElement().asString().contains("--run-id", "'bad id'");
+
+    r = stage.run("write", id);
+    assertThat(r.exitCode()).as("write before plan: %s", r).isEqualTo(1);
+    assertThat(r.errLines()).singleElement().asString()
+        .contains("needs its plan first", "tidemark restate plan --run-id run1");
+    assertThat(nessie.exists(branch)).isFalse();
+
+    r = stage.run("plan", id);
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    assertThat(r.out()).contains("planned: 2 window(s), ", " 1 company change(s)");
+    assertThat(nessie.hash("main")).as("plan leaves main alone").isEqualTo(main0);
+    Refs planned = refs(branch);
+    assertThat(planned.branch()).as("branch cut and the plan recorded on it").isNotNull();
+    stage.again("plan", id, branch, planned);
+
+    r = stage.run("audit", id);
+    assertThat(r.exitCode()).as("audit before write: %s", r).isEqualTo(1);
+    assertThat(r.errLines()).singleElement().asString().contains("tidemark restate write --run-id run1");
+
+    // killed between the counts MERGE and the dedup's writes: the branch is half written
+    Map<String, String> crash = new HashMap<>(env);
+    crash.put("TIDEMARK_TEST_CRASH", "restate:after-counts");
+    r = Cli.run(crash, "restate", "write", "--run-id", id, "--ref-prefix", prefix);
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(137);
+    assertThat(nessie.hash(branch)).as("the counts were committed").isNotEqualTo(planned.branch());
+    assertThat(fx.strings("SELECT concat_ws('|', company_id, date_format(w_start, 'yyyy-MM-dd HH:mm:ss'), "
+        + "CAST(n AS STRING)) FROM " + t.eventCounts().sqlAt(branch))).contains("c1|2026-01-01 00:00:00|6");
+    assertThat(fx.strings("SELECT key FROM " + t.restatementLog().sqlAt(branch) + " WHERE run_id = 'run1'"))
+        .as("no log rows yet").isEmpty();
+
+    r = stage.run("write", id);
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    assertThat(r.out()).contains("unfinished write was dropped");
+    stage.again("write", id, branch, refs(branch));
+    List<String> logOnBranch = log(t.restatementLog().sqlAt(branch));
+    assertThat(logOnBranch).as("each correction once, after the crash and the rerun")
+        .doesNotHaveDuplicates()
+        .contains("window_recount c1|2026-01-01 00:00:00 4 6", "window_insert c3|2026-01-01 00:05:00 1",
+            "scd2_late_change c3@2026-01-01 01:00:00 Cog|platinum");
+    assertThat(fx.strings("SELECT CAST(count(*) - count(DISTINCT event_id) AS STRING) FROM "
+        + t.events().sqlAt(branch))).containsExactly("0");
+    assertThat(Scd2Invariants.check(spark.table(t.companies().sqlAt(branch)),
+        Optional.of(spark.table(t.companyChanges().sqlAt(branch))))).isEmpty();
+
+    // a bad correction on the branch: the audit fails, main stays, the branch stays
+    String c1 = " WHERE company_id = 'c1' AND w_start = TIMESTAMP '2026-01-01 00:00:00'";
+    spark.sql("UPDATE " + t.eventCounts().sqlAt(branch) + " SET n = n + 100" + c1);
+    r = stage.run("audit", id);
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
+    assertThat(r.errLines()).singleElement().asString()
+        .contains("audit failed: counts: DuckDB recount from the raw archive", "has n=106, DuckDB counts 6",
+            "@" + branch);
+    assertThat(nessie.hash("main")).as("main untouched").isEqualTo(main0);
+    assertThat(nessie.exists(branch)).isTrue();
+    r = stage.run("publish", id);
+    assertThat(r.exitCode()).as("publish after a failed audit: %s", r).isEqualTo(1);
+    assertThat(r.errLines()).singleElement().asString().contains("failed", "tidemark restate audit --run-id run1");
+    assertThat(nessie.hash("main")).isEqualTo(main0);
+
+    // fixed on the branch: audit again, then it goes on
+    spark.sql("UPDATE " + t.eventCounts().sqlAt(branch) + " SET n = n - 100" + c1);
+    // (in this JVM, whose Spark is warm: the same stage code, without another JVM's start on a loaded machine)
+    Restatement.StageResult audited = inProcess(p, prefix, id).stage("audit");
+    assertThat(audited.outcome()).as("%s", audited).isEqualTo(Restatement.StageResult.Outcome.DONE);
+    assertThat(audited.lines()).noneMatch(l -> l.contains("FAIL "))
+        .anyMatch(l -> l.contains("PASS counts: DuckDB recount from the raw archive"));
+    stage.again("audit", id, branch, refs(branch));
+
+    // main moves after the audit: a stream commits a newly final window; publish recomputes on the new head
+    p.arrive(new Arrival(7, List.of(LandingFile.of(Dataset.EVENTS, "more.jsonl",
+        "{\"event_id\":900,\"company_id\":\"c5\",\"amount\":1.0,\"event_ts\":\"2026-01-01T00:40:00Z\"}\n"))));
+    assertThat(fx.countRows(t.eventCounts())).contains("c1|2026-01-01 00:20:00|1");
+    r = stage.run("tag", id);
+    assertThat(r.exitCode()).as("tag before publish: %s", r).isEqualTo(1);
+    assertThat(r.errLines()).singleElement().asString().contains("tidemark restate publish --run-id run1");
+    Restatement.StageResult published = inProcess(p, prefix, id).stage("publish");
+    assertThat(published.outcome()).as("%s", published).isEqualTo(Restatement.StageResult.Outcome.DONE);
+    assertThat(published.lines()).anyMatch(l -> l.contains("attempt 2: main had moved"));
+    String branch2 = branch + "-2";
+    assertThat(nessie.exists(branch)).as("the conflicting attempt's branch is dropped").isFalse();
+    stage.again("publish", id, branch2, refs(branch2));
+
+    r = stage.run("tag", id);
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    String tag = prefix + "restated-" + id;
+    assertThat(nessie.hash(tag)).isEqualTo(nessie.hash("main"));
+    stage.again("tag", id, branch2, refs(branch2));
+    for (String earlier : List.of("plan", "write", "audit")) {
+      stage.again(earlier, id, branch2, refs(branch2));
+    }
+
+    // what the all-in-one run gives (RestatementIT): the corrections, once each, and the stream's windows
+    List<Path> files = StreamFixture.download(p.lakehouse().storage(), p.config().landingBucket(), "events/", tmp);
+    try (DuckOracle oracle = new DuckOracle(List.of(files))) {
+      assertThat(fx.countRows(t.eventCounts())).as("finalized windows equal DuckDB over all events")
+          .isEqualTo(oracle.counts(Duration.ofMinutes(10), Duration.ofMinutes(5)));
+    }
+    assertThat(fx.countRows(t.eventCounts())).contains("c1|2026-01-01 00:00:00|6", "c3|2026-01-01 00:05:00|1",
+        "c1|2026-01-01 00:20:00|1");
+    assertThat(log(t.restatementLog().sql())).as("the published corrections: those the crashed-and-rerun write made")
+        .isEqualTo(logOnBranch);
+    assertThat(fx.historyRows(t.companies())).contains("c3|Cog|platinum|2026-01-01 01:00:00|2026-01-01 01:30:00|false");
+    assertThat(Scd2Invariants.check(spark, t.companies(), Optional.of(t.companyChanges()))).isEmpty();
+    assertThat(fx.strings("SELECT concat_ws(' ', check_name, CAST(passed AS STRING)) FROM " + t.auditChecks().sql()
+        + " WHERE run_id = 'run1'")).isNotEmpty().allMatch(s -> s.endsWith(" true"));
+
+    // the next run finds nothing: every later stage says so and succeeds, and nothing is committed to main
+    String main1 = nessie.hash("main");
+    Restatement.StageResult planned2 = inProcess(p, prefix, "run2").stage("plan");
+    assertThat(planned2.lines()).as("%s", planned2).first().isEqualTo("nothing to restate");
+    for (String later : List.of("write", "audit", "publish", "tag")) {
+      r = stage.run(later, "run2");
+      assertThat(r.exitCode()).as("%s", r).isZero();
+      assertThat(r.out()).contains("nothing to restate for run run2");
+    }
+    assertThat(nessie.hash("main")).isEqualTo(main1);
+    assertThat(nessie.exists(prefix + "restated-run2")).isFalse();
+  }
+
+  private static Restatement inProcess(Pipeline p, String prefix, String id) {
+    return new Restatement(p.lakehouse(), Restatement.Options.defaults(p.config()).withRunId(id).withPrefix(prefix));
+  }
+
+  private List<String> log(String table) {
+    return fx.strings("SELECT concat_ws(' ', correction, key, old_value, new_value) AS r FROM " + table
+        + " WHERE run_id = 'run1' ORDER BY r");
+  }
+
+  /** Runs stages of one pipeline's restatements. */
+  private final class Stage {
+    private final Map<String, String> env;
+    private final String prefix;
+
+    Stage(Map<String, String> env, String prefix) {
+      this.env = env;
+      this.prefix = prefix;
+    }
+
+    Cli.Result run(String stage, String id) {
+      return Cli.run(env, "restate", stage, "--run-id", id, "--ref-prefix", prefix);
+    }
+
+    /** A stage that is done, run again: it says so and changes neither main nor the branch. */
+    void again(String stage, String id, String branch, Refs before) {
+      Cli.Result r = run(stage, id);
+      assertThat(r.exitCode()).as("%s again: %s", stage, r).isZero();
+      assertThat(r.out()).as("%s again", stage).contains("already done");
+      assertThat(refs(branch)).as("%s again changes nothing", stage).isEqualTo(before);
+    }
+  }
+}
