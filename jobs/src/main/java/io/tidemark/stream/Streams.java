@@ -51,18 +51,25 @@ public final class Streams {
   }
 
   /**
-   * One availableNow run of each stream: the raw archives first, so that nothing is lost if a later one fails;
-   * a dataset that has not landed yet is skipped.
+   * One availableNow run of each stream, at once (see {@link ConcurrentRuns}): they read the landing zone
+   * independently and write different tables; the two raw archives, which share the quarantine, run one after
+   * the other. A failing stream stops none of the others, so the raw archives keep what landed even when a later
+   * stream fails. A dataset that has not landed yet is skipped.
    */
   public static List<RunReport> all(SparkSession spark, TidemarkConfig config) {
-    List<RunReport> reports = new java.util.ArrayList<>();
-    if (landed(spark, defaultSource(config, Dataset.EVENTS))) {
-      reports.addAll(List.of(raw(spark, config), dedup(spark, config), counts(spark, config)));
+    List<ConcurrentRuns.Run> runs = new java.util.ArrayList<>();
+    boolean events = landed(spark, defaultSource(config, Dataset.EVENTS));
+    boolean companies = landed(spark, defaultSource(config, Dataset.COMPANIES));
+    if (events) {
+      runs.add(new ConcurrentRuns.Run(RawArchive.NAME, () -> raw(spark, config)));
+      runs.add(new ConcurrentRuns.Run(Dedup.NAME, () -> dedup(spark, config)));
+      runs.add(new ConcurrentRuns.Run(WindowedCounts.NAME, () -> counts(spark, config)));
     }
-    if (landed(spark, defaultSource(config, Dataset.COMPANIES))) {
-      reports.addAll(List.of(rawCompanies(spark, config), scd2(spark, config)));
+    if (companies) {
+      runs.add(new ConcurrentRuns.Run(RawArchive.NAME, () -> rawCompanies(spark, config)));
+      runs.add(new ConcurrentRuns.Run(Scd2Upsert.NAME, () -> scd2(spark, config)));
     }
-    return reports;
+    return ConcurrentRuns.run(spark, runs);
   }
 
   private static boolean landed(SparkSession spark, String source) {
