@@ -74,12 +74,20 @@ public final class LatencyBench {
   private final PrintWriter out;
   private final Path dir;
   private final Map<String, Double> summary = new LinkedHashMap<>();
+  private final java.util.concurrent.atomic.AtomicLong jobs = new java.util.concurrent.atomic.AtomicLong();
   private List<Arrival> seeds;
 
   public LatencyBench(Lakehouse base, PrintWriter out, Path dir) {
     this.base = base;
     this.out = out;
     this.dir = dir;
+    // Spark jobs per run: a count that the machine's load does not blur
+    base.spark().sparkContext().addSparkListener(new org.apache.spark.scheduler.SparkListener() {
+      @Override
+      public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart jobStart) {
+        jobs.incrementAndGet();
+      }
+    });
   }
 
   public void run(Options o) throws Exception {
@@ -142,10 +150,11 @@ public final class LatencyBench {
       if (lh.storage().list(lh.config().landingBucket(), ds.dir() + "/").isEmpty()) {
         continue;
       }
+      long j0 = jobs.get();
       long t0 = System.nanoTime();
       RunReport r = runStream(lh.spark(), lh.config(), stream);
       double wall = (System.nanoTime() - t0) / 1e9;
-      row(label, r, wall);
+      row(label, r, wall, jobs.get() - j0);
       sum += wall;
       if (stream.equals(Scd2Upsert.NAME)) {
         summary.merge("SCD2 run, " + label + " (s)", wall, Math::max);
@@ -165,8 +174,8 @@ public final class LatencyBench {
   }
 
   private void header() {
-    out.printf(Locale.ROOT, "%-9s %-16s %8s %8s | %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s%n", "arrival",
-        "stream", "lines", "total s", "prefl", "start", "list", "plan", "batch", "state", "catal", "comp", "write",
+    out.printf(Locale.ROOT, "%-9s %-16s %8s %8s %5s | %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s%n", "arrival",
+        "stream", "lines", "total s", "jobs", "prefl", "start", "list", "plan", "batch", "state", "catal", "comp", "write",
         "commit", "ckpt", "nodata", "rest");
   }
 
@@ -175,9 +184,9 @@ public final class LatencyBench {
    * (checkpoint metadata), listing (latestOffset + getBatch: the source's files), planning, the batches' work
    * (addBatch) and in it: stateful operators, catalog lookups of the table history, computing the output rows,
    * writing data files and the Iceberg commit; checkpoint writes (offsets + commits); the trailing no-data
-   * batch (a part of the others); the rest (query stop, progress, gaps).
+   * batch (a part of the others); the rest (query stop, progress, gaps). Jobs: the Spark jobs the run started.
    */
-  private void row(String label, RunReport r, double wall) {
+  private void row(String label, RunReport r, double wall, long jobCount) {
     Map<String, Long> d = r.durationsMs();
     long prefl = Math.max(0, Math.round(wall * 1000 - r.seconds() * 1000));
     long start = d.getOrDefault("run.start", 0L);
@@ -188,8 +197,8 @@ public final class LatencyBench {
     long commit = d.getOrDefault("sink.icebergCommit", 0L);
     long write = Math.max(0, d.getOrDefault("sink.icebergWrite", 0L) - commit);
     long rest = Math.round(wall * 1000) - prefl - start - list - plan - batch - ckpt;
-    out.printf(Locale.ROOT, "%-9s %-16s %8d %8.2f | %6d %6d %6d %6d %6d %6d %6d %6d %6d %6d %6d %6d %6d%n", label,
-        r.stream(), r.inputRows(), wall, prefl, start, list, plan, batch, d.getOrDefault("state", 0L),
+    out.printf(Locale.ROOT, "%-9s %-16s %8d %8.2f %5d | %6d %6d %6d %6d %6d %6d %6d %6d %6d %6d %6d %6d %6d%n", label,
+        r.stream(), r.inputRows(), wall, jobCount, prefl, start, list, plan, batch, d.getOrDefault("state", 0L),
         d.getOrDefault("sink.catalog", 0L), d.getOrDefault("sink.compute", 0L), write, commit, ckpt,
         d.getOrDefault("noDataBatch", 0L), rest);
     out.flush();
