@@ -15,7 +15,8 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks that print numbers (measured side by side in one run; nothing is asserted).",
-    subcommands = {BenchCommand.Streams.class, BenchCommand.Scd2.class, BenchCommand.Restate.class})
+    subcommands = {BenchCommand.Streams.class, BenchCommand.Scd2.class, BenchCommand.Restate.class,
+        BenchCommand.Latency.class})
 final class BenchCommand implements Runnable {
   @Spec
   CommandSpec spec;
@@ -131,6 +132,60 @@ final class BenchCommand implements Runnable {
         if (only == null || only.equals("state")) {
           bench.stateGrowth(runs, eventsPerRun);
         }
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "latency", mixinStandardHelpOptions = true, sortOptions = false,
+      description = {"Per-arrival latency of every stream and where it goes: the seed arrivals in this JVM (each "
+          + "stream, then `stream all`) and in fresh JVMs (java -jar tidemark.jar stream all), arrivals on a "
+          + "dimension grown in bulk, and dedup/counts over many events next to DuckDB. Everything runs in "
+          + "namespaces, buckets and checkpoints of its own (bench_latency_*), never in the configured tables."})
+  static final class Latency implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--companies", defaultValue = "100000",
+        description = "Companies of the grown dimension (default: ${DEFAULT-VALUE}).")
+    int companies;
+
+    @Option(names = "--arrival-lines", split = ",", defaultValue = "10,10,10000,10",
+        description = "Event lines and company changes of each arrival on the grown dimension "
+            + "(default: ${DEFAULT-VALUE}).")
+    List<Integer> arrivalLines;
+
+    @Option(names = "--events", defaultValue = "10000000",
+        description = "Events of the dedup/counts run next to DuckDB; 0 skips it (default: ${DEFAULT-VALUE}).")
+    int events;
+
+    @Option(names = "--seed-arrivals", paramLabel = "N",
+        description = "Only the first N seed arrivals (default: all).")
+    Integer seedArrivals;
+
+    @Option(names = "--skip-cold", description = "Do not run `stream all` in fresh JVMs.")
+    boolean skipCold;
+
+    @Option(names = "--cold-jvm-option", paramLabel = "OPTION",
+        description = "An option for the fresh JVMs, e.g. -XX:TieredStopAtLevel=1 (repeatable).")
+    List<String> coldJvmOptions = new java.util.ArrayList<>();
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Default: <home>/bench.")
+    Path outDir;
+
+    @Override
+    public Integer call() throws Exception {
+      TidemarkConfig config = Tidemark.root(spec).config();
+      if (companies < 1 || events < 0 || arrivalLines.stream().anyMatch(n -> n < 1)
+          || (seedArrivals != null && seedArrivals < 1)) {
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+            "--companies, --arrival-lines and --seed-arrivals must be >= 1, --events >= 0");
+      }
+      Path dir = outDir(config, outDir);
+      try (Lakehouse lh = Lakehouse.open(config, "tidemark bench latency")) {
+        new io.tidemark.bench.LatencyBench(lh, spec.commandLine().getOut(), dir).run(
+            new io.tidemark.bench.LatencyBench.Options(companies, arrivalLines, events, !skipCold, coldJvmOptions,
+            seedArrivals == null ? Integer.MAX_VALUE : seedArrivals));
       }
       return 0;
     }

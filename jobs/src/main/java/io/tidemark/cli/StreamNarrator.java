@@ -33,10 +33,14 @@ final class StreamNarrator {
   void run(int arrival) {
     Set<String> windowsBefore = windows();
     Instant watermarkBefore = countsWatermark;
+    long t0 = System.nanoTime();
     List<RunReport> reports = Streams.all(spark, config);
+    double seconds = (System.nanoTime() - t0) / 1e9;
     for (RunReport r : reports) {
       out.println("   " + r.summary());
     }
+    out.println(String.format(java.util.Locale.ROOT, "   arrival %d: %d stream(s) ran at once in %.1f s", arrival,
+        reports.size(), seconds));
     RunReport counts = report(reports, WindowedCounts.NAME);
     if (counts != null && counts.watermark() != null) {
       countsWatermark = counts.watermark();

@@ -46,6 +46,8 @@ public final class SparkSessions {
     c.put("spark.ui.enabled", "false");
     c.put("spark.redaction.regex", "(?i)secret|password|token|access[.-]key");
     c.put("spark.ui.showConsoleProgress", "false");
+    // `stream all` runs its streams at once, each in its own pool (fairscheduler.xml): none waits behind another
+    c.put("spark.scheduler.mode", "FAIR");
     // streaming: both are frozen into a checkpoint at its first run
     c.put("spark.sql.streaming.stateStore.providerClass", "rocksdb".equals(config.stateStore())
         ? "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
@@ -75,6 +77,8 @@ public final class SparkSessions {
     c.put(cat + ".warehouse", config.warehouse());
     // foreachBatch runs in a cloned session with its own cache: never read a stale table version
     c.put(cat + ".cache-enabled", "false");
+    // Iceberg's own commit and planning times per table, for the run reports and the latency benchmark
+    c.put(cat + ".metrics-reporter-impl", "io.tidemark.stream.CommitTimings");
     c.put(cat + ".io-impl", "org.apache.iceberg.aws.s3.S3FileIO");
     c.put(cat + ".s3.endpoint", endpoints.s3Endpoint().toString());
     c.put(cat + ".s3.path-style-access", Boolean.toString(config.s3PathStyle()));

@@ -32,10 +32,19 @@ final class BatchCommitter {
   private final String stream;
   private final String checkpoint;
   private final List<BatchResult> results = new ArrayList<>();
+  /**
+   * The newest batch this query committed to each table, as far as this run knows: looked up in the table's
+   * history at the run's first batch, then kept up to date by the run's own commits. Only this query writes
+   * commits with its id, so later batches of the run need no lookup.
+   */
+  private final Map<TableName, Long> lastCommitted = new java.util.HashMap<>();
 
-  /** What one batch did to one table; compute covers producing and counting the rows, write the Iceberg commit. */
+  /**
+   * What one batch did to one table; compute covers producing and counting the rows, write the data files and
+   * the Iceberg commit (of which commit is the catalog commit itself), catalog the lookups of the table's history.
+   */
   record BatchResult(long batchId, TableName table, long rows, boolean alreadyCommitted, long watermarkMs,
-                     long computeMs, long writeMs) {}
+                     long computeMs, long writeMs, long commitMs, long catalogMs) {}
 
   BatchCommitter(String stream, String checkpoint) {
     this.stream = stream;
@@ -84,19 +93,29 @@ final class BatchCommitter {
     }
     OffsetLog.BatchMetadata meta = OffsetLog.read(spark, checkpoint, batchId);
     crashIfAsked("before-commit", batchId);
-    if (Provenance.lastCommittedBatch(load(spark, table), queryId) >= batchId) {
-      results.add(new BatchResult(batchId, table, 0, true, meta.watermarkMs(), 0, 0));
+    long c0 = System.nanoTime();
+    Long known = lastCommitted.get(table);
+    if (known == null) {
+      known = Provenance.lastCommittedBatch(load(spark, table), queryId);
+      lastCommitted.put(table, known);
+    }
+    long catalogMs = (System.nanoTime() - c0) / 1_000_000;
+    if (known >= batchId) {
+      results.add(new BatchResult(batchId, table, 0, true, meta.watermarkMs(), 0, 0, 0, catalogMs));
       return;
     }
     Map<String, String> props = Provenance.ofBatch(stream, queryId, batchId, meta.watermarkMs());
     long t0 = System.nanoTime();
     if (kind == Output.LARGE && !OffsetLog.noNewData(spark, checkpoint, batchId)) {
-      write(output, writer, props);
+      long commitMs = write(output, writer, props, table);
+      lastCommitted.put(table, batchId);
+      long t1 = System.nanoTime();
       Snapshot committed = Provenance.batchSnapshot(load(spark, table), queryId, batchId).orElseThrow(() ->
           new IllegalStateException("no commit of batch " + batchId + " in " + table + " after writing it"));
       long rows = Long.parseLong(committed.summary().getOrDefault("added-records", "0"));
+      catalogMs += (System.nanoTime() - t1) / 1_000_000;
       results.add(new BatchResult(batchId, table, rows, false, meta.watermarkMs(), 0,
-          (System.nanoTime() - t0) / 1_000_000));
+          (t1 - t0) / 1_000_000, commitMs, catalogMs));
       crashIfAsked("after-commit", batchId);
       return;
     }
@@ -105,12 +124,14 @@ final class BatchCommitter {
     try {
       long n = rows.count();
       long t1 = System.nanoTime();
+      long commitMs = 0;
       if (n > 0) {
-        write(rows, writer, props);
+        commitMs = write(rows, writer, props, table);
+        lastCommitted.put(table, batchId);
         crashIfAsked("after-commit", batchId);
       }
       results.add(new BatchResult(batchId, table, n, false, meta.watermarkMs(), (t1 - t0) / 1_000_000,
-          (System.nanoTime() - t1) / 1_000_000));
+          (System.nanoTime() - t1) / 1_000_000, commitMs, catalogMs));
     } finally {
       if (cache) {
         rows.unpersist();
@@ -118,11 +139,15 @@ final class BatchCommitter {
     }
   }
 
-  private static void write(Dataset<Row> rows, Consumer<Dataset<Row>> writer, Map<String, String> props) {
+  /** Writes and commits; returns the milliseconds the table's catalog commit took (see {@link CommitTimings}). */
+  private static long write(Dataset<Row> rows, Consumer<Dataset<Row>> writer, Map<String, String> props,
+                            TableName table) {
+    long before = CommitTimings.commitMs(table);
     CommitMetadata.withCommitProperties(props, () -> {
       writer.accept(rows);
       return null;
     }, RuntimeException.class);
+    return CommitTimings.commitMs(table) - before;
   }
 
   static Table load(SparkSession spark, TableName table) {

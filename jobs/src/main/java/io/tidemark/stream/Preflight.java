@@ -38,10 +38,18 @@ final class Preflight {
   }
 
   static void requireTable(SparkSession spark, TableDefinition d) {
-    if (!spark.catalog().tableExists(d.name().toString())) {
+    org.apache.spark.sql.types.StructType schema;
+    try {
+      // one catalog round trip: the table's schema, or that it is not there
+      schema = spark.table(d.name().sql()).schema();
+    } catch (Exception e) {
+      // Scala throws AnalysisException (checked in Java's eyes) without declaring it
+      if (!(e instanceof org.apache.spark.sql.AnalysisException) || spark.catalog().tableExists(d.name().toString())) {
+        throw e;
+      }
       throw new StreamException("table " + d.name() + " does not exist; run: tidemark bootstrap (or check --table)");
     }
-    Map<String, String> missing = Bootstrap.missingColumns(spark.table(d.name().sql()).schema(), d);
+    Map<String, String> missing = Bootstrap.missingColumns(schema, d);
     if (!missing.isEmpty()) {
       throw new StreamException("table " + d.name() + " lacks column(s) " + String.join(", ", missing.keySet())
           + "; run: tidemark bootstrap");

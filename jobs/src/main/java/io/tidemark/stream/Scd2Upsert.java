@@ -9,6 +9,7 @@ import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.Schemas;
 import io.tidemark.lakehouse.TableCatalog;
 import java.time.Duration;
+import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -61,22 +62,59 @@ public final class Scd2Upsert {
         (batch, id) -> upsert(batch, id, dimension, changeLog, committer)), committer);
   }
 
+  /**
+   * Companies a batch touches at most for their rows to be picked with an IN list (which Iceberg prunes files
+   * and the log's buckets with); beyond it, a broadcast join.
+   */
+  private static final int IN_LIST_MAX = 10_000;
+
   private static void upsert(Dataset<Row> batch, long batchId, TableName dimension, TableName changeLog,
                              BatchCommitter committer) {
+    SparkSession spark = batch.sparkSession();
     Dataset<Row> incoming = batch.persist();
+    Dataset<Row> logged = null;
+    Dataset<Row> current = null;
     try {
-      // runs the batch's plan once (the dedup state moves on); a batch without changes has nothing to merge
-      if (incoming.isEmpty()) {
+      // runs the batch's plan once (the dedup state moves on) and brings the touched companies to the driver;
+      // a batch without changes has nothing to merge
+      List<Row> keys = incoming.select("company_id").distinct().collectAsList();
+      if (keys.isEmpty()) {
         return;
       }
-      committer.commit(batchId, changeLog, unlogged(incoming, changeLog.sql()), BatchCommitter.Output.SMALL,
-          rows -> append(rows, changeLog.sql()));
-      Dataset<Row> keys = incoming.select("company_id").distinct();
-      committer.commit(batchId, dimension, difference(keys, changeLog.sql(), dimension.sql()),
-          BatchCommitter.Output.SMALL, diff -> merge(diff, dimension.sql()));
+      // each table is read once per batch, for the touched companies only: the log's changes (what is applied
+      // already, and with the batch's new changes the history) and the dimension's versions
+      logged = touched(spark, spark.table(changeLog.sql()).select(CHANGE[0], CHANGE[1], CHANGE[2], CHANGE[3],
+          CHANGE[4]), keys);
+      current = touched(spark, spark.table(dimension.sql())
+          .select(Schemas.columns(Schemas.COMPANY_VERSION)), keys);
+      Dataset<Row> fresh = incoming.join(logged, sameChange(incoming, logged), "left_anti");
+      committer.commit(batchId, changeLog, fresh, BatchCommitter.Output.SMALL, rows -> append(rows, changeLog.sql()));
+      // the log after the append holds exactly logged + fresh (when the append was done before a crash, fresh is
+      // empty and logged holds it); a change in both would count once, the rebuild settles equal changes
+      Dataset<Row> history = Scd2History.rebuild(logged.unionByName(fresh));
+      committer.commit(batchId, dimension, difference(history, current), BatchCommitter.Output.SMALL,
+          diff -> merge(diff, dimension.sql()));
     } finally {
       incoming.unpersist();
+      if (logged != null) {
+        logged.unpersist();
+      }
+      if (current != null) {
+        current.unpersist();
+      }
     }
+  }
+
+  /**
+   * The rows of {@code table} of these companies, read once: for a small batch brought to the driver (a local
+   * relation, which later writes to the table cannot invalidate), else cached.
+   */
+  private static Dataset<Row> touched(SparkSession spark, Dataset<Row> table, List<Row> keys) {
+    if (keys.size() <= IN_LIST_MAX) {
+      Dataset<Row> picked = table.where(col("company_id").isin(keys.stream().map(r -> r.get(0)).toArray()));
+      return spark.createDataFrame(picked.collectAsList(), picked.schema());
+    }
+    return table.join(broadcast(spark.createDataFrame(keys, keys.get(0).schema())), "company_id").persist();
   }
 
   /** The changes (normalized) that the log does not hold yet. */
@@ -96,6 +134,11 @@ public final class Scd2Upsert {
     Dataset<Row> history = Scd2History.rebuild(spark.table(logSql).join(broadcast(keys), "company_id"));
     Dataset<Row> current = spark.table(dimensionSql).join(broadcast(keys), "company_id")
         .select(Schemas.columns(Schemas.COMPANY_VERSION));
+    return difference(history, current);
+  }
+
+  /** The same, from the rebuilt history and the dimension's versions of the same companies. */
+  static Dataset<Row> difference(Dataset<Row> history, Dataset<Row> current) {
     Dataset<Row> upserts = history.except(current).withColumn("op", lit("upsert"));
     Dataset<Row> gone = current.select("company_id", "valid_from")
         .except(history.select("company_id", "valid_from"))

@@ -33,8 +33,10 @@ final class StreamRun {
   static RunReport run(String name, String lateUnit, DataStreamWriter<Row> writer, BatchCommitter committer) {
     long t0 = System.nanoTime();
     StreamingQuery q;
+    long startMs;
     try {
       q = writer.start();
+      startMs = (System.nanoTime() - t0) / 1_000_000;
     } catch (TimeoutException e) {
       throw new StreamException(name + ": the query did not start: " + e.getMessage(), e);
     }
@@ -60,7 +62,9 @@ final class StreamRun {
         // the query has ended already; nothing more to stop
       }
     }
-    return report(name, lateUnit, q.recentProgress(), committer, (System.nanoTime() - t0) / 1e9);
+    RunReport r = report(name, lateUnit, q.recentProgress(), committer, (System.nanoTime() - t0) / 1e9);
+    r.durationsMs().put("run.start", startMs);
+    return r;
   }
 
   static RunReport report(String name, String lateUnit, StreamingQueryProgress[] progress,
@@ -78,9 +82,14 @@ final class StreamRun {
       // a trigger with nothing to do reports progress too, without running a batch
       if (p.durationMs().containsKey("addBatch")) {
         batches++;
+        // the trailing batch that only moves the watermark on (evicts state, emits finalized windows)
+        if (p.numInputRows() == 0) {
+          durations.merge("noDataBatch", p.durationMs().getOrDefault("triggerExecution", 0L), Long::sum);
+        }
       }
       input += p.numInputRows();
       for (StateOperatorProgress op : p.stateOperators()) {
+        durations.merge("state", op.allUpdatesTimeMs() + op.allRemovalsTimeMs() + op.commitTimeMs(), Long::sum);
         late += op.numRowsDroppedByWatermark();
         duplicates += op.customMetrics().getOrDefault("numDroppedDuplicateRows", 0L);
       }
@@ -101,6 +110,8 @@ final class StreamRun {
       written.merge(r.table(), r.rows(), Long::sum);
       durations.merge("sink.compute", r.computeMs(), Long::sum);
       durations.merge("sink.icebergWrite", r.writeMs(), Long::sum);
+      durations.merge("sink.icebergCommit", r.commitMs(), Long::sum);
+      durations.merge("sink.catalog", r.catalogMs(), Long::sum);
       if (r.alreadyCommitted()) {
         skipped++;
       }

@@ -1,0 +1,383 @@
+package io.tidemark.bench;
+
+import io.tidemark.config.Setting;
+import io.tidemark.config.TableName;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.lakehouse.Bootstrap;
+import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.lakehouse.TableCatalog;
+import io.tidemark.land.Arrival;
+import io.tidemark.land.Dataset;
+import io.tidemark.land.Lander;
+import io.tidemark.land.LandingFile;
+import io.tidemark.land.SeedScenarios;
+import io.tidemark.stream.Dedup;
+import io.tidemark.stream.RawArchive;
+import io.tidemark.stream.RunReport;
+import io.tidemark.stream.Scd2Upsert;
+import io.tidemark.stream.StreamKind;
+import io.tidemark.stream.StreamSpec;
+import io.tidemark.stream.Streams;
+import io.tidemark.stream.WindowedCounts;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Per-arrival latency of the streams, and where it goes. Every measurement runs in a pipeline of its own
+ * (namespace, landing bucket and checkpoints {@code bench_latency_*}, see {@link TidemarkConfig#scoped}), never in
+ * the configured tables. Printed, never asserted:
+ * <ul>
+ *   <li>the seed arrivals, each stream on its own in this (warm) JVM with the breakdown of its time, then
+ *       {@code stream all} (the streams at once);
+ *   <li>{@code java -jar tidemark.jar stream all} per seed arrival from a cold JVM, split into the JVM's start, the
+ *       SparkSession's and the streams';
+ *   <li>small and larger arrivals (events and company changes) on a dimension grown in bulk to many companies;
+ *   <li>dedup and windowed counts over many generated events, next to DuckDB over the same files.
+ * </ul>
+ */
+public final class LatencyBench {
+  private static final List<String> STREAMS = List.of(RawArchive.NAME, Dedup.NAME, WindowedCounts.NAME,
+      RawArchive.COMPANIES, Scd2Upsert.NAME);
+  private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+  private static final String[] TIERS = {"bronze", "silver", "gold", "platinum"};
+  private static final Pattern SUMMARY = Pattern.compile("^([a-z0-9-]+): .*\\(([\\d.]+) s\\)$");
+
+  /**
+   * @param companies size of the grown dimension
+   * @param arrivalLines event lines and company changes of each arrival on the grown dimension
+   * @param events events of the dedup / counts measurement next to DuckDB (0: skip it)
+   * @param cold whether to run {@code stream all} in fresh JVMs
+   * @param coldJvmOptions options for those JVMs (e.g. to compare -XX:TieredStopAtLevel=1)
+   * @param seedArrivals how many of the seed arrivals to land
+   */
+  public record Options(int companies, List<Integer> arrivalLines, int events, boolean cold,
+                        List<String> coldJvmOptions, int seedArrivals) {}
+
+  private final Lakehouse base;
+  private final PrintWriter out;
+  private final Path dir;
+  private final Map<String, Double> summary = new LinkedHashMap<>();
+  private final java.util.concurrent.atomic.AtomicLong jobs = new java.util.concurrent.atomic.AtomicLong();
+  private List<Arrival> seeds;
+
+  public LatencyBench(Lakehouse base, PrintWriter out, Path dir) {
+    this.base = base;
+    this.out = out;
+    this.dir = dir;
+    // Spark jobs per run: a count that the machine's load does not blur
+    base.spark().sparkContext().addSparkListener(new org.apache.spark.scheduler.SparkListener() {
+      @Override
+      public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart jobStart) {
+        jobs.incrementAndGet();
+      }
+    });
+  }
+
+  public void run(Options o) throws Exception {
+    List<Arrival> all = SeedScenarios.ALL.arrivals();
+    seeds = all.subList(0, Math.min(all.size(), o.seedArrivals()));
+    seeds();
+    if (o.cold()) {
+      cold(o.coldJvmOptions());
+    }
+    grownDimension(o.companies(), o.arrivalLines());
+    if (o.events() > 0) {
+      ratio(o.events());
+    }
+    out.println("== summary");
+    summary.forEach((k, v) -> out.printf(Locale.ROOT, "  %-62s %8.2f%n", k, v));
+    out.flush();
+  }
+
+  /** A pipeline of its own, bootstrapped: namespace, landing bucket and checkpoints. */
+  private Lakehouse scope(String what) {
+    String name = "bench_latency_" + what + "_" + Long.toHexString(System.nanoTime() & 0xffffff);
+    TidemarkConfig config = base.config().scoped(name, dir.resolve("cp-" + name));
+    Lakehouse lh = Lakehouse.attach(config, base.endpoints(), base.spark());
+    Bootstrap.run(lh.spark(), lh.storage(), config);
+    return lh;
+  }
+
+  private void seeds() {
+    out.println("== seed arrivals, warm JVM: each stream on its own, then `stream all` (the five at once)");
+    header();
+    double worstSequential = 0;
+    double worstAll = 0;
+    try (Lakehouse one = scope("seq"); Lakehouse all = scope("all")) {
+      Lander l1 = new Lander(one.storage(), one.config().landingBucket(), "");
+      Lander l2 = new Lander(all.storage(), all.config().landingBucket(), "");
+      for (Arrival a : seeds) {
+        l1.land(a);
+        l2.land(a);
+        double sum = eachStream(one, "seed " + a.number());
+        long t0 = System.nanoTime();
+        List<RunReport> reports = Streams.all(all.spark(), all.config());
+        double wall = (System.nanoTime() - t0) / 1e9;
+        out.printf(Locale.ROOT, "%-9s %-16s %8s %8.2f   (the same arrival, the %d streams at once)%n",
+            "seed " + a.number(), "stream all", "", wall, reports.size());
+        out.flush();
+        worstSequential = Math.max(worstSequential, sum);
+        worstAll = Math.max(worstAll, wall);
+      }
+    }
+    summary.put("seed arrival, five streams one after another, warm JVM (s, worst)", worstSequential);
+    summary.put("seed arrival, `stream all` (at once), warm JVM (s, worst)", worstAll);
+  }
+
+  /** Each stream whose dataset landed, one after another, with its breakdown; the sum of their times. */
+  private double eachStream(Lakehouse lh, String label) {
+    double sum = 0;
+    for (String stream : STREAMS) {
+      Dataset ds = stream.equals(RawArchive.COMPANIES) || stream.equals(Scd2Upsert.NAME)
+          ? Dataset.COMPANIES : Dataset.EVENTS;
+      if (lh.storage().list(lh.config().landingBucket(), ds.dir() + "/").isEmpty()) {
+        continue;
+      }
+      long j0 = jobs.get();
+      long t0 = System.nanoTime();
+      RunReport r = runStream(lh.spark(), lh.config(), stream);
+      double wall = (System.nanoTime() - t0) / 1e9;
+      row(label, r, wall, jobs.get() - j0);
+      sum += wall;
+      if (stream.equals(Scd2Upsert.NAME)) {
+        summary.merge("SCD2 run, " + label + " (s)", wall, Math::max);
+      }
+    }
+    return sum;
+  }
+
+  private static RunReport runStream(SparkSession spark, TidemarkConfig c, String stream) {
+    return StreamSpec.of(StreamKind.named(stream), c).run(spark);
+  }
+
+  private void header() {
+    out.printf(Locale.ROOT, "%-9s %-16s %8s %8s %5s | %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s%n", "arrival",
+        "stream", "lines", "total s", "jobs", "prefl", "start", "list", "plan", "batch", "state", "catal", "comp", "write",
+        "commit", "ckpt", "nodata", "rest");
+  }
+
+  /**
+   * One stream's run and where its time went, in ms: preflight (source and table checks), start of the query
+   * (checkpoint metadata), listing (latestOffset + getBatch: the source's files), planning, the batches' work
+   * (addBatch) and in it: stateful operators, catalog lookups of the table history, computing the output rows,
+   * writing data files and the Iceberg commit; checkpoint writes (offsets + commits); the trailing no-data
+   * batch (a part of the others); the rest (query stop, progress, gaps). Jobs: the Spark jobs the run started.
+   */
+  private void row(String label, RunReport r, double wall, long jobCount) {
+    Map<String, Long> d = r.durationsMs();
+    long prefl = Math.max(0, Math.round(wall * 1000 - r.seconds() * 1000));
+    long start = d.getOrDefault("run.start", 0L);
+    long list = d.getOrDefault("latestOffset", 0L) + d.getOrDefault("getBatch", 0L);
+    long plan = d.getOrDefault("queryPlanning", 0L);
+    long batch = d.getOrDefault("addBatch", 0L);
+    long ckpt = d.getOrDefault("walCommit", 0L) + d.getOrDefault("commitOffsets", 0L);
+    long commit = d.getOrDefault("sink.icebergCommit", 0L);
+    long write = Math.max(0, d.getOrDefault("sink.icebergWrite", 0L) - commit);
+    long rest = Math.round(wall * 1000) - prefl - start - list - plan - batch - ckpt;
+    out.printf(Locale.ROOT, "%-9s %-16s %8d %8.2f %5d | %6d %6d %6d %6d %6d %6d %6d %6d %6d %6d %6d %6d %6d%n", label,
+        r.stream(), r.inputRows(), wall, jobCount, prefl, start, list, plan, batch, d.getOrDefault("state", 0L),
+        d.getOrDefault("sink.catalog", 0L), d.getOrDefault("sink.compute", 0L), write, commit, ckpt,
+        d.getOrDefault("noDataBatch", 0L), rest);
+    out.flush();
+  }
+
+  /** `stream all` in a fresh JVM per seed arrival, against the JVM's and the SparkSession's start alone. */
+  private void cold(List<String> jvmOptions) throws Exception {
+    out.println("== seed arrivals, cold JVM: java " + String.join(" ", jvmOptions) + (jvmOptions.isEmpty() ? "" : " ")
+        + "-jar tidemark.jar stream all, start to exit");
+    try (Lakehouse lh = scope("cold")) {
+      Map<String, String> env = environment(lh.config());
+      double jvm = subprocess(env, jvmOptions, "--version").seconds;
+      double session = subprocess(env, jvmOptions, "sql", "SELECT 1").seconds;
+      out.printf(Locale.ROOT, "JVM start + command line (--version): %.2f s; + services check, SparkSession and "
+          + "catalog (sql \"SELECT 1\"): %.2f s%n", jvm, session);
+      out.printf(Locale.ROOT, "%-9s %8s %8s %8s   %s%n", "arrival", "total s", "jvm s", "streams", "per stream (s, "
+          + "at once)");
+      Lander lander = new Lander(lh.storage(), lh.config().landingBucket(), "");
+      double worst = 0;
+      for (Arrival a : seeds) {
+        lander.land(a);
+        Proc p = subprocess(env, jvmOptions, "stream", "all");
+        if (p.exit != 0) {
+          throw new IllegalStateException("stream all failed in a fresh JVM (exit " + p.exit + "): " + p.output);
+        }
+        StringBuilder each = new StringBuilder();
+        for (String line : p.output.split("\n")) {
+          Matcher m = SUMMARY.matcher(line.strip());
+          if (m.matches()) {
+            each.append(m.group(1)).append(' ').append(m.group(2)).append("  ");
+          }
+        }
+        out.printf(Locale.ROOT, "%-9s %8.2f %8.2f %8.2f   %s%n", "seed " + a.number(), p.seconds, session,
+            p.seconds - session, each.toString().strip());
+        out.flush();
+        worst = Math.max(worst, p.seconds);
+      }
+      summary.put("seed arrival, `java -jar tidemark.jar stream all`, cold JVM (s, worst)", worst);
+      summary.put("  of which JVM start + SparkSession (sql \"SELECT 1\") (s)", session);
+    }
+  }
+
+  /** This process's environment with the scoped pipeline's settings, for a tidemark in another JVM. */
+  private static Map<String, String> environment(TidemarkConfig config) {
+    Map<String, String> env = new HashMap<>(System.getenv());
+    config.describe().forEach((s, v) -> {
+      if (v != null && !s.isSecret()) {
+        env.put(s.env(), v);
+      }
+    });
+    return env;
+  }
+
+  private record Proc(int exit, String output, double seconds) {}
+
+  private Proc subprocess(Map<String, String> env, List<String> jvmOptions, String... args) throws Exception {
+    Path jar = Path.of(LatencyBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(jvmOptions);
+    cmd.add("-jar");
+    cmd.add(jar.toString());
+    cmd.addAll(List.of(args));
+    Path log = Files.createTempFile(dir, "cold", ".out");
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+    pb.environment().clear();
+    pb.environment().putAll(env);
+    long t0 = System.nanoTime();
+    Process p = pb.start();
+    if (!p.waitFor(10, TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new IllegalStateException("tidemark " + String.join(" ", args) + " did not end in 10 minutes");
+    }
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    String output = Files.readString(log, StandardCharsets.UTF_8);
+    Files.deleteIfExists(log);
+    return new Proc(p.exitValue(), output, seconds);
+  }
+
+  /** Arrivals of events and company changes on a dimension grown in bulk to {@code companies}. */
+  private void grownDimension(int companies, List<Integer> arrivalLines) {
+    out.println("== arrivals on a dimension of " + companies + " companies (grown in bulk: dimension and change log "
+        + "written directly), warm JVM, each stream on its own");
+    try (Lakehouse lh = scope("dim")) {
+      SparkSession spark = lh.spark();
+      TableName dim = lh.config().tables().companies();
+      TableName log = lh.config().tables().companyChanges();
+      long t0 = System.nanoTime();
+      String from = "FROM range(" + companies + ")";
+      spark.sql("INSERT INTO " + log.sql() + " SELECT concat('c', id), concat('name-', id), 'bronze', TIMESTAMP '"
+          + "2025-12-01 00:00:00', false " + from);
+      spark.sql("INSERT INTO " + dim.sql() + " SELECT concat('c', id), concat('name-', id), 'bronze', TIMESTAMP '"
+          + "2025-12-01 00:00:00', CAST(NULL AS TIMESTAMP), true " + from);
+      out.printf(Locale.ROOT, "grown to %d companies in %.1f s%n", companies, (System.nanoTime() - t0) / 1e9);
+      header();
+      Lander lander = new Lander(lh.storage(), lh.config().landingBucket(), "");
+      SplittableRandom rng = new SplittableRandom(9);
+      int nextEvent = 1;
+      for (int k = 0; k < arrivalLines.size(); k++) {
+        int n = arrivalLines.get(k);
+        Instant clock = START.plus(Duration.ofHours(k));
+        StringBuilder events = new StringBuilder();
+        StringBuilder changes = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+          Instant t = clock.plusMillis(3_600_000L * i / n);
+          events.append("{\"event_id\":").append(nextEvent++).append(",\"company_id\":\"c")
+              .append(rng.nextInt(companies)).append("\",\"amount\":1.50,\"event_ts\":\"").append(t).append("\"}\n");
+          changes.append("{\"company_id\":\"c").append(rng.nextInt(companies)).append("\",\"name\":\"name-")
+              .append(rng.nextInt(1000)).append("\",\"tier\":\"").append(TIERS[rng.nextInt(TIERS.length)])
+              .append("\",\"change_ts\":\"").append(t).append("\"}\n");
+        }
+        lander.land(new Arrival(k + 1, List.of(LandingFile.of(Dataset.EVENTS, "bench.jsonl", events.toString()),
+            LandingFile.of(Dataset.COMPANIES, "bench.jsonl", changes.toString()))));
+        eachStream(lh, "#" + (k + 1) + " " + n);
+      }
+    }
+  }
+
+  /** Dedup and windowed counts over many events in one run, next to DuckDB over the same files. */
+  private void ratio(int events) throws Exception {
+    out.println("== dedup and windowed counts over " + events + " events in one availableNow run, next to DuckDB "
+        + "over the same local files (measured side by side)");
+    Path data = generated(events);
+    BenchTables.namespace(base.spark());
+    out.printf(Locale.ROOT, "%-8s %10s %9s %11s %9s %11s %7s%n", "stream", "lines", "spark s", "spark ev/s",
+        "duckdb s", "duckdb ev/s", "ratio");
+    String source = data.resolve("events").toString();
+    for (String stream : List.of("dedup", "counts")) {
+      String cp = dir.resolve("cp-ratio-" + stream + "-" + Long.toHexString(System.nanoTime())).toString();
+      TableName table = stream.equals("dedup") ? BenchTables.fresh(base.spark(), TableCatalog::events, "latency_dedup")
+          : BenchTables.fresh(base.spark(), TableCatalog::eventCounts, "latency_counts");
+      long t0 = System.nanoTime();
+      if (stream.equals("dedup")) {
+        Dedup.run(base.spark(), source, table, cp, Duration.ofMinutes(30), Dedup.Mode.WITHIN_WATERMARK);
+      } else {
+        WindowedCounts.run(base.spark(), source, table, cp, WindowedCounts.Options.seeds());
+      }
+      double spark = (System.nanoTime() - t0) / 1e9;
+      Path parquet = dir.resolve("duck-" + stream + ".parquet");
+      double duck = stream.equals("dedup") ? DuckDbBaseline.dedup(data, parquet)
+          : DuckDbBaseline.counts(data, parquet, 300);
+      out.printf(Locale.ROOT, "%-8s %10d %9.2f %11.0f %9.2f %11.0f %6.1fx%n", stream, events, spark, events / spark,
+          duck, events / duck, spark / duck);
+      out.flush();
+      summary.put(stream + " over " + events + " events, Spark time / DuckDB time (x)", spark / duck);
+    }
+  }
+
+  /**
+   * {@code events} event lines (2% repeated, event time over a week) in as many files as there are cores,
+   * written in parallel; kept for the next run of the same size.
+   */
+  private Path generated(int events) throws IOException {
+    Path root = dir.resolve("latency-events-" + events);
+    Path done = root.resolve("_complete");
+    if (Files.exists(done)) {
+      return root;
+    }
+    Path target = Files.createDirectories(root.resolve("events"));
+    int files = Math.max(2, Runtime.getRuntime().availableProcessors() * 2);
+    long span = Duration.ofDays(7).toMillis();
+    long t0 = System.nanoTime();
+    IntStream.range(0, files).parallel().forEach(f -> {
+      int from = (int) ((long) events * f / files);
+      int to = (int) ((long) events * (f + 1) / files);
+      SplittableRandom rng = new SplittableRandom(f);
+      try (BufferedWriter w = Files.newBufferedWriter(target.resolve(String.format("part-%03d.jsonl", f)),
+          StandardCharsets.UTF_8)) {
+        for (int id = from; id < to; id++) {
+          String line = "{\"event_id\":" + (id + 1) + ",\"company_id\":\"c" + (rng.nextInt(20) + 1)
+              + "\",\"amount\":" + rng.nextInt(1, 100_000) / 100.0 + ",\"event_ts\":\""
+              + START.plusMillis(span * id / events + rng.nextInt(-60_000, 60_001)) + "\"}\n";
+          w.write(line);
+          if (rng.nextInt(50) == 0) {
+            w.write(line);
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+    Files.createFile(done);
+    out.printf(Locale.ROOT, "generated %d events in %d files in %.1f s%n", events, files, (System.nanoTime() - t0) / 1e9);
+    return root;
+  }
+}

@@ -1,0 +1,60 @@
+package io.tidemark.stream;
+
+import io.tidemark.config.TableName;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.iceberg.metrics.CommitReport;
+import org.apache.iceberg.metrics.MetricsReport;
+import org.apache.iceberg.metrics.MetricsReporter;
+import org.apache.iceberg.metrics.ScanReport;
+import org.apache.iceberg.metrics.TimerResult;
+
+/**
+ * Iceberg's own timings of commits and scan planning, per table, summed over the JVM: the catalog's metrics
+ * reporter (every cloned session makes its own catalog, hence static totals). The streams read them around a
+ * write to tell the catalog commit from the writing of data files; the latency benchmark prints them.
+ */
+public final class CommitTimings implements MetricsReporter {
+  private static final Map<String, LongAdder> COMMIT_MS = new ConcurrentHashMap<>();
+  private static final Map<String, LongAdder> PLANNING_MS = new ConcurrentHashMap<>();
+
+  @Override
+  public void report(MetricsReport report) {
+    if (report instanceof CommitReport c && c.commitMetrics() != null) {
+      add(COMMIT_MS, c.tableName(), c.commitMetrics().totalDuration());
+    } else if (report instanceof ScanReport s && s.scanMetrics() != null) {
+      add(PLANNING_MS, s.tableName(), s.scanMetrics().totalPlanningDuration());
+    }
+  }
+
+  /** Milliseconds spent in commits of the table so far. */
+  public static long commitMs(TableName table) {
+    return sum(COMMIT_MS, table);
+  }
+
+  /** Milliseconds spent planning scans of the table so far. */
+  public static long planningMs(TableName table) {
+    return sum(PLANNING_MS, table);
+  }
+
+  private static void add(Map<String, LongAdder> totals, String table, TimerResult t) {
+    if (table != null && t != null && t.totalDuration() != null) {
+      totals.computeIfAbsent(key(table), k -> new LongAdder()).add(t.totalDuration().toMillis());
+    }
+  }
+
+  private static long sum(Map<String, LongAdder> totals, TableName table) {
+    LongAdder a = totals.get(key(table.toString()));
+    return a == null ? 0 : a.sum();
+  }
+
+  /** namespace.table of a reported name ("nessie.raw.events", "raw.events@main" and "raw.events" alike). */
+  private static String key(String name) {
+    String n = name.replace("`", "");
+    int at = n.indexOf('@');
+    n = at < 0 ? n : n.substring(0, at);
+    String[] parts = n.split("\\.");
+    return parts.length <= 2 ? n : parts[parts.length - 2] + "." + parts[parts.length - 1];
+  }
+}

@@ -1,0 +1,33 @@
+package io.tidemark.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.testing.Cli;
+import io.tidemark.testing.TestStack;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** `bench latency` runs end to end on tiny sizes, in a fresh JVM too, and prints its tables; numbers unchecked. */
+class LatencyBenchIT {
+  @TempDir
+  Path out;
+
+  @Test
+  void benchLatencyPrintsWhereTheTimeGoes() {
+    Cli.Result r = Cli.run(TestStack.get().env(), "bench", "latency", "--seed-arrivals", "1", "--companies", "300",
+        "--arrival-lines", "5,40", "--events", "3000", "--out", out.toString());
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    String num = "\\s+\\d+";
+    assertThat(r.out()).contains("== seed arrivals, warm JVM", "== seed arrivals, cold JVM", "== arrivals on a "
+            + "dimension of 300 companies", "== dedup and windowed counts over 3000 events", "== summary")
+        .containsPattern("seed 1\\s+raw\\s+\\d+\\s+[\\d.]+\\s+\\d+ \\|" + num.repeat(13))
+        .containsPattern("seed 1\\s+scd2\\s+\\d+\\s+[\\d.]+\\s+\\d+ \\|" + num.repeat(13))
+        .containsPattern("seed 1\\s+stream all\\s+[\\d.]+\\s+\\(the same arrival, the 5 streams at once\\)")
+        .containsPattern("seed 1\\s+[\\d.]+\\s+[\\d.]+\\s+-?[\\d.]+\\s+raw [\\d.]+\\s+dedup [\\d.]+")
+        .containsPattern("#2 40\\s+scd2\\s+40\\s+[\\d.]+\\s+\\d+ \\|")
+        .containsPattern("dedup\\s+3000\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+x")
+        .containsPattern("counts\\s+3000\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+x");
+    assertThat(r.errLines()).as("%s", r).isEmpty();
+  }
+}
