@@ -24,6 +24,7 @@ S3A_JARS = os.environ.get(
     "TIDEMARK_SPARK_JARS",
     ",".join(str(JAR_DIR / "lib" / j) for j in ("hadoop-aws-3.3.4.jar", "aws-java-sdk-bundle-1.12.262.jar")),
 )
+SPARK_LOG4J = os.environ.get("TIDEMARK_SPARK_LOG4J", str(Path(__file__).resolve().parent / "spark-log4j2.properties"))
 JAVA = os.environ.get("TIDEMARK_JAVA", "java")
 SPARK_CONN_ID = os.environ.get("TIDEMARK_SPARK_CONN_ID", "spark_default")
 # one slot: the tasks that commit to the catalog's main branch take turns across DAGs
@@ -79,8 +80,11 @@ def spark_submit(task_id: str, args: list[str], doc_md: str, context: str = "", 
         application_args=args,
         env_vars=job_env(context),
         name=f"tidemark {' '.join(args[:2])}",
-        # the jobs' Spark UI would only collide on ports between concurrent submits
-        conf={"spark.ui.enabled": "false"},
+        conf={
+            # the jobs' Spark UI would only collide on ports between concurrent submits
+            "spark.ui.enabled": "false",
+            "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile=file:{SPARK_LOG4J}",
+        },
         doc_md=doc_md,
         **kwargs,
     )
