@@ -26,7 +26,6 @@ _GENERATOR_FLAGS = (
     " --changes {{ params.changes }} --keys {{ params.keys }}"
     "{% endif %}"
 )
-_PREFIX_FLAG = "{% if params.prefix %} --prefix {{ params.prefix }}{% endif %}"
 
 DOC = f"""
 ### Arrivals, one at a time
@@ -45,8 +44,8 @@ raw + rejected = lines landed, and the finalized windows; it updates the Assets 
 `tidemark_facts`, on which `tidemark_restatement` is scheduled.
 
 **Trigger form**: `scenario` is a seed scenario (`seed` = the demo's) or `generated` with the generator settings
-below; `prefix` lands under another landing prefix and checks that prefix (the streams read the default one;
-keep it empty to run the pipeline, use it to stage files).
+below. Arrivals already landed with the same content are left as they are (landing is idempotent), so a run
+over a scenario that landed before just replays the streams.
 
 **Retries**: every task is safe to rerun: landing is idempotent and the streams skip what their checkpoints and
 the tables' commits already hold. Runs of this DAG never overlap (`max_active_runs=1`), and the stream tasks
@@ -72,13 +71,6 @@ with DAG(
             "seed",
             enum=["seed", "seed-counts", "seed-dedup", "seed-scd2", "generated"],
             description="seed = the demo's arrivals (counts, dedup and SCD2 stories); generated = the settings below",
-        ),
-        "prefix": Param(
-            "",
-            type="string",
-            pattern=r"^([A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)*)?$",
-            description="Landing prefix (empty: the landing zone the streams read). Arrivals already landed there "
-            "with the same content are kept as they are.",
         ),
         "seed": Param(42, type="integer", description="generated: random seed (same seed, same files)"),
         "events": Param(10000, type="integer", minimum=1, description="generated: distinct events"),
@@ -130,7 +122,6 @@ with DAG(
                     "n={{ ti.xcom_pull(task_ids='count_arrivals') }}\n"
                     f'if [ {k} -gt "$n" ]; then echo "the scenario has $n arrival(s): no arrival {k}"; exit 99; fi\n'
                     + tidemark_cli("land", "--scenario", "{{ params.scenario }}", "--arrival", str(k))
-                    + _PREFIX_FLAG
                     + _GENERATOR_FLAGS
                     + "\n"
                 ),
@@ -156,7 +147,7 @@ with DAG(
 
     check = BashOperator(
         task_id="check",
-        bash_command=tidemark_cli("check") + _PREFIX_FLAG,
+        bash_command=tidemark_cli("check"),
         env=job_env(""),
         append_env=True,
         trigger_rule="none_failed_min_one_success",

@@ -27,7 +27,9 @@ import pytest
 
 from conftest import ROOT, WORK
 
-JAR = ROOT / "jobs" / "target" / "tidemark.jar"
+JAR = Path(os.environ.get("TIDEMARK_JAR_DIR", ROOT / "jobs" / "target")) / "tidemark.jar"
+# settings of the machine that the homes below keep; every other TIDEMARK_* / AIRFLOW* of the caller is left out
+KEPT = ("TIDEMARK_JAR_DIR", "TIDEMARK_NESSIE_JAVA", "TIDEMARK_PYTHON", "TIDEMARK_AIRFLOW_VENV")
 TIMINGS = WORK / "timings.txt"
 SHOTS = ROOT / "target" / "screenshots"
 
@@ -53,7 +55,7 @@ class Home:
         self.dir.mkdir(parents=True)
         self.nessie_port = free_port()
         self.env = {
-            **{k: v for k, v in os.environ.items() if not k.startswith(("TIDEMARK_", "AIRFLOW"))},
+            **{k: v for k, v in os.environ.items() if k in KEPT or not k.startswith(("TIDEMARK_", "AIRFLOW"))},
             "TIDEMARK_HOME": str(self.dir),
             "TIDEMARK_NESSIE_PORT": str(self.nessie_port),
             "TIDEMARK_NESSIE_MANAGEMENT_PORT": str(free_port()),
