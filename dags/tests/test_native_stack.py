@@ -123,11 +123,18 @@ class Airflow:
                                      headers={"Content-Type": "application/json"})
         if auth:
             req.add_header("Authorization", f"Bearer {self.token}")
-        try:
-            with urllib.request.urlopen(req, timeout=60) as r:
-                return json.load(r)
-        except urllib.error.HTTPError as e:
-            raise AssertionError(f"{method} {path}: {e.code} {e.read().decode()[:500]}") from e
+        # reads are retried: on a loaded 2-core machine the API server sometimes answers after minutes
+        for attempt in range(1 if method != "GET" else 4):
+            try:
+                with urllib.request.urlopen(req, timeout=120) as r:
+                    return json.load(r)
+            except urllib.error.HTTPError as e:
+                raise AssertionError(f"{method} {path}: {e.code} {e.read().decode()[:500]}") from e
+            except (TimeoutError, urllib.error.URLError) as e:
+                if method != "GET" or attempt == 3:
+                    raise AssertionError(f"{method} {path}: {e}") from e
+                time.sleep(5)
+        raise AssertionError("unreachable")
 
     def tasks(self, dag_id: str, run_id: str) -> dict[str, dict]:
         path = f"/api/v2/dags/{dag_id}/dagRuns/{urllib.parse.quote(run_id, safe='')}/taskInstances?limit=100"
