@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
         RestateCommand.class,
         BenchCommand.class,
         SqlCommand.class,
+        CheckCommand.class,
         DemoCommand.class,
         ConfigCommand.class,
         CommandLine.HelpCommand.class})

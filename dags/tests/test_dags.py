@@ -1,0 +1,137 @@
+"""The DAG files: they import cleanly without touching a database, a connection, a Variable or the network, and each
+DAG has the shape the pipeline needs (arrivals strictly in sequence, the restatement's stages in order)."""
+
+from __future__ import annotations
+
+import re
+import socket
+
+import pytest
+
+from conftest import DAGS
+
+SECRET = "s3cr3t-value-that-must-not-show"
+
+
+@pytest.fixture(scope="module")
+def dagbag():
+    """The DagBag of dags/, parsed while every way to reach a database, a connection, a Variable or the network
+    raises, and with a secret in the environment that no task may carry in its fields."""
+    import sqlalchemy.engine
+    from airflow.dag_processing.dagbag import DagBag
+    from airflow.sdk import BaseHook, Variable
+
+    def forbidden(what):
+        def fail(*args, **kwargs):
+            raise AssertionError(f"{what} while parsing the DAG files")
+
+        return fail
+
+    mp = pytest.MonkeyPatch()
+    mp.setenv("TIDEMARK_S3_SECRET_KEY", SECRET)
+    mp.setenv("TIDEMARK_S3_ACCESS_KEY", SECRET)
+    mp.setenv("TIDEMARK_HOME", "/srv/tidemark-home")
+    mp.setattr(sqlalchemy.engine.Engine, "connect", forbidden("database access"))
+    mp.setattr(sqlalchemy.engine.Engine, "raw_connection", forbidden("database access"))
+    mp.setattr(Variable, "get", forbidden("Variable lookup"))
+    mp.setattr(BaseHook, "get_connection", forbidden("connection lookup"))
+    mp.setattr(socket.socket, "connect", forbidden("network access"))
+    try:
+        bag = DagBag(str(DAGS))
+    finally:
+        mp.undo()
+    return bag
+
+
+def test_every_dag_file_imports_without_errors(dagbag):
+    assert dagbag.import_errors == {}
+    assert set(dagbag.dag_ids) == {"tidemark_arrivals", "tidemark_restatement"}
+
+
+def test_dags_and_tasks_are_documented_tagged_and_retried(dagbag):
+    for dag in dagbag.dags.values():
+        assert dag.doc_md and dag.doc_md.strip(), dag.dag_id
+        assert "tidemark" in dag.tags, dag.dag_id
+        assert dag.max_active_runs == 1, dag.dag_id
+        for task in dag.tasks:
+            assert task.doc_md and task.doc_md.strip(), task.task_id
+            assert task.execution_timeout is not None, task.task_id
+            # a failed audit is a finding to fix, not a glitch to retry: the only task without retries
+            assert task.retries >= (0 if task.task_id == "audit" else 1), task.task_id
+
+
+def test_no_secret_reaches_a_task_field(dagbag):
+    for dag in dagbag.dags.values():
+        for task in dag.tasks:
+            env = getattr(task, "env_vars", None) or getattr(task, "env", None) or {}
+            assert SECRET not in " ".join(f"{k}={v}" for k, v in env.items()), task.task_id
+            if env:
+                # the other settings do reach the jobs, with the DAG run named for the commit authors
+                assert env["TIDEMARK_HOME"] == "/srv/tidemark-home", task.task_id
+                assert env["TIDEMARK_RUN_CONTEXT"].startswith("dag={{ dag.dag_id }} run={{ run_id }}"), task.task_id
+    # nor is a credential written into a DAG file: no literal assigned to anything named like one
+    literal = re.compile(r"(password|passwd|secret|access_key|token)\w*\s*[=:]\s*[\"'][^\"'{]+[\"']", re.I)
+    for path in DAGS.rglob("*.py"):
+        if "tests" not in path.relative_to(DAGS).parts:
+            assert not literal.search(path.read_text()), f"a credential in {path}: {literal.search(path.read_text())}"
+
+
+def upstream(dag, task_id):
+    return set(dag.get_task(task_id).upstream_task_ids)
+
+
+def test_arrivals_run_strictly_in_sequence(dagbag):
+    from tidemark_lib import MAIN_WRITERS_POOL, MAX_ARRIVALS, SPARK_JAR
+
+    dag = dagbag.dags["tidemark_arrivals"]
+    assert upstream(dag, "count_arrivals") == {"bootstrap"}
+    previous = "count_arrivals"
+    for k in range(1, MAX_ARRIVALS + 1):
+        land, streams = f"arrival_{k}.land", f"arrival_{k}.streams"
+        assert upstream(dag, land) == {previous}
+        assert upstream(dag, streams) == {land}
+        s = dag.get_task(streams)
+        assert s.task_type == "SparkSubmitOperator"
+        assert s.application == str(SPARK_JAR) and s._java_class == "io.tidemark.cli.Tidemark"
+        assert s.application_args == ["stream", "all"]
+        assert "hadoop-aws-3.3.4.jar" in s.jars and "aws-java-sdk-bundle-1.12.262.jar" in s.jars
+        assert s.pool == MAIN_WRITERS_POOL
+        assert s.env_vars["TIDEMARK_RUN_CONTEXT"].endswith(f"arrival={k}")
+        previous = streams
+    check = dag.get_task("check")
+    assert upstream(dag, "check") == {f"arrival_{k}.streams" for k in range(1, MAX_ARRIVALS + 1)}
+    assert check.trigger_rule == "none_failed_min_one_success"
+    assert {a.name for a in check.outlets} == {"tidemark_raw_archives", "tidemark_facts"}
+    assert [t.task_id for t in dag.topological_sort()][-1] == "check"
+    assert dag.params["scenario"] == "seed"
+
+
+def test_restatement_stages_in_order_and_scheduled_on_the_assets(dagbag):
+    from tidemark_lib import MAIN_WRITERS_POOL
+
+    dag = dagbag.dags["tidemark_restatement"]
+    stages = ["plan", "write", "audit", "publish", "tag"]
+    assert [t.task_id for t in dag.topological_sort()] == stages
+    for before, after in zip(stages, stages[1:]):
+        assert upstream(dag, after) == {before}
+    for stage in stages:
+        args = dag.get_task(stage).application_args
+        assert args[:3] == ["restate", stage, "--run-id"], stage
+    assert dag.get_task("publish").pool == MAIN_WRITERS_POOL
+    assert {a.name for a in dag.timetable.asset_condition.objects} == {"tidemark_raw_archives", "tidemark_facts"}
+
+
+def test_restatement_run_id_is_stable_and_valid():
+    import re
+    from datetime import datetime, timezone
+    from types import SimpleNamespace
+
+    from tidemark_lib import restatement_run_id
+
+    run = SimpleNamespace(run_id="manual__2026-12-01T00:20:09.220348+00:00",
+                          run_after=datetime(2026, 12, 1, 0, 20, 9, tzinfo=timezone.utc))
+    other = SimpleNamespace(run_id="asset_triggered__2026-12-01T00:20:09.220348+00:00", run_after=run.run_after)
+    rid = restatement_run_id(run)
+    assert rid == restatement_run_id(run)
+    assert rid != restatement_run_id(other)
+    assert re.fullmatch(r"20261201T002009Z-[0-9a-f]{4}", rid)

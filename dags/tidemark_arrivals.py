@@ -1,0 +1,158 @@
+"""tidemark_arrivals: replay arrivals of data through the streams, one arrival at a time."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from airflow.providers.standard.operators.bash import BashOperator
+from airflow.sdk import DAG, Param, TaskGroup
+
+from tidemark_lib import (
+    FACTS,
+    MAIN_WRITERS_POOL,
+    MAX_ARRIVALS,
+    OWNER,
+    RAW_ARCHIVES,
+    job_env,
+    spark_submit,
+    tidemark_cli,
+)
+
+_GENERATOR_FLAGS = (
+    "{% if params.scenario == 'generated' %}"
+    " --seed {{ params.seed }} --events {{ params.events }} --arrivals {{ params.arrivals }}"
+    " --companies {{ params.companies }} --duplicate-rate {{ params.duplicate_rate }}"
+    " --late-rate {{ params.late_rate }} --malformed-rate {{ params.malformed_rate }} --jumps {{ params.jumps }}"
+    " --changes {{ params.changes }} --keys {{ params.keys }}"
+    "{% endif %}"
+)
+
+DOC = f"""
+### Arrivals, one at a time
+
+Replays the arrivals of a scenario the way production sees them: for each arrival *k*, strictly in sequence,
+
+1. **`arrival_k.land`** — `tidemark land --scenario S --arrival k` writes arrival *k* into the landing zone
+   (an arrival already there with the same content is left as it is);
+2. **`arrival_k.streams`** — one `spark-submit` of `tidemark stream all`: one availableNow run of every stream
+   (raw archive + quarantine, dedup, windowed counts; raw company changes, SCD2), each printing its one-line
+   result (batches, rows written, late rows dropped, watermark) in the task log;
+
+then arrival *k+1*. The grid has {MAX_ARRIVALS} arrival groups (`TIDEMARK_AIRFLOW_MAX_ARRIVALS`); a scenario with
+fewer arrivals skips the rest. **`check`** runs `tidemark check`: SCD2 invariants of the company dimension,
+raw + rejected = lines landed, and the finalized windows; it updates the Assets `tidemark_raw_archives` and
+`tidemark_facts`, on which `tidemark_restatement` is scheduled.
+
+**Trigger form**: `scenario` is a seed scenario (`seed` = the demo's) or `generated` with the generator settings
+below. Arrivals already landed with the same content are left as they are (landing is idempotent), so a run
+over a scenario that landed before just replays the streams.
+
+**Retries**: every task is safe to rerun: landing is idempotent and the streams skip what their checkpoints and
+the tables' commits already hold. Runs of this DAG never overlap (`max_active_runs=1`), and the stream tasks
+take the `{MAIN_WRITERS_POOL}` pool (1 slot) with the restatement's publish.
+"""
+
+with DAG(
+    dag_id="tidemark_arrivals",
+    description="Land each arrival, then one availableNow run of every stream, arrival after arrival",
+    doc_md=DOC,
+    schedule=None,
+    catchup=False,
+    max_active_runs=1,
+    tags=["tidemark", "streaming", "arrivals"],
+    default_args={
+        "owner": OWNER,
+        "retries": 2,
+        "retry_delay": timedelta(seconds=20),
+        "execution_timeout": timedelta(minutes=20),
+    },
+    params={
+        "scenario": Param(
+            "seed",
+            enum=["seed", "seed-counts", "seed-dedup", "seed-scd2", "generated"],
+            description="seed = the demo's arrivals (counts, dedup and SCD2 stories); generated = the settings below",
+        ),
+        "seed": Param(42, type="integer", description="generated: random seed (same seed, same files)"),
+        "events": Param(10000, type="integer", minimum=1, description="generated: distinct events"),
+        "arrivals": Param(5, type="integer", minimum=1, maximum=MAX_ARRIVALS, description="generated: arrivals"),
+        "companies": Param(20, type="integer", minimum=1, description="generated: companies in events"),
+        "duplicate_rate": Param(0.02, type="number", minimum=0, maximum=1, description="generated"),
+        "late_rate": Param(0.01, type="number", minimum=0, maximum=1, description="generated"),
+        "malformed_rate": Param(0.01, type="number", minimum=0, maximum=1, description="generated"),
+        "jumps": Param(1, type="integer", minimum=0, description="generated: far-future events"),
+        "changes": Param(0, type="integer", minimum=0, description="generated: company dimension changes"),
+        "keys": Param(100, type="integer", minimum=1, description="generated: companies in changes"),
+    },
+) as dag:
+    bootstrap = BashOperator(
+        task_id="bootstrap",
+        bash_command=tidemark_cli("bootstrap"),
+        env=job_env(""),
+        append_env=True,
+        doc_md="`tidemark bootstrap`: buckets, namespaces and tables; makes no commit when everything exists.",
+    )
+
+    count_arrivals = BashOperator(
+        task_id="count_arrivals",
+        bash_command=(
+            "set -euo pipefail\n"
+            "{% if params.scenario == 'generated' %}n={{ params.arrivals }}\n{% else %}"
+            'd="$(mktemp -d)"; trap \'rm -rf "$d"\' EXIT\n'
+            + tidemark_cli("land", "--scenario", "{{ params.scenario }}", '--to-dir "$d"')
+            + " > /dev/null\n"
+            "n=\"$(find \"$d\" -type d -name 'arrival=*' -printf '%f\\n' | sort -u | wc -l)\"\n"
+            "{% endif %}"
+            'echo "scenario {{ params.scenario }}: $n arrival(s)"\n'
+            f'if [ "$n" -gt {MAX_ARRIVALS} ]; then echo "more arrivals than the {MAX_ARRIVALS} groups of this DAG '
+            '(TIDEMARK_AIRFLOW_MAX_ARRIVALS)" >&2; exit 1; fi\n'
+            'echo "$n"\n'
+        ),
+        doc_md="How many arrivals the scenario has (its last log line, pushed as XCom); the groups past it skip.",
+    )
+    bootstrap >> count_arrivals
+
+    previous = count_arrivals
+    streams_tasks = []
+    for k in range(1, MAX_ARRIVALS + 1):
+        with TaskGroup(group_id=f"arrival_{k}", tooltip=f"arrival {k}: land it, then every stream once") as group:
+            land = BashOperator(
+                task_id="land",
+                bash_command=(
+                    "set -euo pipefail\n"
+                    "n={{ ti.xcom_pull(task_ids='count_arrivals') }}\n"
+                    f'if [ {k} -gt "$n" ]; then echo "the scenario has $n arrival(s): no arrival {k}"; exit 99; fi\n'
+                    + tidemark_cli("land", "--scenario", "{{ params.scenario }}", "--arrival", str(k))
+                    + _GENERATOR_FLAGS
+                    + "\n"
+                ),
+                env=job_env(f"arrival={k}"),
+                append_env=True,
+                skip_on_exit_code=99,
+                execution_timeout=timedelta(minutes=10),
+                doc_md=f"`tidemark land --scenario S --arrival {k}`: writes arrival {k} into the landing zone "
+                "(skipped when the scenario has fewer arrivals; a no-op when it is there already).",
+            )
+            streams = spark_submit(
+                "streams",
+                ["stream", "all"],
+                doc_md=f"spark-submit `tidemark stream all`: one availableNow run of raw, dedup, windowed-counts, "
+                f"raw companies and scd2 over what landed up to arrival {k}; one line per stream in the log.",
+                context=f"arrival={k}",
+                pool=MAIN_WRITERS_POOL,
+            )
+            land >> streams
+        previous >> group
+        previous = group
+        streams_tasks.append(streams)
+
+    check = BashOperator(
+        task_id="check",
+        bash_command=tidemark_cli("check"),
+        env=job_env(""),
+        append_env=True,
+        trigger_rule="none_failed_min_one_success",
+        outlets=[RAW_ARCHIVES, FACTS],
+        doc_md="`tidemark check`: SCD2 invariants, raw + rejected = lines landed, and the finalized windows; "
+        "updates the Assets the restatement DAG is scheduled on.",
+    )
+    streams_tasks >> check

@@ -1,0 +1,95 @@
+package io.tidemark.cli;
+
+import io.tidemark.audit.Scd2Invariants;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.land.Dataset;
+import io.tidemark.land.Lander;
+import io.tidemark.land.LandingFile;
+import io.tidemark.lakehouse.Storage;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.apache.spark.sql.SparkSession;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * What a person checks after the arrivals went through: the SCD2 dimension keeps its invariants, every landed
+ * line is either archived or quarantined, and which windows are final. Read-only; exit 1 names what is wrong.
+ */
+@Command(name = "check", mixinStandardHelpOptions = true,
+    description = {"Check the tables on the configured branch after the streams ran: the SCD2 invariants of the",
+        "company dimension (one open version, no overlap, no gap but after a delete, equal to the rebuild from its",
+        "change log), and for each dataset raw rows + rejected lines = lines landed (of the files under the landing",
+        "prefix); then print the finalized windows. Changes nothing; exit 1 when a check fails."})
+final class CheckCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--prefix", paramLabel = "PREFIX", defaultValue = "",
+      description = "Landing prefix the lines were landed under (as for `land --prefix`).")
+  String prefix;
+
+  @Override
+  public Integer call() {
+    TidemarkConfig c = Tidemark.root(spec).config();
+    PrintWriter out = spec.commandLine().getOut();
+    List<String> failed = new ArrayList<>();
+    try (Lakehouse lh = Lakehouse.open(c, "tidemark check")) {
+      SparkSession spark = lh.spark();
+      Lander lander = new Lander(lh.storage(), c.landingBucket(), prefix);
+
+      List<Scd2Invariants.Violation> violations = Scd2Invariants.check(spark, c.tables().companies(),
+          Optional.of(c.tables().companyChanges()));
+      long versions = spark.table(c.tables().companies().sql()).count();
+      out.println("scd2 invariants of " + c.tables().companies() + " (" + versions + " version(s)): "
+          + (violations.isEmpty() ? "ok" : violations.size() + " broken"));
+      violations.forEach(v -> out.println("  " + v));
+      if (!violations.isEmpty()) {
+        failed.add("SCD2 invariants of " + c.tables().companies());
+      }
+
+      for (Dataset d : Dataset.values()) {
+        long landed = 0;
+        List<Storage.ObjectInfo> files = lander.listed(d);
+        for (Storage.ObjectInfo o : files) {
+          landed += new LandingFile(d, o.key(), lh.storage().get(c.landingBucket(), o.key())).lines();
+        }
+        String source = lander.sourceUri(d).replace("'", "''");
+        String rawTable = (d == Dataset.EVENTS ? c.tables().rawEvents() : c.tables().rawCompanyChanges()).sql();
+        long raw = count(spark, "SELECT count(*) FROM " + rawTable + " WHERE startswith(source_file, '" + source
+            + "')");
+        long rejected = count(spark, "SELECT count(*) FROM " + c.tables().rejected().sql() + " WHERE dataset = '"
+            + d.dir() + "' AND startswith(source_file, '" + source + "')");
+        boolean ok = raw + rejected == landed;
+        out.printf("%s: raw %d + rejected %d = %d, lines landed %d in %d file(s) under %s: %s%n", d.dir(), raw,
+            rejected, raw + rejected, landed, files.size(), lander.sourceUri(d), ok ? "ok" : "MISMATCH");
+        if (!ok) {
+          failed.add(d.dir() + ": raw + rejected = " + (raw + rejected) + " but " + landed
+              + " line(s) landed (run the raw stream: tidemark stream raw"
+              + (d == Dataset.EVENTS ? "" : " --dataset companies") + ")");
+        }
+      }
+
+      out.println("finalized windows in " + c.tables().eventCounts() + ":");
+      new ResultPrinter(ResultPrinter.Format.table, 1000).print(spark.sql("SELECT company_id, w_start, n FROM "
+          + c.tables().eventCounts().sql() + " ORDER BY w_start, company_id"), out, spec.commandLine().getErr());
+    }
+    out.flush();
+    if (!failed.isEmpty()) {
+      throw new IllegalStateException("check failed: " + String.join("; ", failed));
+    }
+    out.println("check: ok");
+    out.flush();
+    return 0;
+  }
+
+  private static long count(SparkSession spark, String sql) {
+    return spark.sql(sql).first().getLong(0);
+  }
+}
