@@ -104,7 +104,8 @@ final class BatchCommitter {
       results.add(new BatchResult(batchId, table, 0, true, meta.watermarkMs(), 0, 0, 0, catalogMs));
       return;
     }
-    Map<String, String> props = Provenance.ofBatch(stream, queryId, batchId, meta.watermarkMs());
+    Map<String, String> props = Provenance.ofBatch(stream, queryId, batchId, meta.watermarkMs(),
+        BatchArrivals.of(spark, checkpoint, batchId));
     long t0 = System.nanoTime();
     if (kind == Output.LARGE && !OffsetLog.noNewData(spark, checkpoint, batchId)) {
       long commitMs = write(output, writer, props, table);

@@ -26,6 +26,8 @@ public final class Provenance {
   public static final String WATERMARK = "tidemark.watermark";
   /** The same watermark in epoch milliseconds, for code. */
   public static final String WATERMARK_MS = "tidemark.watermark-ms";
+  /** The landed arrivals the batch read ("3", "1-3", "1,4"), when its files name one; for people and the Nessie log. */
+  public static final String ARRIVALS = "tidemark.arrivals";
   /** The restatement run that made the commit. */
   public static final String RUN_ID = "tidemark.run-id";
   /** The value of {@link #STREAM} on the restatement's commits. */
@@ -34,13 +36,17 @@ public final class Provenance {
   private Provenance() {}
 
   /** The summary properties of a stream's commit of one micro-batch. */
-  public static Map<String, String> ofBatch(String stream, String queryId, long batchId, long watermarkMs) {
+  public static Map<String, String> ofBatch(String stream, String queryId, long batchId, long watermarkMs,
+                                            String arrivals) {
     Map<String, String> props = new LinkedHashMap<>();
     props.put(STREAM, stream);
     props.put(QUERY_ID, queryId);
     props.put(BATCH_ID, Long.toString(batchId));
     props.put(WATERMARK, Instant.ofEpochMilli(watermarkMs).toString());
     props.put(WATERMARK_MS, Long.toString(watermarkMs));
+    if (!arrivals.isEmpty()) {
+      props.put(ARRIVALS, arrivals);
+    }
     return props;
   }
 

@@ -36,9 +36,9 @@ class ProvenanceTest {
   void aQueryIsFoundByItsNewestBatchAndEachBatchByItsSnapshot() {
     Table t = table();
     assertThat(Provenance.lastCommittedBatch(t, "q1")).as("an empty table").isEqualTo(-1);
-    commit(t, Provenance.ofBatch("dedup", "q1", 0, 0));
-    commit(t, Provenance.ofBatch("dedup", "q1", 1, 60_000));
-    commit(t, Provenance.ofBatch("dedup", "q2", 0, 0));
+    commit(t, Provenance.ofBatch("dedup", "q1", 0, 0, ""));
+    commit(t, Provenance.ofBatch("dedup", "q1", 1, 60_000, ""));
+    commit(t, Provenance.ofBatch("dedup", "q2", 0, 0, ""));
     commit(t, Provenance.ofRestatement("r1"));
     assertThat(Provenance.lastCommittedBatch(t, "q1")).isEqualTo(1);
     assertThat(Provenance.lastCommittedBatch(t, "q2")).isZero();
@@ -51,8 +51,8 @@ class ProvenanceTest {
   @Test
   void theWatermarkIsTheNewestCommitOfThatStream() {
     Table t = table();
-    commit(t, Provenance.ofBatch("windowed-counts", "q1", 3, Instant.parse("2026-01-01T00:10:00Z").toEpochMilli()));
-    commit(t, Provenance.ofBatch("windowed-counts", "q1", 4, Instant.parse("2026-01-01T00:20:00Z").toEpochMilli()));
+    commit(t, Provenance.ofBatch("windowed-counts", "q1", 3, Instant.parse("2026-01-01T00:10:00Z").toEpochMilli(), ""));
+    commit(t, Provenance.ofBatch("windowed-counts", "q1", 4, Instant.parse("2026-01-01T00:20:00Z").toEpochMilli(), ""));
     commit(t, Provenance.ofRestatement("r1"));
     commit(t, Map.of());
     assertThat(Provenance.committedWatermark(t, "windowed-counts")).contains(Instant.parse("2026-01-01T00:20:00Z"));
@@ -64,9 +64,9 @@ class ProvenanceTest {
   @Test
   void onlyTheCurrentAncestryCounts() {
     Table t = table();
-    commit(t, Provenance.ofBatch("dedup", "q1", 0, 0));
+    commit(t, Provenance.ofBatch("dedup", "q1", 0, 0, ""));
     long before = t.currentSnapshot().snapshotId();
-    commit(t, Provenance.ofBatch("dedup", "q1", 1, 0));
+    commit(t, Provenance.ofBatch("dedup", "q1", 1, 0, ""));
     t.manageSnapshots().rollbackTo(before).commit();
     assertThat(Provenance.lastCommittedBatch(t, "q1")).as("a rolled-back batch is not committed").isZero();
   }

@@ -37,6 +37,20 @@ public final class NessieRest {
     return hashes;
   }
 
+  /** A commit as the Nessie UI shows it in a log. */
+  public record Commit(String author, String message) {}
+
+  /** The commits of a reference with their authors and messages, newest first. */
+  public List<Commit> commits(String ref) {
+    List<Commit> commits = new ArrayList<>();
+    for (JsonNode e : get("trees/" + ref + "/history?max-records=1000").path("logEntries")) {
+      JsonNode meta = e.path("commitMeta");
+      commits.add(new Commit(meta.path("authors").path(0).asText(meta.path("author").asText()),
+          meta.path("message").asText()));
+    }
+    return commits;
+  }
+
   private JsonNode get(String path) {
     try {
       HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(api + "/" + path)).GET().build(),

@@ -15,6 +15,7 @@ public record CommitStory(String author, String message, Map<String, String> pro
   /** Set by an orchestrator (e.g. Airflow: "airflow tidemark_arrivals/manual__2026-01-01T00:00:00"); optional. */
   public static final String RUN_CONTEXT_ENV = "TIDEMARK_RUN_CONTEXT";
 
+  // the keys of io.tidemark.stream.Provenance, spelled here because the catalog must not depend on the streams
   private static final String PREFIX = "tidemark.";
 
   /**
