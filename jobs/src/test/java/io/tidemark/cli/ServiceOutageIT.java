@@ -1,0 +1,109 @@
+package io.tidemark.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.testing.Cli;
+import io.tidemark.testing.TestStack;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The S3 server goes away in the middle of {@code stream all} (its own pair of services, not the shared stack):
+ * the console shows one line naming the S3 server and what to run, no library logs; the log file under the home
+ * keeps the detail; after {@code services up} the rerun works.
+ */
+class ServiceOutageIT {
+  /** A hang guard for the two stream runs, which take minutes on a busy machine; not a speed assertion. */
+  private static final long TIMEOUT_SECONDS = 600;
+
+  @TempDir
+  Path home;
+
+  @Test
+  void s3GoneMidStreamIsOneLineNamingItAndTheRerunWorks() throws Exception {
+    Map<String, String> env = TestStack.environment(home);
+    String s3 = "http://127.0.0.1:" + env.get("TIDEMARK_S3_PORT");
+    try {
+      assertThat(Cli.run(env, "services", "up").exitCode()).isZero();
+      assertThat(Cli.run(env, "bootstrap").exitCode()).isZero();
+      assertThat(Cli.run(env, "land", "--scenario", "seed").exitCode()).isZero();
+
+      Process stream = start(env, "stream", "all");
+      // a stream has started once a checkpoint exists: the S3 server goes away under it
+      Path checkpoints = home.resolve("checkpoints");
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+      while (!Files.isDirectory(checkpoints) && stream.isAlive() && System.nanoTime() < deadline) {
+        Thread.sleep(200);
+      }
+      assertThat(stream.isAlive()).as("stream all still running when the S3 server goes away").isTrue();
+      ProcessHandle s3Server = ProcessHandle.of(pid("s3")).orElseThrow();
+      s3Server.destroy();
+      s3Server.onExit().get(30, TimeUnit.SECONDS);
+      Run failed = await(stream);
+
+      Path log = home.resolve("logs/tidemark-stream.log");
+      assertThat(failed.code()).as("%s", failed).isEqualTo(3);
+      assertThat(failed.err().strip()).as("%s", failed).matches("tidemark: ([a-z0-9-]+ failed: )?cannot reach the S3 "
+          + "server at " + Pattern.quote(s3) + " \\([^)]+\\); check `tidemark services status` \\[details in "
+          + Pattern.quote(log.toString()) + "]");
+      assertThat(failed.out() + failed.err()).as("no library logs on the console")
+          .doesNotContain(" WARN ", " ERROR ", "\tat ", "org.apache.");
+      assertThat(Files.readString(log)).as("the detail is in the log file")
+          .contains("ERROR Tidemark - tidemark stream all failed").contains("\tat ")
+          .contains("127.0.0.1:" + env.get("TIDEMARK_S3_PORT"));
+
+      assertThat(Cli.run(env, "services", "up").exitCode()).isZero();
+      Run rerun = await(start(env, "stream", "all"));
+      assertThat(rerun.code()).as("%s", rerun).isZero();
+      assertThat(rerun.err()).as("a normal run keeps the console to tidemark's own lines").isEmpty();
+      assertThat(rerun.out()).contains("dedup: ").contains("scd2: ");
+      Cli.Result dups = Cli.run(env, "sql", "--format", "csv",
+          "SELECT count(*) AS events, count(*) - count(DISTINCT event_id) AS duplicates FROM facts.events");
+      assertThat(dups.exitCode()).as("%s", dups).isZero();
+      String[] row = dups.out().strip().split("\n")[1].split(",");
+      assertThat(Long.parseLong(row[0])).as("events after the rerun").isPositive();
+      assertThat(row[1]).as("duplicates after the rerun").isEqualTo("0");
+    } finally {
+      Cli.run(env, "services", "down");
+    }
+  }
+
+  private long pid(String name) throws Exception {
+    return Long.parseLong(Files.readString(home.resolve("run/" + name + ".pid")).trim().split("\\s+")[0]);
+  }
+
+  private record Run(int code, String out, String err) {}
+
+  private final List<Path> outputs = new ArrayList<>();
+
+  private Process start(Map<String, String> env, String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-jar", Cli.jar().toString()));
+    cmd.addAll(List.of(args));
+    Path out = Files.createTempFile(home, "out", ".txt");
+    Path err = Files.createTempFile(home, "err", ".txt");
+    outputs.clear();
+    outputs.addAll(List.of(out, err));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+    pb.environment().keySet().removeIf(k -> k.startsWith("TIDEMARK_"));
+    pb.environment().putAll(env);
+    return pb.start();
+  }
+
+  private Run await(Process p) throws Exception {
+    if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("tidemark hung for " + TIMEOUT_SECONDS + " s");
+    }
+    return new Run(p.exitValue(), Files.readString(outputs.get(0), StandardCharsets.UTF_8),
+        Files.readString(outputs.get(1), StandardCharsets.UTF_8));
+  }
+}
