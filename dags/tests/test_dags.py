@@ -135,3 +135,44 @@ def test_restatement_run_id_is_stable_and_valid():
     assert rid == restatement_run_id(run)
     assert rid != restatement_run_id(other)
     assert re.fullmatch(r"20261201T002009Z-[0-9a-f]{4}", rid)
+
+
+def test_restatement_stage_commands_render_with_the_run_id(dagbag):
+    from datetime import datetime, timezone
+    from types import SimpleNamespace
+
+    from tidemark_lib import restatement_run_id
+
+    dag = dagbag.dags["tidemark_restatement"]
+    run = SimpleNamespace(run_id="asset_triggered__2026-12-01T00:20:09+00:00",
+                          run_after=datetime(2026, 12, 1, 0, 20, 9, tzinfo=timezone.utc))
+    env = dag.get_template_env()
+    for given, expected in (("", restatement_run_id(run)), ("fix-1", "fix-1")):
+        for stage in ("plan", "write", "audit", "publish", "tag"):
+            task = dag.get_task(stage)
+            context = {"params": {"run_id": given, "max_attempts": 3}, "dag_run": run, "run_id": run.run_id,
+                       "dag": dag, "ti": SimpleNamespace(task_id=stage)}
+            args = task.render_template(task.application_args, context, jinja_env=env)
+            assert args[:4] == ["restate", stage, "--run-id", expected], args
+            rendered_env = task.render_template(task.env_vars, context, jinja_env=env)
+            assert rendered_env["TIDEMARK_RUN_CONTEXT"] == (
+                f"dag=tidemark_restatement run={run.run_id} task={stage} restate={expected}")
+
+
+def test_land_commands_render_for_seed_and_generated(dagbag):
+    from types import SimpleNamespace
+
+    dag = dagbag.dags["tidemark_arrivals"]
+    task = dag.get_task("arrival_2.land")
+    ti = SimpleNamespace(task_id=task.task_id, xcom_pull=lambda task_ids: 4)
+    base = {k: p.value for k, p in dag.params.items()}
+    for params, wanted, unwanted in (
+        (dict(base), "land --scenario seed --arrival 2", "--events"),
+        (dict(base, scenario="generated", events=500, arrivals=3),
+         "land --scenario generated --arrival 2 --seed 42 --events 500 --arrivals 3", None),
+    ):
+        context = {"params": params, "ti": ti, "run_id": "r", "dag": dag}
+        command = task.render_template(task.bash_command, context, jinja_env=dag.get_template_env())
+        assert "n=4\n" in command and 'if [ 2 -gt "$n" ]' in command
+        assert wanted in command, command
+        assert unwanted is None or unwanted not in command, command
