@@ -37,7 +37,7 @@ public final class OffsetLog {
    * The watermark of the newest batch the checkpoint's commit log holds: every window ending at or before it has
    * been emitted, every event at or before it has been dropped or kept for good. Empty without a committed batch.
    */
-  public static java.util.Optional<java.time.Instant> committedWatermark(SparkSession spark, String checkpoint) {
+  static java.util.Optional<java.time.Instant> committedWatermark(SparkSession spark, String checkpoint) {
     Path commits = new Path(checkpoint, "commits");
     try {
       FileSystem fs = commits.getFileSystem(spark.sparkContext().hadoopConfiguration());

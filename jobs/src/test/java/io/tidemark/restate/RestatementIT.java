@@ -10,6 +10,7 @@ import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.testing.DuckOracle;
 import io.tidemark.testing.Pipeline;
+import io.tidemark.testing.StackTest;
 import io.tidemark.testing.StreamFixture;
 import io.tidemark.testing.TestStack;
 import java.nio.file.Path;
@@ -17,17 +18,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class RestatementIT {
-  private final TestStack stack = TestStack.get();
-  private final SparkSession spark = stack.spark();
-  private final StreamFixture fx = new StreamFixture(stack, "restate_fx");
-
-  @TempDir
-  Path tmp;
+class RestatementIT extends StackTest {
+  RestatementIT() {
+    super("restate_fx");
+  }
 
   /** The seed's arrivals, then a change two days late for c3, then one more change that moves the watermark. */
   private Pipeline seeded(String name) {
