@@ -218,7 +218,7 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
     run = af.call("POST", "/api/v2/dags/tidemark_arrivals/dagRuns", {"logical_date": None, "conf": {"scenario": "seed"}})
     arrivals_run = run["dag_run_id"]
     t0 = time.monotonic()
-    state = af.finished("tidemark_arrivals", arrivals_run, 1500)
+    state = af.finished("tidemark_arrivals", arrivals_run, 3600)
     tis = af.tasks("tidemark_arrivals", arrivals_run)
     log(f"tidemark_arrivals (seed): {state['state']} in {time.monotonic() - t0:.0f} s (queued to end)")
     for tid in sorted(tis, key=lambda t: tis[t]["start_date"] or "~"):
@@ -248,7 +248,7 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
                 return runs[0]
         return None
 
-    run = af.wait(restatement_writing, 900, step=1.0)
+    run = af.wait(restatement_writing, 1800, step=1.0)
     af.pause("tidemark_restatement", True)
     restate_run = run["dag_run_id"]
     assert run["run_type"] == "asset_triggered", run
@@ -269,7 +269,7 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
                           for c in corrected)
     home.tidemark("sql", f"UPDATE facts.event_counts SET n = n + 100 WHERE {windows}", ref=branch)
     af.pause("tidemark_restatement", False)
-    state = af.finished("tidemark_restatement", restate_run, 900)
+    state = af.finished("tidemark_restatement", restate_run, 2400)
     tis = af.tasks("tidemark_restatement", restate_run)
     assert state["state"] == "failed"
     assert {t: tis[t]["state"] for t in ("plan", "write", "audit", "publish", "tag")} == {
@@ -285,7 +285,7 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
         "only_failed": False, "reset_dag_runs": True})
     af.wait(lambda: af.run("tidemark_restatement", restate_run)["state"] != "failed", 120)
     t0 = time.monotonic()
-    state = af.finished("tidemark_restatement", restate_run, 900)
+    state = af.finished("tidemark_restatement", restate_run, 2400)
     tis = af.tasks("tidemark_restatement", restate_run)
     log(f"tidemark_restatement audit -> tag after the clear: {state['state']} in {time.monotonic() - t0:.0f} s")
     for tid in ("plan", "write", "audit", "publish", "tag"):
