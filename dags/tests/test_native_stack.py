@@ -211,8 +211,8 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
     assert {health[p]["status"] for p in ("metadatabase", "scheduler", "dag_processor", "triggerer")} == {"healthy"}
     af.wait(lambda: {d["dag_id"] for d in af.call("GET", "/api/v2/dags")["dags"]}
             >= {"tidemark_arrivals", "tidemark_restatement"}, 180)
-    # the restatement waits for us: its run starts when we unpause it (the Assets' event stays queued meanwhile)
-    af.pause("tidemark_restatement", True)
+    # unpaused from the start: Airflow queues an Asset event only for DAGs that are not paused at that moment
+    af.pause("tidemark_restatement", False)
 
     # 1. the arrivals of the seed scenario
     run = af.call("POST", "/api/v2/dags/tidemark_arrivals/dagRuns", {"logical_date": None, "conf": {"scenario": "seed"}})
@@ -236,8 +236,8 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
     assert tis["check"]["state"] == "success"
     main_before = home.references()["main"][1]
 
-    # 2. the restatement, paused while `write` runs so that a wrong row goes onto its branch before the audit
-    af.pause("tidemark_restatement", False)
+    # 2. the restatement, started by the Assets; paused while `write` runs so that a wrong row goes onto its branch
+    # before the audit
 
     def restatement_writing():
         """the restatement's write task to run"""
