@@ -46,8 +46,6 @@ public final class SparkSessions {
     c.put("spark.ui.enabled", "false");
     c.put("spark.redaction.regex", "(?i)secret|password|token|access[.-]key");
     c.put("spark.ui.showConsoleProgress", "false");
-    // `stream all` runs its streams at once, each in its own pool (fairscheduler.xml): none waits behind another
-    c.put("spark.scheduler.mode", "FAIR");
     // streaming: both are frozen into a checkpoint at its first run
     c.put("spark.sql.streaming.stateStore.providerClass", "rocksdb".equals(config.stateStore())
         ? "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"

@@ -12,7 +12,7 @@ public final class Streams {
   /**
    * One availableNow run of each stream, in {@link StreamKind} order (the raw archives before the streams that
    * read the same data); a stream whose dataset has not landed yet is skipped. One after the other: run at once
-   * (ConcurrentRuns), a SIGKILL in the middle of a run left the dedup table with rows twice (ExactlyOnceIT), so
+   * (a thread and scheduler pool each), a SIGKILL in the middle of a run left the dedup table with rows twice (ExactlyOnceIT), so
    * the streams stay sequential until that is understood.
    */
   public static List<RunReport> all(SparkSession spark, TidemarkConfig config) {
