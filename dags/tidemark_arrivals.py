@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from datetime import timedelta
 
 from airflow.providers.standard.operators.bash import BashOperator
@@ -18,6 +19,11 @@ from tidemark_lib import (
     tidemark_cli,
 )
 
+# what `tidemark land` lands for the scenario of the trigger form (the arrival number is added per task)
+_SOURCE = (
+    "{% if params.scenario == 'landed' %}--replay {{ params.landed | shell_quote }}"
+    "{% else %}--scenario {{ params.scenario }}{% endif %}"
+)
 _GENERATOR_FLAGS = (
     "{% if params.scenario == 'generated' %}"
     " --seed {{ params.seed }} --events {{ params.events }} --arrivals {{ params.arrivals }}"
@@ -43,9 +49,12 @@ fewer arrivals skips the rest. **`check`** runs `tidemark check`: SCD2 invariant
 raw + rejected = lines landed, and the finalized windows; it updates the Assets `tidemark_raw_archives` and
 `tidemark_facts`, on which `tidemark_restatement` is scheduled.
 
-**Trigger form**: `scenario` is a seed scenario (`seed` = the demo's) or `generated` with the generator settings
-below. Arrivals already landed with the same content are left as they are (landing is idempotent), so a run
-over a scenario that landed before just replays the streams.
+**Trigger form**: `scenario` is a seed scenario (`seed` = the demo's), `generated` with the generator settings
+below, or `landed`: arrivals landed before under `landed` (`s3://bucket/prefix` or a local directory of the
+workers, laid out as `events/arrival=NNNN/`, `companies/arrival=NNNN/`, what `tidemark land --prefix` and
+`--to-dir` write), replayed into the landing zone arrival by arrival with their numbers (1..n). Arrivals already
+landed with the same content are left as they are (landing is idempotent), so a run over a scenario that landed
+before just replays the streams.
 
 **Retries**: every task is safe to rerun: landing is idempotent and the streams skip what their checkpoints and
 the tables' commits already hold. Runs of this DAG never overlap (`max_active_runs=1`), and the stream tasks
@@ -59,6 +68,7 @@ with DAG(
     schedule=None,
     catchup=False,
     max_active_runs=1,
+    user_defined_filters={"shell_quote": shlex.quote},
     tags=["tidemark", "streaming", "arrivals"],
     default_args={
         "owner": OWNER,
@@ -69,8 +79,15 @@ with DAG(
     params={
         "scenario": Param(
             "seed",
-            enum=["seed", "seed-counts", "seed-dedup", "seed-scd2", "generated"],
-            description="seed = the demo's arrivals (counts, dedup and SCD2 stories); generated = the settings below",
+            enum=["seed", "seed-counts", "seed-dedup", "seed-scd2", "generated", "landed"],
+            description="seed = the demo's arrivals (counts, dedup and SCD2 stories); generated = the settings "
+            "below; landed = the arrivals under `landed`",
+        ),
+        "landed": Param(
+            "",
+            type="string",
+            description="landed: s3://bucket/prefix or a local directory holding events/arrival=NNNN/ and "
+            "companies/arrival=NNNN/ (e.g. written by `tidemark land --prefix P` or `--to-dir D`)",
         ),
         "seed": Param(42, type="integer", description="generated: random seed (same seed, same files)"),
         "events": Param(10000, type="integer", minimum=1, description="generated: distinct events"),
@@ -96,9 +113,12 @@ with DAG(
         task_id="count_arrivals",
         bash_command=(
             "set -euo pipefail\n"
+            "{% if params.scenario == 'landed' and not params.landed %}"
+            "echo 'scenario landed: set `landed` to the s3://bucket/prefix or directory of the arrivals' >&2; exit 1\n"
+            "{% endif %}"
             "{% if params.scenario == 'generated' %}n={{ params.arrivals }}\n{% else %}"
             'd="$(mktemp -d)"; trap \'rm -rf "$d"\' EXIT\n'
-            + tidemark_cli("land", "--scenario", "{{ params.scenario }}", '--to-dir "$d"')
+            + tidemark_cli("land", _SOURCE, '--to-dir "$d"')
             + " > /dev/null\n"
             "n=\"$(find \"$d\" -type d -name 'arrival=*' -printf '%f\\n' | sort -u | wc -l)\"\n"
             "{% endif %}"
@@ -121,7 +141,7 @@ with DAG(
                     "set -euo pipefail\n"
                     "n={{ ti.xcom_pull(task_ids='count_arrivals') }}\n"
                     f'if [ {k} -gt "$n" ]; then echo "the scenario has $n arrival(s): no arrival {k}"; exit 99; fi\n'
-                    + tidemark_cli("land", "--scenario", "{{ params.scenario }}", "--arrival", str(k))
+                    + tidemark_cli("land", _SOURCE, "--arrival", str(k))
                     + _GENERATOR_FLAGS
                     + "\n"
                 ),
@@ -129,7 +149,8 @@ with DAG(
                 append_env=True,
                 skip_on_exit_code=99,
                 execution_timeout=timedelta(minutes=10),
-                doc_md=f"`tidemark land --scenario S --arrival {k}`: writes arrival {k} into the landing zone "
+                doc_md=f"`tidemark land --scenario S --arrival {k}` (or `--replay L`): writes arrival {k} into the "
+                "landing zone "
                 "(skipped when the scenario has fewer arrivals; a no-op when it is there already).",
             )
             streams = spark_submit(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import socket
+from pathlib import Path
 
 import pytest
 
@@ -159,7 +160,7 @@ def test_restatement_stage_commands_render_with_the_run_id(dagbag):
                 f"dag=tidemark_restatement run={run.run_id} task={stage} restate={expected}")
 
 
-def test_land_commands_render_for_seed_and_generated(dagbag):
+def test_land_commands_render_for_seed_generated_and_landed(dagbag):
     from types import SimpleNamespace
 
     dag = dagbag.dags["tidemark_arrivals"]
@@ -170,9 +171,42 @@ def test_land_commands_render_for_seed_and_generated(dagbag):
         (dict(base), "land --scenario seed --arrival 2", "--events"),
         (dict(base, scenario="generated", events=500, arrivals=3),
          "land --scenario generated --arrival 2 --seed 42 --events 500 --arrivals 3", None),
+        (dict(base, scenario="landed", landed="s3://landing/old run"),
+         "land --replay 's3://landing/old run' --arrival 2", "--scenario"),
     ):
         context = {"params": params, "ti": ti, "run_id": "r", "dag": dag}
         command = task.render_template(task.bash_command, context, jinja_env=dag.get_template_env())
         assert "n=4\n" in command and 'if [ 2 -gt "$n" ]' in command
         assert wanted in command, command
         assert unwanted is None or unwanted not in command, command
+
+
+def test_count_arrivals_of_a_landed_directory(dagbag, tmp_path):
+    """`landed`: count_arrivals finds the arrivals of a directory laid out as the landing zone (here written by
+    `tidemark land --to-dir`, without any service), and names the missing setting when `landed` is empty."""
+    import os
+    import subprocess
+    from types import SimpleNamespace
+
+    from conftest import ROOT
+
+    jar = Path(os.environ.get("TIDEMARK_JAR_DIR", ROOT / "jobs" / "target")) / "tidemark.jar"
+    landed = tmp_path / "old run"
+    subprocess.run(["java", "-jar", str(jar), "land", "--scenario", "seed-counts", "--to-dir", str(landed)],
+                   check=True, capture_output=True, timeout=120)
+    dag = dagbag.dags["tidemark_arrivals"]
+    task = dag.get_task("count_arrivals")
+    base = {k: p.value for k, p in dag.params.items()}
+    ti = SimpleNamespace(task_id=task.task_id)
+
+    def run(params):
+        context = {"params": params, "ti": ti, "run_id": "r", "dag": dag}
+        command = task.render_template(task.bash_command, context, jinja_env=dag.get_template_env())
+        return subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=120)
+
+    ok = run(dict(base, scenario="landed", landed=str(landed)))
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.strip().splitlines()[-1] == "3", ok.stdout
+    unset = run(dict(base, scenario="landed"))
+    assert unset.returncode == 1
+    assert "scenario landed: set `landed`" in unset.stderr

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -26,8 +27,8 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, WORK
+from tidemark_lib import tidemark_cli
 
-JAR = Path(os.environ.get("TIDEMARK_JAR_DIR", ROOT / "jobs" / "target")) / "tidemark.jar"
 # settings of the machine that the homes below keep; every other TIDEMARK_* / AIRFLOW* of the caller is left out
 KEPT = ("TIDEMARK_JAR_DIR", "TIDEMARK_NESSIE_JAVA", "TIDEMARK_PYTHON", "TIDEMARK_AIRFLOW_VENV")
 TIMINGS = WORK / "timings.txt"
@@ -64,7 +65,8 @@ class Home:
 
     def tidemark(self, *args: str, ref: str | None = None, check: bool = True) -> str:
         env = dict(self.env, **({"TIDEMARK_NESSIE_REF": ref} if ref else {}))
-        p = subprocess.run(["java", "-jar", str(JAR), *args], env=env, capture_output=True, text=True, timeout=900)
+        p = subprocess.run(["bash", "-c", tidemark_cli(*(shlex.quote(a) for a in args))], env=env, capture_output=True,
+                           text=True, timeout=900)
         if check and p.returncode != 0:
             raise AssertionError(f"tidemark {' '.join(args)} exited {p.returncode}: {p.stderr.strip()[-2000:]}")
         return p.stdout
@@ -180,7 +182,8 @@ def demo():
     home = Home("demo-home")
     started = time.monotonic()
     out = open(home.dir / "demo.log", "w")
-    proc = subprocess.Popen(["java", "-jar", str(JAR), "demo"], env=home.env, stdout=out, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(["bash", "-c", "exec " + tidemark_cli("demo")], env=home.env, stdout=out,
+                            stderr=subprocess.STDOUT)
     yield home, proc, started
     if proc.poll() is None:
         proc.kill()

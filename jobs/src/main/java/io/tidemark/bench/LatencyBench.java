@@ -47,7 +47,7 @@ import org.apache.spark.sql.SparkSession;
  * the configured tables. Printed, never asserted:
  * <ul>
  *   <li>the seed arrivals, each stream on its own in this (warm) JVM with the breakdown of its time, then
- *       {@code stream all} (the streams at once);
+ *       {@code stream all} (the streams one after the other, in one command);
  *   <li>{@code java -jar tidemark.jar stream all} per seed arrival from a cold JVM, split into the JVM's start, the
  *       SparkSession's and the streams';
  *   <li>small and larger arrivals (events and company changes) on a dimension grown in bulk to many companies;
@@ -118,7 +118,7 @@ public final class LatencyBench {
   }
 
   private void seeds() {
-    out.println("== seed arrivals, warm JVM: each stream on its own, then `stream all` (the five at once)");
+    out.println("== seed arrivals, warm JVM: each stream on its own, then `stream all` (the five in one command)");
     header();
     double worstSequential = 0;
     double worstAll = 0;
@@ -132,7 +132,7 @@ public final class LatencyBench {
         long t0 = System.nanoTime();
         List<RunReport> reports = Streams.all(all.spark(), all.config());
         double wall = (System.nanoTime() - t0) / 1e9;
-        out.printf(Locale.ROOT, "%-9s %-16s %8s %8.2f   (the same arrival, the %d streams at once)%n",
+        out.printf(Locale.ROOT, "%-9s %-16s %8s %8.2f   (the same arrival, the %d streams in one command)%n",
             "seed " + a.number(), "stream all", "", wall, reports.size());
         out.flush();
         worstSequential = Math.max(worstSequential, sum);
@@ -140,7 +140,7 @@ public final class LatencyBench {
       }
     }
     summary.put("seed arrival, five streams one after another, warm JVM (s, worst)", worstSequential);
-    summary.put("seed arrival, `stream all` (at once), warm JVM (s, worst)", worstAll);
+    summary.put("seed arrival, `stream all`, warm JVM (s, worst)", worstAll);
   }
 
   /** Each stream whose dataset landed, one after another, with its breakdown; the sum of their times. */
@@ -200,41 +200,65 @@ public final class LatencyBench {
     out.flush();
   }
 
-  /** `stream all` in a fresh JVM per seed arrival, against the JVM's and the SparkSession's start alone. */
+  /**
+   * `stream all` in a fresh JVM per seed arrival, against the JVM's and the SparkSession's start alone; each
+   * twice, side by side: as is, and with the classes mapped from a class data sharing archive (what ./tidemark
+   * does after its first Spark command), trained here by one `sql` run.
+   */
   private void cold(List<String> jvmOptions) throws Exception {
     out.println("== seed arrivals, cold JVM: java " + String.join(" ", jvmOptions) + (jvmOptions.isEmpty() ? "" : " ")
-        + "-jar tidemark.jar stream all, start to exit");
-    try (Lakehouse lh = scope("cold")) {
-      Map<String, String> env = environment(lh.config());
+        + "-jar tidemark.jar stream all, start to exit; without and with a class archive (CDS)");
+    try (Lakehouse plain = scope("cold"); Lakehouse shared = scope("cold_cds")) {
+      Map<String, String> env = environment(plain.config());
+      Map<String, String> envShared = environment(shared.config());
+      Path archive = dir.resolve("tidemark-bench.jsa");
+      List<String> train = new ArrayList<>(jvmOptions);
+      train.addAll(List.of("-XX:ArchiveClassesAtExit=" + archive, "-Xlog:cds*=off"));
+      double trained = subprocess(envShared, train, "sql", "SELECT 1").seconds;
+      List<String> withCds = new ArrayList<>(jvmOptions);
+      withCds.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds*=off"));
       double jvm = subprocess(env, jvmOptions, "--version").seconds;
       double session = subprocess(env, jvmOptions, "sql", "SELECT 1").seconds;
+      double sessionCds = subprocess(envShared, withCds, "sql", "SELECT 1").seconds;
       out.printf(Locale.ROOT, "JVM start + command line (--version): %.2f s; + services check, SparkSession and "
-          + "catalog (sql \"SELECT 1\"): %.2f s%n", jvm, session);
-      out.printf(Locale.ROOT, "%-9s %8s %8s %8s   %s%n", "arrival", "total s", "jvm s", "streams", "per stream (s, "
-          + "at once)");
-      Lander lander = new Lander(lh.storage(), lh.config().landingBucket(), "");
+          + "catalog (sql \"SELECT 1\"): %.2f s, with the class archive %.2f s (archive written in %.2f s, %d MB)%n",
+          jvm, session, sessionCds, trained, Files.size(archive) >> 20);
+      out.printf(Locale.ROOT, "%-9s %-6s %8s %8s %8s   %s%n", "arrival", "CDS", "total s", "jvm s", "streams",
+          "per stream (s)");
+      Lander lander = new Lander(plain.storage(), plain.config().landingBucket(), "");
+      Lander landerShared = new Lander(shared.storage(), shared.config().landingBucket(), "");
       double worst = 0;
+      double worstCds = 0;
       for (Arrival a : seeds) {
         lander.land(a);
-        Proc p = subprocess(env, jvmOptions, "stream", "all");
-        if (p.exit != 0) {
-          throw new IllegalStateException("stream all failed in a fresh JVM (exit " + p.exit + "): " + p.output);
-        }
-        StringBuilder each = new StringBuilder();
-        for (String line : p.output.split("\n")) {
-          Matcher m = SUMMARY.matcher(line.strip());
-          if (m.matches()) {
-            each.append(m.group(1)).append(' ').append(m.group(2)).append("  ");
-          }
-        }
-        out.printf(Locale.ROOT, "%-9s %8.2f %8.2f %8.2f   %s%n", "seed " + a.number(), p.seconds, session,
-            p.seconds - session, each.toString().strip());
-        out.flush();
-        worst = Math.max(worst, p.seconds);
+        landerShared.land(a);
+        worst = Math.max(worst, coldRun(a, "no", env, jvmOptions, session));
+        worstCds = Math.max(worstCds, coldRun(a, "yes", envShared, withCds, sessionCds));
       }
       summary.put("seed arrival, `java -jar tidemark.jar stream all`, cold JVM (s, worst)", worst);
       summary.put("  of which JVM start + SparkSession (sql \"SELECT 1\") (s)", session);
+      summary.put("seed arrival, the same with the class archive (CDS) (s, worst)", worstCds);
+      summary.put("  of which JVM start + SparkSession with the class archive (s)", sessionCds);
     }
+  }
+
+  private double coldRun(Arrival a, String label, Map<String, String> env, List<String> jvmOptions, double session)
+      throws Exception {
+    Proc p = subprocess(env, jvmOptions, "stream", "all");
+    if (p.exit != 0) {
+      throw new IllegalStateException("stream all failed in a fresh JVM (exit " + p.exit + "): " + p.output);
+    }
+    StringBuilder each = new StringBuilder();
+    for (String line : p.output.split("\n")) {
+      Matcher m = SUMMARY.matcher(line.strip());
+      if (m.matches()) {
+        each.append(m.group(1)).append(' ').append(m.group(2)).append("  ");
+      }
+    }
+    out.printf(Locale.ROOT, "%-9s %-6s %8.2f %8.2f %8.2f   %s%n", "seed " + a.number(), label, p.seconds, session,
+        p.seconds - session, each.toString().strip());
+    out.flush();
+    return p.seconds;
   }
 
   /** This process's environment with the scoped pipeline's settings, for a tidemark in another JVM. */

@@ -6,6 +6,8 @@ import io.tidemark.land.Arrival;
 import io.tidemark.land.Dataset;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
+import io.tidemark.lakehouse.Storage;
+import io.tidemark.land.LandedPrefix;
 import io.tidemark.land.Lander;
 import io.tidemark.land.LandingException;
 import io.tidemark.land.LandingFile;
@@ -19,6 +21,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,7 +32,8 @@ import picocli.CommandLine.Spec;
     description = {"Write arrivals of JSON lines into the landing zone with the MinIO client:",
         "s3://<landing bucket>/[<prefix>/]<dataset>/arrival=NNNN/<file>. Arrivals are immutable: landing the same",
         "arrival again is a no-op; other content for a landed file is refused.",
-        "Scenarios: seed (the three below together), seed-counts, seed-dedup, seed-scd2, generated."})
+        "Scenarios: seed (the three below together), seed-counts, seed-dedup, seed-scd2, generated.",
+        "--replay lands arrivals laid out elsewhere (a local directory, or s3://bucket/prefix) with their numbers."})
 final class LandCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -43,6 +47,11 @@ final class LandCommand implements Callable<Integer> {
 
     @Option(names = "--from", paramLabel = "PATH", description = "A local file, or a directory of files.")
     Path from;
+
+    @Option(names = "--replay", paramLabel = "LOCATION",
+        description = "Arrivals landed before under a local directory or s3://bucket/prefix, laid out as "
+            + "<dataset>/arrival=NNNN/<file> (what --to-dir and --prefix write): each lands with its number.")
+    String replay;
   }
 
   @Option(names = "--arrival", paramLabel = "K",
@@ -114,12 +123,16 @@ final class LandCommand implements Callable<Integer> {
   public Integer call() {
     TidemarkConfig config = Tidemark.root(spec).config();
     PrintWriter out = spec.commandLine().getOut();
-    List<Arrival> arrivals = arrivals();
-    if (toDir != null) {
-      writeLocal(arrivals, out);
+    if (toDir != null && (source.replay == null || !LandedPrefix.isS3(source.replay))) {
+      writeLocal(arrivals(null), out);
       return 0;
     }
     try (Lakehouse lh = Lakehouse.open(config, "tidemark land")) {
+      List<Arrival> arrivals = arrivals(lh.storage());
+      if (toDir != null) {
+        writeLocal(arrivals, out);
+        return 0;
+      }
       if (!lh.storage().bucketExists(config.landingBucket())) {
         throw new LandingException("landing bucket " + config.landingBucket() + " does not exist; run: tidemark bootstrap");
       }
@@ -142,20 +155,29 @@ final class LandCommand implements Callable<Integer> {
     out.flush();
   }
 
-  private List<Arrival> arrivals() {
+  /** The arrivals to land; {@code storage} reads an S3 --replay location. */
+  private List<Arrival> arrivals(Storage storage) {
     if (source.from != null) {
       return List.of();
     }
-    Scenario scenario = scenario(source.scenario);
+    Scenario scenario = source.replay != null ? LandedPrefix.read(source.replay, storage) : scenario(source.scenario);
     List<Arrival> all = scenario.arrivals();
     if (arrival == null) {
       return all;
     }
-    if (arrival < 1 || arrival > all.size()) {
-      throw new LandingException("--arrival " + arrival + ": scenario " + scenario.name() + " has arrivals 1.."
-          + all.size());
+    return all.stream().filter(a -> a.number() == arrival).findFirst()
+        .orElseThrow(() -> new LandingException("--arrival " + arrival + ": "
+            + (source.replay != null ? source.replay : "scenario " + scenario.name()) + " has arrivals "
+            + numbers(all)));
+  }
+
+  /** 1..n, or the numbers one by one when some are missing. */
+  private static String numbers(List<Arrival> arrivals) {
+    int last = arrivals.isEmpty() ? 0 : arrivals.get(arrivals.size() - 1).number();
+    if (arrivals.size() == last) {
+      return "1.." + last;
     }
-    return List.of(all.get(arrival - 1));
+    return arrivals.stream().map(a -> String.valueOf(a.number())).collect(Collectors.joining(", "));
   }
 
   private Scenario scenario(String name) {

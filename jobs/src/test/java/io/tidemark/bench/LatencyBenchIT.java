@@ -23,8 +23,10 @@ class LatencyBenchIT {
             + "dimension of 300 companies", "== dedup and windowed counts over 3000 events", "== summary")
         .containsPattern("seed 1\\s+raw\\s+\\d+\\s+[\\d.]+\\s+\\d+ \\|" + num.repeat(13))
         .containsPattern("seed 1\\s+scd2\\s+\\d+\\s+[\\d.]+\\s+\\d+ \\|" + num.repeat(13))
-        .containsPattern("seed 1\\s+stream all\\s+[\\d.]+\\s+\\(the same arrival, the 5 streams at once\\)")
-        .containsPattern("seed 1\\s+[\\d.]+\\s+[\\d.]+\\s+-?[\\d.]+\\s+raw [\\d.]+\\s+dedup [\\d.]+")
+        .containsPattern("seed 1\\s+stream all\\s+[\\d.]+\\s+\\(the same arrival, the 5 streams in one command\\)")
+        .containsPattern("seed 1\\s+no\\s+[\\d.]+\\s+[\\d.]+\\s+-?[\\d.]+\\s+raw [\\d.]+\\s+dedup [\\d.]+")
+        .containsPattern("seed 1\\s+yes\\s+[\\d.]+\\s+[\\d.]+\\s+-?[\\d.]+\\s+raw [\\d.]+\\s+dedup [\\d.]+")
+        .containsPattern("with the class archive [\\d.]+ s \\(archive written in [\\d.]+ s, \\d+ MB\\)")
         .containsPattern("#2 40\\s+scd2\\s+40\\s+[\\d.]+\\s+\\d+ \\|")
         .containsPattern("dedup\\s+3000\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+x")
         .containsPattern("counts\\s+3000\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+x");

@@ -143,4 +143,45 @@ class LandIT {
     assertThat(one.exitCode()).isEqualTo(1);
     assertThat(one.errLines()).containsExactly("tidemark: --arrival 9: scenario seed-counts has arrivals 1..3");
   }
+
+  /**
+   * --replay: arrivals landed under one prefix land elsewhere with their numbers, whole or one at a time, from S3
+   * or from a local copy of the same layout; a missing arrival is named.
+   */
+  @Test
+  void replayLandsArrivalsLandedElsewhereWithTheirNumbers() {
+    String from = TestStack.unique("replay-from");
+    String all = TestStack.unique("replay-all");
+    String one = TestStack.unique("replay-one");
+    Lander source = new Lander(storage, bucket, from);
+    List<Arrival> arrivals = SeedScenarios.all().stream().filter(s -> s.name().equals("seed")).findFirst()
+        .orElseThrow().arrivals();
+    arrivals.forEach(source::land);
+
+    Cli.Result whole = Cli.run(stack.env(), "land", "--replay", "s3://" + bucket + "/" + from, "--prefix", all);
+    assertThat(whole.exitCode()).as("%s", whole).isZero();
+    assertThat(keys(all)).isEqualTo(keys(from)).isNotEmpty();
+    for (Storage.ObjectInfo o : storage.list(bucket, from + "/")) {
+      assertThat(storage.get(bucket, all + o.key().substring(from.length()))).isEqualTo(storage.get(bucket, o.key()));
+    }
+
+    Path local = tmp.resolve("landed");
+    Cli.Result copy = Cli.run(stack.env(), "land", "--replay", "s3a://" + bucket + "/" + from, "--to-dir",
+        local.toString());
+    assertThat(copy.exitCode()).as("%s", copy).isZero();
+    Cli.Result second = Cli.run(stack.env(), "land", "--replay", local.toString(), "--arrival", "2", "--prefix", one);
+    assertThat(second.exitCode()).as("%s", second).isZero();
+    assertThat(keys(one)).isNotEmpty().allMatch(k -> k.contains("/arrival=0002/"))
+        .isEqualTo(keys(from).stream().filter(k -> k.contains("/arrival=0002/")).toList());
+
+    Cli.Result missing = Cli.run(stack.env(), "land", "--replay", local.toString(), "--arrival", "9", "--prefix", one);
+    assertThat(missing.exitCode()).isEqualTo(1);
+    assertThat(missing.errLines()).containsExactly("tidemark: --arrival 9: " + local + " has arrivals 1.."
+        + arrivals.size());
+  }
+
+  /** The keys under a prefix, without it. */
+  private List<String> keys(String prefix) {
+    return storage.list(bucket, prefix + "/").stream().map(o -> o.key().substring(prefix.length())).toList();
+  }
 }

@@ -26,6 +26,47 @@ public final class Cli {
 
   private Cli() {}
 
+  /**
+   * The class data sharing archive next to the jar, as {@code ./tidemark} keeps it: a Spark command loads ~15k
+   * classes, and mapped from the archive its JVM starts with about half the CPU. Trained once per build by
+   * {@link #trainClassArchive}; until then, and for a stale one, runs go without.
+   */
+  public static Path classArchive() {
+    return jar().resolveSibling("tidemark.jsa");
+  }
+
+  private static List<String> sharing() {
+    Path cds = classArchive();
+    try {
+      if (Files.isRegularFile(cds) && Files.getLastModifiedTime(cds).compareTo(Files.getLastModifiedTime(jar())) > 0) {
+        return List.of("-XX:SharedArchiveFile=" + cds, "-Xlog:cds*=off");
+      }
+    } catch (IOException e) {
+      throw new AssertionError("cannot read " + cds, e);
+    }
+    return List.of();
+  }
+
+  /** Writes the class archive, unless a fresh one exists, by running {@code args} (a command that uses Spark). */
+  public static synchronized void trainClassArchive(Map<String, String> env, String... args) {
+    if (!sharing().isEmpty()) {
+      return;
+    }
+    Path cds = classArchive();
+    Path tmp = cds.resolveSibling("tidemark.jsa." + ProcessHandle.current().pid());
+    Result r = exec(env, List.of("-XX:ArchiveClassesAtExit=" + tmp, "-Xlog:cds*=off", "-jar", jar().toString()),
+        args);
+    try {
+      if (r.exitCode() != 0 || !Files.isRegularFile(tmp)) {
+        throw new AssertionError("training the class archive failed: " + r);
+      }
+      Files.move(tmp, cds, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+          java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new AssertionError("cannot keep " + cds, e);
+    }
+  }
+
   public record Result(int exitCode, String out, String err, double seconds) {
     public List<String> errLines() {
       return err.isBlank() ? List.of() : List.of(err.strip().split("\n"));
@@ -46,7 +87,8 @@ public final class Cli {
   }
 
   public static Path jar() {
-    Path jar = Path.of(System.getProperty("tidemark.jar", "target/tidemark.jar"));
+    // absolute: an archive of classes is only used with the same class path it was written with
+    Path jar = Path.of(System.getProperty("tidemark.jar", "target/tidemark.jar")).toAbsolutePath().normalize();
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException("missing " + jar + ": integration tests run after `mvn package`");
     }
@@ -73,12 +115,20 @@ public final class Cli {
     return exec(env, cmd, args);
   }
 
+  /** The command line of {@code java -jar tidemark.jar args}, with the JVM options every test run gets. */
+  public static List<String> command(String... args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(QUICK_START);
+    cmd.addAll(sharing());
+    cmd.addAll(List.of("-jar", jar().toString()));
+    cmd.addAll(List.of(args));
+    return cmd;
+  }
+
   /** Starts {@code java -jar tidemark.jar args} and returns at once, e.g. to kill it mid-run. */
   public static Process start(Map<String, String> env, String... args) {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-jar", jar().toString()));
-    cmd.addAll(1, QUICK_START);
-    cmd.addAll(List.of(args));
+    List<String> cmd = command(args);
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD);
     pb.environment().keySet().removeIf(k -> k.startsWith("TIDEMARK_"));
@@ -94,6 +144,9 @@ public final class Cli {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(QUICK_START);
+    if (javaArgs.contains("-jar") && javaArgs.stream().noneMatch(a -> a.startsWith("-XX:ArchiveClassesAtExit"))) {
+      cmd.addAll(sharing());
+    }
     cmd.addAll(javaArgs);
     cmd.addAll(List.of(args));
     try {

@@ -4,7 +4,10 @@ import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Bootstrap;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.land.Arrival;
+import io.tidemark.land.Dataset;
 import io.tidemark.land.Lander;
+import io.tidemark.land.LandingFile;
+import io.tidemark.land.SeedScenarios;
 import io.tidemark.stream.RunReport;
 import io.tidemark.stream.Streams;
 import java.nio.file.Path;
@@ -44,6 +47,22 @@ public final class Pipeline {
   /** The environment under which the command runs on this pipeline. */
   public Map<String, String> env() {
     return stack.env(config);
+  }
+
+  /**
+   * The seed's arrivals, then a change two days late for c3 (arrival 6) after one that moved the watermark
+   * (arrival 5): a pipeline with something to restate.
+   */
+  public static Pipeline withLateChange(TestStack stack, String name, Path checkpoints) {
+    Pipeline p = new Pipeline(stack, name, checkpoints);
+    for (Arrival a : SeedScenarios.ALL.arrivals()) {
+      p.arrive(a);
+    }
+    p.arrive(new Arrival(5, List.of(LandingFile.of(Dataset.COMPANIES, "later.jsonl",
+        "{\"company_id\":\"c9\",\"name\":\"Nine\",\"tier\":\"gold\",\"change_ts\":\"2026-01-03T00:00:00Z\"}\n"))));
+    p.arrive(new Arrival(6, List.of(LandingFile.of(Dataset.COMPANIES, "late.jsonl",
+        "{\"company_id\":\"c3\",\"name\":\"Cog\",\"tier\":\"platinum\",\"change_ts\":\"2026-01-01T01:00:00Z\"}\n"))));
+    return p;
   }
 
   /** Lands the arrival and runs every stream once. */

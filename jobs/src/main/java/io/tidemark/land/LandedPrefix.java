@@ -1,0 +1,108 @@
+package io.tidemark.land;
+
+import io.tidemark.lakehouse.Storage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Arrivals that were landed before, somewhere else: a local directory or an S3 prefix laid out as the landing zone
+ * is ({@code <dataset>/arrival=NNNN/<file>}, what {@code land --to-dir} and {@code land --prefix} write). Replaying
+ * it lands each arrival under its own number, so a run of the streams sees the arrivals in the order they came.
+ */
+public final class LandedPrefix implements Scenario {
+  private static final Pattern LAYOUT = Pattern.compile("^(events|companies)/arrival=(\\d{4})/([^/]+)$");
+
+  private final String location;
+  private final List<Arrival> arrivals;
+
+  private LandedPrefix(String location, List<Arrival> arrivals) {
+    this.location = location;
+    this.arrivals = arrivals;
+  }
+
+  /** {@code s3://bucket/prefix} (read with {@code storage}) or a local directory. */
+  public static LandedPrefix read(String location, Storage storage) {
+    Map<Integer, List<LandingFile>> files = new TreeMap<>();
+    if (isS3(location)) {
+      String rest = location.substring(location.indexOf("://") + 3);
+      int slash = rest.indexOf('/');
+      String bucket = slash < 0 ? rest : rest.substring(0, slash);
+      String prefix = slash < 0 ? "" : rest.substring(slash + 1);
+      if (!prefix.isEmpty() && !prefix.endsWith("/")) {
+        prefix += "/";
+      }
+      if (!storage.bucketExists(bucket)) {
+        throw new LandingException("--replay " + location + ": no bucket " + bucket);
+      }
+      for (Storage.ObjectInfo o : storage.list(bucket, prefix)) {
+        add(files, o.key().substring(prefix.length()), () -> storage.get(bucket, o.key()));
+      }
+    } else {
+      Path root = Path.of(location);
+      if (!Files.isDirectory(root)) {
+        throw new LandingException("--replay " + location + ": no such directory");
+      }
+      try (Stream<Path> s = Files.walk(root)) {
+        for (Path p : s.filter(Files::isRegularFile).sorted().toList()) {
+          add(files, root.relativize(p).toString().replace('\\', '/'), () -> {
+            try {
+              return Files.readAllBytes(p);
+            } catch (IOException e) {
+              throw new LandingException("--replay: cannot read " + p + " (" + e.getMessage() + ")");
+            }
+          });
+        }
+      } catch (IOException e) {
+        throw new LandingException("--replay " + location + ": cannot list (" + e.getMessage() + ")");
+      }
+    }
+    if (files.isEmpty()) {
+      throw new LandingException("--replay " + location + ": no events/arrival=NNNN/ or companies/arrival=NNNN/ "
+          + "files under it (the layout `tidemark land --to-dir` writes)");
+    }
+    List<Arrival> arrivals = new ArrayList<>();
+    files.forEach((n, fs) -> arrivals.add(new Arrival(n, fs)));
+    return new LandedPrefix(location, List.copyOf(arrivals));
+  }
+
+  public static boolean isS3(String location) {
+    return location.startsWith("s3://") || location.startsWith("s3a://");
+  }
+
+  private static void add(Map<Integer, List<LandingFile>> files, String relative,
+      java.util.function.Supplier<byte[]> content) {
+    Matcher m = LAYOUT.matcher(relative);
+    if (!m.find() || m.group(3).startsWith(".")) {
+      return;
+    }
+    files.computeIfAbsent(Integer.parseInt(m.group(2)), k -> new ArrayList<>())
+        .add(new LandingFile(Dataset.parse(m.group(1)), m.group(3), content.get()));
+  }
+
+  @Override
+  public String name() {
+    return "landed";
+  }
+
+  @Override
+  public String description() {
+    return "the arrivals landed under " + location;
+  }
+
+  /**
+   * The arrivals by number; a number missing from the layout (e.g. 1, 2, 4) is a gap the caller sees, not one
+   * filled in.
+   */
+  @Override
+  public List<Arrival> arrivals() {
+    return arrivals;
+  }
+}
