@@ -165,10 +165,10 @@ final class LandCommand implements Callable<Integer> {
     if (arrival == null) {
       return all;
     }
-    return all.stream().filter(a -> a.number() == arrival).findFirst()
+    return List.of(all.stream().filter(a -> a.number() == arrival).findFirst()
         .orElseThrow(() -> new LandingException("--arrival " + arrival + ": "
             + (source.replay != null ? source.replay : "scenario " + scenario.name()) + " has arrivals "
-            + numbers(all)));
+            + numbers(all))));
   }
 
   /** 1..n, or the numbers one by one when some are missing. */

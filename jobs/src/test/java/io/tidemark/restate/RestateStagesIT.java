@@ -213,7 +213,7 @@ class RestateStagesIT {
      * A stage that is done, run again: it says so and changes neither main nor the branch. Through the command
      * once (the tag), the other reruns in this JVM through the same stage code: a JVM each would cost minutes.
      */
-    void again(String stage, String id, String branch, Refs before) {
+    void again(String stage, String id, String branch, Refs before) throws Exception {
       if (stage.equals("tag")) {
         Cli.Result r = run(stage, id);
         assertThat(r.exitCode()).as("%s again: %s", stage, r).isZero();

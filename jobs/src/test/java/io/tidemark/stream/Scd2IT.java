@@ -169,10 +169,10 @@ class Scd2IT extends StackTest {
         .map(Scd2Invariants.Violation::check).toList();
   }
 
-  /** 12k changes over 1.5k companies in 10 arrivals, with repeats, deletes, out-of-order changes, bad lines. */
+  /** 4k changes over 500 companies in 4 arrivals, with repeats, deletes, out-of-order changes, bad lines. */
   @Test
   void generatedChangesEqualTheOracle() throws Exception {
-    GeneratorSpec spec = new GeneratorSpec(5, 0, 1, 0, 0, 0, 0.01, 10, 12_000, 1_500, GeneratorSpec.DEFAULT_START, 60);
+    GeneratorSpec spec = new GeneratorSpec(5, 0, 1, 0, 0, 0, 0.01, 4, 4_000, 500, GeneratorSpec.DEFAULT_START, 60);
     Dim t = tables("generated");
     Path landing = tmp.resolve("landing");
     String source = landing.resolve("companies").toString();
@@ -190,7 +190,7 @@ class Scd2IT extends StackTest {
       assertThat(fx.historyRows(t.dimension())).as("the history vs DuckDB's rebuild").isEqualTo(oracle.history());
     }
     assertThat(fx.strings("SELECT CAST(count(DISTINCT company_id) AS STRING) FROM " + t.dimension().sql()))
-        .allMatch(n -> Integer.parseInt(n) >= 1_000);
+        .allMatch(n -> Integer.parseInt(n) >= 300);
     assertInvariants(t);
   }
 
