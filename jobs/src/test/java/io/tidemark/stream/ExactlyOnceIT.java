@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * deleted after a run. After each rerun every table equals an uninterrupted run over the same arrivals.
  */
 class ExactlyOnceIT extends StackTest {
-  private static final GeneratorSpec SPEC = new GeneratorSpec(77, 12_000, 6, 0.04, 0.02, 1, 0.02, 5, 0, 1,
+  private static final GeneratorSpec SPEC = new GeneratorSpec(77, 4_000, 6, 0.04, 0.02, 1, 0.02, 5, 0, 1,
       GeneratorSpec.DEFAULT_START, 60);
 
   ExactlyOnceIT() {
