@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tidemark.config.TableName;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.LandingFile;
-import io.tidemark.land.SeedScenarios;
 import io.tidemark.restate.Restatement;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.Pipeline;
@@ -54,14 +53,7 @@ class IcebergRestIT {
   @BeforeAll
   void pipelineRestatedThenMovedOn(@TempDir Path tmp) throws Exception {
     py = PyIceberg.install(stack.config().icebergRestUri(), stack.endpoints());
-    pipeline = new Pipeline(stack, "rest", tmp.resolve("checkpoints"));
-    for (Arrival a : SeedScenarios.ALL.arrivals()) {
-      pipeline.arrive(a);
-    }
-    pipeline.arrive(new Arrival(5, List.of(LandingFile.of(io.tidemark.land.Dataset.COMPANIES, "later.jsonl",
-        "{\"company_id\":\"c9\",\"name\":\"Nine\",\"tier\":\"gold\",\"change_ts\":\"2026-01-03T00:00:00Z\"}\n"))));
-    pipeline.arrive(new Arrival(6, List.of(LandingFile.of(io.tidemark.land.Dataset.COMPANIES, "late.jsonl",
-        "{\"company_id\":\"c3\",\"name\":\"Cog\",\"tier\":\"platinum\",\"change_ts\":\"2026-01-01T01:00:00Z\"}\n"))));
+    pipeline = Pipeline.withLateChange(stack, "rest", tmp.resolve("checkpoints"));
     Restatement.Result restated = new Restatement(pipeline.lakehouse(),
         Restatement.Options.defaults(stack.config()).withPrefix(refName("rest") + "-")
             .withHooks(b -> { }, b -> { })).run();
