@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Cli {
   /** A hang guard, not a speed assertion: nothing tidemark does in tests takes minutes. */
-  private static final long TIMEOUT_SECONDS = 240;
+  private static final long TIMEOUT_SECONDS = 600;
   /**
    * The JIT's first tier only: a test's command does little work, and without C2 compiling the JVM's start
    * takes about a third less CPU (measured with `bench latency`'s cold runs on 2 cores). Without C2 the JVM
