@@ -310,6 +310,24 @@ def test_airflow_image_installs_the_native_stacks_pins():
     assert jars and all("--from=jars" in l for l in jars)
 
 
+def test_the_build_context_holds_only_what_the_dockerfile_copies():
+    lines = [l.strip() for l in (ROOT / ".dockerignore").read_text().splitlines() if l.strip() and not l.startswith("#")]
+    assert lines[0] == "*", ".dockerignore must exclude everything first (.env, .venv, target stay out of the context)"
+    allowed = [l[1:].rstrip("/") for l in lines[1:]]
+    assert all(l.startswith("!") for l in lines[1:])
+    copied = set()
+    for stage in dockerfile_stages(AIRFLOW_DOCKERFILE).values():
+        for line in stage["lines"]:
+            parts = line.split()
+            if parts[0] in ("COPY", "ADD") and not any(p.startswith("--from") for p in parts):
+                copied |= {p.rstrip("/") for p in parts[1:-1] if not p.startswith("--")}
+    assert copied, "the scan of the Dockerfile found no COPY"
+    for src in sorted(copied):
+        assert any(src == a or src.startswith(a + "/") for a in allowed), f"{src} is copied but .dockerignore drops it"
+    for a in allowed:
+        assert any(c == a or c.startswith(a + "/") for c in copied), f".dockerignore lets {a} in, which no COPY uses"
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # health and order
 
