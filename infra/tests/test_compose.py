@@ -196,6 +196,41 @@ def compose_text() -> str:
     return "\n".join(re.sub(r"(^|\s)#.*$", "", line) for line in COMPOSE.read_text().splitlines())
 
 
+def compose_v2_loader() -> Path:
+    """infra/tests/compose-go built with Go: the loader `docker compose` (v2) parses files with, pinned in go.sum."""
+    go = shutil.which("go") or ("/usr/local/go/bin/go" if Path("/usr/local/go/bin/go").is_file() else None)
+    if go is None:
+        pytest.fail("Go is not installed: the Compose v2 check builds infra/tests/compose-go with it", pytrace=False)
+    out = ROOT / "target" / "compose-tests" / "compose-config"
+    run = subprocess.run([go, "build", "-o", str(out), "."], cwd=ROOT / "infra" / "tests" / "compose-go",
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, f"cannot build the Compose v2 loader:\n{run.stderr[-2000:]}"
+    return out
+
+
+def test_compose_v2_resolves_the_stack_as_docker_compose_1_does(env_file, stack, tmp_path):
+    loader = compose_v2_loader()
+    clean = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME")}
+    run = subprocess.run([str(loader), str(COMPOSE), str(env_file), str(ROOT)], capture_output=True, text=True,
+                         env=clean, timeout=120)
+    assert run.returncode == 0, f"Compose v2's loader refuses the file:\n{run.stderr}"
+    v2 = yaml.safe_load(run.stdout)["services"]
+    v1 = {n: s for n, s in services(stack).items() if not s.get("profiles")}
+    assert set(v2) == set(v1)
+    for name in v1:
+        assert environment(v2[name]) == environment(v1[name]), f"{name}: v1 and v2 resolve its environment apart"
+        for p in v2[name].get("ports", []):
+            assert p["host_ip"] == "127.0.0.1", f"{name}: {p}"
+    profile = subprocess.run([str(loader), str(COMPOSE), str(env_file), str(ROOT), "nessie-auth"],
+                             capture_output=True, text=True, env=clean, timeout=120)
+    assert profile.returncode == 0 and "nessie-auth:" in profile.stdout, profile.stderr
+    empty = tmp_path / "empty.env"
+    empty.write_text("")
+    refused = subprocess.run([str(loader), str(COMPOSE), str(empty), str(ROOT)], capture_output=True, text=True,
+                             env=clean, timeout=120)
+    assert refused.returncode != 0 and "infra/compose/gen-env" in refused.stderr
+
+
 def test_every_secret_is_required_documented_and_generated(raw, env_values):
     text = compose_text()
     # ${VAR...} is docker-compose's interpolation; $${VAR} an escaped dollar for the container's shell
