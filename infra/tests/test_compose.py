@@ -432,32 +432,47 @@ def test_the_jobs_never_get_minios_root_credentials(stack):
         assert not {"MINIO_ROOT_USER", "MINIO_ROOT_PASSWORD"} & set(env), f"{name} gets MinIO's root credentials"
 
 
-def test_minio_setup_makes_private_buckets_and_a_scoped_user(tmp_path, env_values):
-    """Runs the setup script with a stand-in for mc that records what it is asked (no MinIO here)."""
+def run_minio_setup(tmp_path: Path, env_values: dict[str, str], attached: bool) -> tuple[list[str], str, Path]:
+    """The setup script with a stand-in for mc that records what it is asked (there is no MinIO here), on a PATH with
+    only the tools the mc image has besides mc (UBI micro: no grep, sed or awk)."""
     log, policy = tmp_path / "mc.log", tmp_path / "policy.json"
+    log.unlink(missing_ok=True)
     bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
+    bin_dir.mkdir(exist_ok=True)
+    for tool in ("mktemp", "cat", "rm"):
+        target = bin_dir / tool
+        if not target.exists():
+            target.symlink_to(shutil.which(tool))
     (bin_dir / "mc").write_text(textwrap.dedent(f"""\
         #!/bin/sh
         echo "ARGV $*" >> {log}
         echo "ENV $MC_HOST_tidemark" >> {log}
-        if [ "$1 $2 $3" = "admin policy create" ]; then cp "$6" {policy}; fi
+        if [ "$1 $2 $3" = "admin policy create" ]; then /bin/cp "$6" {policy}; fi
+        if [ "$1 $2" = "admin user" ] && [ "$3" = "info" ] && [ -n "$ATTACHED" ]; then echo "PolicyName: tidemark-jobs"; fi
         exit 0
         """))
     (bin_dir / "mc").chmod(0o755)
-    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", **{k: env_values[k] for k in (
+    env = {"PATH": str(bin_dir), **{k: env_values[k] for k in (
         "MINIO_ROOT_USER", "MINIO_ROOT_PASSWORD", "TIDEMARK_S3_ACCESS_KEY", "TIDEMARK_S3_SECRET_KEY")}}
     env.update(TIDEMARK_LANDING_BUCKET="land-x", TIDEMARK_WAREHOUSE_BUCKET="wh-x")
-    run = subprocess.run(["sh", str(MINIO_SETUP)], env=env, capture_output=True, text=True, timeout=60)
+    if attached:
+        env["ATTACHED"] = "1"
+    run = subprocess.run(["/bin/sh", str(MINIO_SETUP)], env=env, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     calls = [l[5:] for l in log.read_text().splitlines() if l.startswith("ARGV ")]
+    return calls, log.read_text(), policy
+
+
+def test_minio_setup_makes_private_buckets_and_a_scoped_user(tmp_path, env_values):
+    calls, log, policy = run_minio_setup(tmp_path, env_values, attached=False)
     for bucket in ("land-x", "wh-x"):
         assert f"mb --ignore-existing tidemark/{bucket}" in calls
         assert f"anonymous set none tidemark/{bucket}" in calls
-    assert f"admin policy attach tidemark tidemark-jobs --user {env_values['TIDEMARK_S3_ACCESS_KEY']}" in calls
+    attach = f"admin policy attach tidemark tidemark-jobs --user {env_values['TIDEMARK_S3_ACCESS_KEY']}"
+    assert attach in calls
     root_secret = env_values["MINIO_ROOT_PASSWORD"]
     assert not any(root_secret in c for c in calls), "MinIO's root password was on mc's command line"
-    assert f"ENV http://{env_values['MINIO_ROOT_USER']}:{root_secret}@minio:9000" in log.read_text()
+    assert f"ENV http://{env_values['MINIO_ROOT_USER']}:{root_secret}@minio:9000" in log
     doc = json.loads(policy.read_text())
     resources, actions = set(), set()
     for st in doc["Statement"]:
@@ -467,6 +482,9 @@ def test_minio_setup_makes_private_buckets_and_a_scoped_user(tmp_path, env_value
     assert resources == {"arn:aws:s3:::land-x", "arn:aws:s3:::wh-x", "arn:aws:s3:::land-x/*", "arn:aws:s3:::wh-x/*"}
     assert not any("*" in a or a.startswith(("admin:", "s3:CreateBucket", "s3:DeleteBucket", "s3:PutBucket"))
                    for a in actions), f"the jobs' policy grants more than object access: {sorted(actions)}"
+    # run again on a MinIO where the user has the policy already: nothing is attached twice (mc would fail)
+    again, _, _ = run_minio_setup(tmp_path, env_values, attached=True)
+    assert attach not in again and f"mb --ignore-existing tidemark/land-x" in again
 
 
 def test_api_server_entry_writes_the_admin_password_for_airflow_only(tmp_path):
