@@ -623,6 +623,47 @@ def airflow_options() -> set[str]:
     return options
 
 
+def test_the_dags_parse_in_the_scheduler_environment_and_submit_to_the_cluster(stack):
+    """dags/ parsed by the pinned Airflow with the scheduler's environment from the compose file (its database swapped
+    for SQLite: parsing needs none): no import error, spark-submit tasks on spark_default with the image's jars,
+    the jobs' settings in env_vars and no secret there (they reach the jobs from the container's environment)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AIRFLOW", "TIDEMARK_"))}
+    env.update(environment(services(stack)["airflow-scheduler"]))
+    home = ROOT / "target" / "compose-tests" / "airflow-home"
+    env.update({"AIRFLOW_HOME": str(home), "AIRFLOW__CORE__DAGS_FOLDER": str(DAGS),
+                "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": f"sqlite:///{home}/parse.db"})
+    probe = textwrap.dedent("""\
+        import json, sys
+        sys.path.insert(0, %r)  # as Airflow's processes have the DAG folder (dags/tests/conftest.py does the same)
+        from airflow.dag_processing.dagbag import DagBag
+        bag = DagBag(%r)
+        out = {"errors": {k: str(v)[-300:] for k, v in bag.import_errors.items()}, "submits": []}
+        for dag in bag.dags.values():
+            for t in dag.tasks:
+                if type(t).__name__ == "SparkSubmitOperator":
+                    out["submits"].append({"task": dag.dag_id + "." + t.task_id, "conn": t._conn_id,
+                                           "application": t.application, "jars": t.jars, "env": t.env_vars})
+        print(json.dumps(out))
+        """) % (str(DAGS), str(DAGS))
+    run = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert out["errors"] == {}
+    assert len(out["submits"]) >= 2, "the scan found no spark-submit task"
+    settings = environment(services(stack)["airflow-scheduler"])
+    lib = "/opt/tidemark/jars/lib/"
+    expected_jars = {f"{lib}hadoop-aws-{pom_property('hadoop.version')}.jar",
+                     f"{lib}aws-java-sdk-bundle-{pom_property('aws-java-sdk.version')}.jar"}
+    for submit in out["submits"]:
+        assert submit["conn"] == settings["TIDEMARK_SPARK_CONN_ID"]
+        assert submit["application"] == "/opt/tidemark/jars/tidemark-spark.jar"
+        assert set(submit["jars"].split(",")) == expected_jars, submit["jars"]
+        job_env = submit["env"]
+        for key in ("TIDEMARK_NESSIE_URI", "TIDEMARK_S3_ENDPOINT", "TIDEMARK_CHECKPOINT_ROOT", "TIDEMARK_WAREHOUSE"):
+            assert job_env[key] == settings[key], f"{submit['task']}: {key}"
+        assert not {"TIDEMARK_S3_ACCESS_KEY", "TIDEMARK_S3_SECRET_KEY"} & set(job_env), "a secret in rendered fields"
+
+
 def test_airflow_is_configured_as_on_the_native_stack(stack):
     options = airflow_options()
     native = set(re.findall(r"export (AIRFLOW__[A-Z0-9_]+|AIRFLOW_CONN_[A-Z0-9_]+)=", NATIVE_STACK.read_text()))
