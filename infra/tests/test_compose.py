@@ -1,0 +1,766 @@
+"""The docker-compose stack, checked without a Docker engine (there is none on our machines).
+
+`docker-compose config` (Debian's docker-compose package) validates and resolves the file against a .env written by
+infra/compose/gen-env; the resolved stack is then held to what the issue asks: exact image tags that match our pins,
+healthchecks and healthy dependencies, no secret in the files, host ports on loopback, every secret required, every
+environment name the jobs and DAGs read provided to the services that run them (names found by scanning the code),
+Nessie configured as the embedded server is, and the Airflow image installing the native stack's pins. The
+Dockerfiles are linted with hadolint. The scripts the containers run are run here with stand-ins for the programs
+they drive (mc, airflow), to check what they hand them.
+
+What this cannot show: that the images build and the containers start and talk to each other. The native stack's
+tests (dags/tests, the Java ITs) cover the same DAGs, jars and Nessie settings with real services.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import textwrap
+import venv
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPOSE = ROOT / "docker-compose.yml"
+ENV_EXAMPLE = ROOT / ".env.example"
+GEN_ENV = ROOT / "infra" / "compose" / "gen-env"
+MINIO_SETUP = ROOT / "infra" / "compose" / "minio-setup"
+AIRFLOW_DOCKERFILE = ROOT / "infra" / "airflow" / "Dockerfile"
+AIRFLOW_ENTRY = ROOT / "infra" / "airflow" / "entry"
+REQUIREMENTS = ROOT / "infra" / "airflow" / "requirements.txt"
+CONSTRAINTS = ROOT / "infra" / "airflow" / "constraints.txt"
+NATIVE_STACK = ROOT / "infra" / "native" / "stack"
+SETTINGS_JAVA = ROOT / "jobs" / "src" / "main" / "java" / "io" / "tidemark" / "config" / "Setting.java"
+NESSIE_JAVA = ROOT / "jobs" / "src" / "main" / "java" / "io" / "tidemark" / "services" / "NessieServer.java"
+JAVA_MAIN = ROOT / "jobs" / "src" / "main" / "java"
+DAGS = ROOT / "dags"
+POM = ROOT / "pom.xml"
+
+# Names the code reads that the stack must not set, and why.
+NOT_PROVIDED = {
+    "TIDEMARK_RUN_CONTEXT": "set per task by the DAGs (job_env), naming the DAG run",
+    "TIDEMARK_TEST_CRASH": "the crash tests' hook; never set outside them",
+    "TIDEMARK_SPARK_JARS": "the DAGs derive it from TIDEMARK_JAR_DIR/lib, where the image puts the build's s3a jars",
+    "TIDEMARK_SPARK_LOG4J": "the DAGs find it next to their own files, wherever dags/ is mounted",
+}
+# Settings the Spark nodes do not get: executors receive the S3 keys from the driver with the application's
+# configuration (SparkSessions.conf), so the workers never hold them.
+NOT_ON_SPARK_NODES = {"TIDEMARK_S3_ACCESS_KEY", "TIDEMARK_S3_SECRET_KEY"}
+# an environment name that holds a secret (the S3 secret Nessie resolves is <name>.name / <name>.secret)
+SECRET_NAME = re.compile(r"(PASSWORD|SECRET|SECRET_KEY|ACCESS[_-]KEY|FERNET_KEY|TOKEN|ROOT_USER)$|\.name$|\.secret$",
+                         re.I)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# fixtures: a generated .env and the stack as docker-compose resolves it
+
+
+def docker_compose() -> str:
+    exe = shutil.which("docker-compose")
+    if exe is None:
+        pytest.fail(
+            "docker-compose is not installed: the compose checks need it (Debian: apt-get install docker-compose; "
+            ".ci/run installs it)",
+            pytrace=False,
+        )
+    return exe
+
+
+def compose(env_file: Path, *args: str) -> subprocess.CompletedProcess:
+    # a clean environment: only the env file decides the values (no TIDEMARK_* of the developer's shell)
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL")}
+    return subprocess.run(
+        [docker_compose(), "--project-directory", str(ROOT), "--env-file", str(env_file), "-f", str(COMPOSE), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+
+
+@pytest.fixture(scope="module")
+def env_file(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("compose") / ".env"
+    run = subprocess.run([str(GEN_ENV), "--output", str(out)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def env_values(env_file) -> dict[str, str]:
+    return read_env(env_file)
+
+
+@pytest.fixture(scope="module")
+def stack(env_file) -> dict:
+    """The stack as docker-compose resolves it: anchors merged, variables interpolated with the generated .env."""
+    run = compose(env_file, "config")
+    assert run.returncode == 0, f"docker-compose config failed:\n{run.stderr}"
+    return yaml.safe_load(run.stdout)
+
+
+@pytest.fixture(scope="module")
+def raw() -> dict:
+    """The file as written (anchors merged by YAML, variables not interpolated)."""
+    return yaml.safe_load(COMPOSE.read_text())
+
+
+def read_env(path: Path) -> dict[str, str]:
+    values = {}
+    for line in path.read_text().splitlines():
+        m = re.match(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", line)
+        if m:
+            values[m.group(1)] = m.group(2)
+    return values
+
+
+def services(stack: dict) -> dict[str, dict]:
+    return stack["services"]
+
+
+def environment(service: dict) -> dict[str, str]:
+    env = service.get("environment") or {}
+    if isinstance(env, list):
+        env = dict(e.split("=", 1) if "=" in e else (e, "") for e in env)
+    return {k: "" if v is None else str(v) for k, v in env.items()}
+
+
+def one_shot(service: dict) -> bool:
+    return str(service.get("restart", "no")) == "no"
+
+
+def airflow_services(stack: dict) -> dict[str, dict]:
+    return {n: s for n, s in services(stack).items() if n.startswith("airflow-") and n != "airflow-db"}
+
+
+def spark_services(stack: dict) -> dict[str, dict]:
+    return {n: s for n, s in services(stack).items() if n.startswith("spark-")}
+
+
+def pom_property(name: str) -> str:
+    m = re.search(rf"<{re.escape(name)}>([^<]+)</{re.escape(name)}>", POM.read_text())
+    assert m, f"pom.xml has no property {name}"
+    return m.group(1).strip()
+
+
+def requirement_pin(name: str) -> str:
+    m = re.search(rf"^{re.escape(name)}==(\S+)", REQUIREMENTS.read_text(), re.M)
+    assert m, f"{REQUIREMENTS} does not pin {name}"
+    return m.group(1)
+
+
+def dockerfile_stages(path: Path) -> dict[str, dict]:
+    """Each stage of a Dockerfile: its base image and its instructions (continuation lines joined)."""
+    text = re.sub(r"\\\n", " ", path.read_text())
+    stages, current = {}, None
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        m = re.match(r"FROM\s+(\S+)(?:\s+AS\s+(\S+))?", line, re.I)
+        if m:
+            current = {"from": m.group(1), "lines": []}
+            stages[m.group(2) or f"stage{len(stages)}"] = current
+        elif current is not None:
+            current["lines"].append(line)
+    return stages
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the file is valid, and refuses to run without secrets
+
+
+def test_config_is_valid_with_a_generated_env(env_file):
+    run = compose(env_file, "config", "-q")
+    assert run.returncode == 0, f"docker-compose config -q failed:\n{run.stderr}"
+
+
+def test_config_refuses_to_run_without_the_secrets(tmp_path):
+    empty = tmp_path / ".env"
+    empty.write_text("")
+    run = compose(empty, "config", "-q")
+    assert run.returncode != 0, "the stack resolved with no secret at all"
+    assert "infra/compose/gen-env" in run.stderr, f"the error does not say how to make .env:\n{run.stderr}"
+
+
+def compose_text() -> str:
+    """docker-compose.yml without its comments (which may quote the syntax they explain)."""
+    return "\n".join(re.sub(r"(^|\s)#.*$", "", line) for line in COMPOSE.read_text().splitlines())
+
+
+def compose_v2_loader() -> Path:
+    """infra/tests/compose-go built with Go: the loader `docker compose` (v2) parses files with, pinned in go.sum."""
+    go = shutil.which("go") or ("/usr/local/go/bin/go" if Path("/usr/local/go/bin/go").is_file() else None)
+    if go is None:
+        pytest.fail("Go is not installed: the Compose v2 check builds infra/tests/compose-go with it", pytrace=False)
+    out = ROOT / "target" / "compose-tests" / "compose-config"
+    run = subprocess.run([go, "build", "-o", str(out), "."], cwd=ROOT / "infra" / "tests" / "compose-go",
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, f"cannot build the Compose v2 loader:\n{run.stderr[-2000:]}"
+    return out
+
+
+def test_compose_v2_resolves_the_stack_as_docker_compose_1_does(env_file, stack, tmp_path):
+    loader = compose_v2_loader()
+    clean = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME")}
+    run = subprocess.run([str(loader), str(COMPOSE), str(env_file), str(ROOT)], capture_output=True, text=True,
+                         env=clean, timeout=120)
+    assert run.returncode == 0, f"Compose v2's loader refuses the file:\n{run.stderr}"
+    v2 = yaml.safe_load(run.stdout)["services"]
+    v1 = {n: s for n, s in services(stack).items() if not s.get("profiles")}
+    assert set(v2) == set(v1)
+    for name in v1:
+        assert environment(v2[name]) == environment(v1[name]), f"{name}: v1 and v2 resolve its environment apart"
+        for p in v2[name].get("ports", []):
+            assert p["host_ip"] == "127.0.0.1", f"{name}: {p}"
+    profile = subprocess.run([str(loader), str(COMPOSE), str(env_file), str(ROOT), "nessie-auth"],
+                             capture_output=True, text=True, env=clean, timeout=120)
+    assert profile.returncode == 0 and "nessie-auth:" in profile.stdout, profile.stderr
+    empty = tmp_path / "empty.env"
+    empty.write_text("")
+    refused = subprocess.run([str(loader), str(COMPOSE), str(empty), str(ROOT)], capture_output=True, text=True,
+                             env=clean, timeout=120)
+    assert refused.returncode != 0 and "infra/compose/gen-env" in refused.stderr
+
+
+def test_every_secret_is_required_documented_and_generated(raw, env_values):
+    text = compose_text()
+    # ${VAR...} is docker-compose's interpolation; $${VAR} an escaped dollar for the container's shell
+    required = set(re.findall(r"(?<!\$)\$\{([A-Z0-9_]+):\?", text))
+    example = ENV_EXAMPLE.read_text()
+    blank = set(re.findall(r"^([A-Z][A-Z0-9_]*)=$", example, re.M))
+    assert required == blank, (
+        "the variables docker-compose.yml requires (${VAR:?...}) and the secrets .env.example lists (VAR= lines, "
+        f"which gen-env fills) differ: only required {sorted(required - blank)}, only listed {sorted(blank - required)}"
+    )
+    for name in sorted(required):
+        assert env_values.get(name), f"gen-env left {name} empty"
+    values = [env_values[n] for n in required]
+    assert len(set(values)) == len(values), "gen-env gave two secrets the same value"
+    # a secret may never have a default: every use of it is a required reference
+    for name in sorted(required):
+        for use in re.findall(rf"\$\{{{name}(:?[-?][^}}]*)?\}}", text):
+            assert use.startswith(":?"), f"{name} is used with a default or unchecked ({use!r}) in docker-compose.yml"
+    # every variable the file uses is documented in .env.example (as a secret or as a commented setting)
+    used = set(re.findall(r"(?<!\$)\$\{([A-Z0-9_]+)", text))
+    documented = set(re.findall(r"^#?([A-Z][A-Z0-9_]*)=", example, re.M))
+    table_settings = {n for n in used if n.startswith("TIDEMARK_TABLE_")}
+    missing = used - documented - table_settings - embedded_only_settings()
+    assert not missing, f".env.example does not document {sorted(missing)}"
+    assert "TIDEMARK_TABLE_*" in example
+
+
+def embedded_only_settings() -> set[str]:
+    # passed through for completeness, meaningless with the stack's own services: documented by `tidemark config`
+    return {"TIDEMARK_NESSIE_PORT", "TIDEMARK_NESSIE_MANAGEMENT_PORT", "TIDEMARK_NESSIE_JAVA", "TIDEMARK_S3_PORT",
+            "TIDEMARK_ICEBERG_REST_URI", "TIDEMARK_SPARK_MASTER"}
+
+
+def test_gen_env_writes_an_owner_only_file_and_never_overwrites(tmp_path, env_file, env_values):
+    assert stat.S_IMODE(env_file.stat().st_mode) == 0o600, "the generated .env is readable by others"
+    again = subprocess.run([str(GEN_ENV), "--output", str(env_file)], capture_output=True, text=True, timeout=60)
+    assert again.returncode != 0 and "exists" in again.stderr, "gen-env overwrote an existing .env"
+    assert read_env(env_file) == env_values
+    other = tmp_path / "other.env"
+    subprocess.run([str(GEN_ENV), "--output", str(other)], check=True, capture_output=True, timeout=60)
+    second = read_env(other)
+    assert all(second[k] != v for k, v in env_values.items() if not k.startswith("#") and v), "secrets repeat"
+    # Airflow refuses a malformed Fernet key at start: check it with the library Airflow uses
+    from cryptography.fernet import Fernet
+
+    Fernet(env_values["AIRFLOW_FERNET_KEY"])
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# images: exact tags, the versions we pin and test with
+
+
+def test_images_have_exact_tags(stack):
+    for name, s in services(stack).items():
+        image = s.get("image", "")
+        if "build" in s:
+            assert image.startswith("tidemark-"), f"{name}: a built image is named tidemark-*, not {image!r}"
+            continue
+        assert_exact(name, image)
+    for stage, st in dockerfile_stages(AIRFLOW_DOCKERFILE).items():
+        if st["from"] in dockerfile_stages(AIRFLOW_DOCKERFILE):
+            continue  # FROM an earlier stage
+        assert_exact(f"{AIRFLOW_DOCKERFILE.name} stage {stage}", st["from"])
+
+
+def assert_exact(where: str, image: str) -> None:
+    assert ":" in image.rsplit("/", 1)[-1], f"{where}: {image!r} has no tag"
+    tag = image.rsplit(":", 1)[1]
+    assert tag != "latest" and "latest" not in tag, f"{where}: {image!r} floats"
+    # a tag names a release: a version with at least major.minor (a date-stamped release counts)
+    assert re.search(r"\d+\.\d+|RELEASE\.\d{4}-", tag), f"{where}: {image!r} is not an exact release tag"
+
+
+def test_images_match_the_pinned_versions(stack):
+    stages = dockerfile_stages(AIRFLOW_DOCKERFILE)
+    spark = pom_property("spark.version")
+    java = pom_property("maven.compiler.release")
+    assert stages["spark"]["from"] == f"apache/spark:{spark}-scala2.12-java{java}-ubuntu"
+    assert requirement_pin("pyspark") == spark, "spark-submit's pyspark and the cluster's Spark differ"
+    assert stages["jars"]["from"].endswith(f"-eclipse-temurin-{java}"), "the jar is built on another Java"
+    py = f"{sys.version_info.major}.{sys.version_info.minor}"
+    assert stages["airflow"]["from"] == f"apache/airflow:slim-{requirement_pin('apache-airflow')}-python{py}", (
+        "the Airflow image's version or Python differs from the native stack's (requirements.txt, the venv's Python)"
+    )
+    nessie = {s["image"] for n, s in services(stack).items() if n.startswith("nessie") and n != "nessie-db"}
+    assert nessie == {f"ghcr.io/projectnessie/nessie:{pom_property('nessie-server.version')}"}
+    for name in ("spark-master", "spark-worker"):
+        assert services(stack)[name]["build"].get("target") == "spark"
+    for name in airflow_services(stack):
+        assert services(stack)[name]["build"].get("target") == "airflow"
+
+
+def test_airflow_image_installs_the_native_stacks_pins():
+    stage = dockerfile_stages(AIRFLOW_DOCKERFILE)["airflow"]
+    lines = "\n".join(stage["lines"])
+    copy = next((l for l in stage["lines"] if l.startswith("COPY") and "requirements.txt" in l), None)
+    assert copy and "infra/airflow/requirements.txt" in copy and "infra/airflow/constraints.txt" in copy
+    dest = copy.split()[-1].rstrip("/")
+    assert re.search(
+        rf"pip install [^&]*-r {re.escape(dest)}/requirements\.txt -c {re.escape(dest)}/constraints\.txt", lines
+    ), "the image does not install requirements.txt with constraints.txt"
+    assert re.search(r"pip check", lines), "the image does not check the installed set"
+    # the native stack's venv comes from the very same two files
+    venv_script = (ROOT / "infra" / "airflow" / "venv").read_text()
+    assert '-r "$here/requirements.txt" -c "$here/constraints.txt"' in venv_script
+    # anything else pip installs in the image is pinned exactly
+    for extra in re.findall(r"pip install [^&]*?((?:[\w.-]+==[\w.]+\s*)+)(?:&&|$)", lines):
+        for pkg in extra.split():
+            assert re.fullmatch(r"[\w.-]+==[\w.]+", pkg), f"unpinned package {pkg!r} in the image"
+    # the jars come from the build stage of the same checkout, not from outside
+    jars = [l for l in stage["lines"] if "/opt/tidemark/jars" in l and l.startswith("COPY")]
+    assert jars and all("--from=jars" in l for l in jars)
+
+
+def test_the_build_context_holds_only_what_the_dockerfile_copies():
+    lines = [l.strip() for l in (ROOT / ".dockerignore").read_text().splitlines() if l.strip() and not l.startswith("#")]
+    assert lines[0] == "*", ".dockerignore must exclude everything first (.env, .venv, target stay out of the context)"
+    allowed = [l[1:].rstrip("/") for l in lines[1:]]
+    assert all(l.startswith("!") for l in lines[1:])
+    copied = set()
+    for stage in dockerfile_stages(AIRFLOW_DOCKERFILE).values():
+        for line in stage["lines"]:
+            parts = line.split()
+            if parts[0] in ("COPY", "ADD") and not any(p.startswith("--from") for p in parts):
+                copied |= {p.rstrip("/") for p in parts[1:-1] if not p.startswith("--")}
+    assert copied, "the scan of the Dockerfile found no COPY"
+    for src in sorted(copied):
+        assert any(src == a or src.startswith(a + "/") for a in allowed), f"{src} is copied but .dockerignore drops it"
+    for a in allowed:
+        assert any(c == a or c.startswith(a + "/") for c in copied), f".dockerignore lets {a} in, which no COPY uses"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# health and order
+
+
+def test_long_running_services_have_healthchecks_and_wait_for_healthy_ones(stack):
+    svc = services(stack)
+    for name, s in svc.items():
+        if one_shot(s):
+            assert "healthcheck" not in s, f"{name} exits when done; it needs no healthcheck"
+            continue
+        test = (s.get("healthcheck") or {}).get("test")
+        assert test and test != ["NONE"], f"{name} runs for good but has no healthcheck"
+    for name, s in svc.items():
+        deps = s.get("depends_on") or {}
+        assert isinstance(deps, dict), f"{name}: depends_on without conditions"
+        for dep, how in deps.items():
+            want = "service_completed_successfully" if one_shot(svc[dep]) else "service_healthy"
+            assert how.get("condition") == want, f"{name} depends on {dep} with {how}, not {want}"
+
+
+def test_ports_are_bound_to_loopback(stack):
+    published = 0
+    for name, s in services(stack).items():
+        for p in s.get("ports", []):
+            published += 1
+            host_ip = p.get("host_ip") if isinstance(p, dict) else p.split(":")[0]
+            assert host_ip == "127.0.0.1", f"{name} publishes {p} beyond loopback by default"
+    assert published >= 5
+    assert "ports" not in services(stack)["spark-worker"], "a fixed host port stops --scale spark-worker=N"
+    assert "container_name" not in services(stack)["spark-worker"]
+
+
+def test_the_bind_address_is_the_users_choice(tmp_path, env_file):
+    opened = tmp_path / ".env"
+    opened.write_text(env_file.read_text() + "TIDEMARK_BIND_ADDRESS=0.0.0.0\n")
+    run = compose(opened, "config")
+    assert run.returncode == 0, run.stderr
+    ports = [p for s in yaml.safe_load(run.stdout)["services"].values() for p in s.get("ports", [])]
+    assert ports and all((p.get("host_ip") if isinstance(p, dict) else p.split(":")[0]) == "0.0.0.0" for p in ports)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# secrets
+
+
+def test_no_secret_literal_in_the_files(raw):
+    for name, s in raw["services"].items():
+        for key, value in environment(s).items():
+            if SECRET_NAME.search(key) and not value.startswith("urn:nessie-secret:"):
+                assert re.fullmatch(r"\$\{[A-Z0-9_]+:\?[^}]+\}", value), (
+                    f"{name}: {key} is not a required reference to .env but {value!r}"
+                )
+            if "://" in value and "@" in value:
+                userinfo = value.split("://", 1)[1].split("@", 1)[0]
+                assert re.fullmatch(r"[\w.-]+:\$\{[A-Z0-9_]+:\?[^}]+\}", userinfo), f"{name}: {key} embeds a password"
+    for f in [COMPOSE, ENV_EXAMPLE, AIRFLOW_DOCKERFILE, MINIO_SETUP, AIRFLOW_ENTRY, GEN_ENV]:
+        text = f.read_text().lower()
+        for default in ("minioadmin", "airflow:airflow", "admin:admin@", "password=airflow", "changeme"):
+            assert default not in text, f"{f.name} holds the default credential {default!r}"
+
+
+def test_the_jobs_never_get_minios_root_credentials(stack):
+    for name, s in services(stack).items():
+        env = environment(s)
+        if name in ("minio", "minio-setup"):
+            continue
+        assert not {"MINIO_ROOT_USER", "MINIO_ROOT_PASSWORD"} & set(env), f"{name} gets MinIO's root credentials"
+
+
+def run_minio_setup(tmp_path: Path, env_values: dict[str, str], attached: bool) -> tuple[list[str], str, Path]:
+    """The setup script with a stand-in for mc that records what it is asked (there is no MinIO here), on a PATH with
+    only the tools the mc image has besides mc (UBI micro: no grep, sed or awk)."""
+    log, policy = tmp_path / "mc.log", tmp_path / "policy.json"
+    log.unlink(missing_ok=True)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    for tool in ("mktemp", "cat", "rm"):
+        target = bin_dir / tool
+        if not target.exists():
+            target.symlink_to(shutil.which(tool))
+    (bin_dir / "mc").write_text(textwrap.dedent(f"""\
+        #!/bin/sh
+        echo "ARGV $*" >> {log}
+        echo "ENV $MC_HOST_tidemark" >> {log}
+        if [ "$1 $2 $3" = "admin policy create" ]; then /bin/cp "$6" {policy}; fi
+        if [ "$1 $2" = "admin user" ] && [ "$3" = "info" ] && [ -n "$ATTACHED" ]; then echo "PolicyName: tidemark-jobs"; fi
+        exit 0
+        """))
+    (bin_dir / "mc").chmod(0o755)
+    env = {"PATH": str(bin_dir), **{k: env_values[k] for k in (
+        "MINIO_ROOT_USER", "MINIO_ROOT_PASSWORD", "TIDEMARK_S3_ACCESS_KEY", "TIDEMARK_S3_SECRET_KEY")}}
+    env.update(TIDEMARK_LANDING_BUCKET="land-x", TIDEMARK_WAREHOUSE_BUCKET="wh-x")
+    if attached:
+        env["ATTACHED"] = "1"
+    run = subprocess.run(["/bin/sh", str(MINIO_SETUP)], env=env, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    calls = [l[5:] for l in log.read_text().splitlines() if l.startswith("ARGV ")]
+    return calls, log.read_text(), policy
+
+
+def test_minio_setup_makes_private_buckets_and_a_scoped_user(tmp_path, env_values):
+    calls, log, policy = run_minio_setup(tmp_path, env_values, attached=False)
+    for bucket in ("land-x", "wh-x"):
+        assert f"mb --ignore-existing tidemark/{bucket}" in calls
+        assert f"anonymous set none tidemark/{bucket}" in calls
+    attach = f"admin policy attach tidemark tidemark-jobs --user {env_values['TIDEMARK_S3_ACCESS_KEY']}"
+    assert attach in calls
+    root_secret = env_values["MINIO_ROOT_PASSWORD"]
+    assert not any(root_secret in c for c in calls), "MinIO's root password was on mc's command line"
+    assert f"ENV http://{env_values['MINIO_ROOT_USER']}:{root_secret}@minio:9000" in log
+    doc = json.loads(policy.read_text())
+    resources, actions = set(), set()
+    for st in doc["Statement"]:
+        assert st["Effect"] == "Allow"
+        resources |= set(st["Resource"])
+        actions |= set(st["Action"])
+    assert resources == {"arn:aws:s3:::land-x", "arn:aws:s3:::wh-x", "arn:aws:s3:::land-x/*", "arn:aws:s3:::wh-x/*"}
+    assert not any("*" in a or a.startswith(("admin:", "s3:CreateBucket", "s3:DeleteBucket", "s3:PutBucket"))
+                   for a in actions), f"the jobs' policy grants more than object access: {sorted(actions)}"
+    # run again on a MinIO where the user has the policy already: nothing is attached twice (mc would fail)
+    again, _, _ = run_minio_setup(tmp_path, env_values, attached=True)
+    assert attach not in again and f"mb --ignore-existing tidemark/land-x" in again
+
+
+def test_api_server_entry_writes_the_admin_password_for_airflow_only(tmp_path):
+    """The entry script with a stand-in `airflow` that shows the password file the real one would read."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "airflow").write_text('#!/bin/sh\nstat -c "%a" "$AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_PASSWORDS_FILE"\n'
+                                     'cat "$AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_PASSWORDS_FILE"\necho " ARGS $*"\n')
+    (bin_dir / "airflow").chmod(0o755)
+    python_dir = Path(sys.executable).parent
+    pw_file = tmp_path / "passwords.json"
+    env = {"PATH": f"{bin_dir}:{python_dir}:/usr/bin:/bin", "AIRFLOW_ADMIN_PASSWORD": 'p"w\\x',
+           "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_PASSWORDS_FILE": str(pw_file)}
+    run = subprocess.run(["bash", str(AIRFLOW_ENTRY), "api-server"], env=env, capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 0, run.stderr
+    mode, rest = run.stdout.split("\n", 1)
+    assert mode == "600"
+    assert json.loads(rest.split(" ARGS ")[0]) == {"admin": 'p"w\\x'}
+    assert rest.strip().endswith("ARGS api-server")
+    bad = subprocess.run(["bash", str(AIRFLOW_ENTRY), "webserver"], env=env, capture_output=True, text=True)
+    assert bad.returncode == 2 and "usage" in bad.stderr
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the same configuration as the native stack
+
+
+def settings_names() -> list[str]:
+    names = re.findall(r'^\s+[A-Z0-9_]+\("(TIDEMARK_[A-Z0-9_]+)"', SETTINGS_JAVA.read_text(), re.M)
+    assert len(names) > 20, "the scan of Setting.java found too few settings"
+    return names
+
+
+def names_read_by_the_jobs() -> set[str]:
+    """Every TIDEMARK_* the Java code reads: the settings and what it asks System.getenv for (constants resolved)."""
+    names = set(settings_names())
+    constants = {}
+    sources = list(JAVA_MAIN.rglob("*.java"))
+    for f in sources:
+        constants.update(re.findall(r'static final String (\w+) = "(TIDEMARK_[A-Z0-9_]+)"', f.read_text()))
+    for f in sources:
+        for arg in re.findall(r"System\.getenv\(([^)]*)\)", f.read_text()):
+            arg = arg.strip()
+            if arg.startswith('"'):
+                names.add(arg.strip('"'))
+            elif arg.split(".")[-1] in constants:
+                names.add(constants[arg.split(".")[-1]])
+    return {n for n in names if n.startswith("TIDEMARK_")}
+
+
+def names_read_by_the_dags() -> set[str]:
+    names = set()
+    files = [p for p in DAGS.rglob("*.py") if "tests" not in p.relative_to(DAGS).parts]
+    assert files
+    for f in files:
+        text = f.read_text()
+        names |= set(re.findall(r'os\.(?:environ\.get|getenv)\(\s*"([A-Z][A-Z0-9_]*)"', text))
+        names |= set(re.findall(r'os\.environ\[\s*"([A-Z][A-Z0-9_]*)"\s*\]', text))
+    assert "TIDEMARK_JAR_DIR" in names, "the scan of dags/ found nothing"
+    return {n for n in names if n.startswith(("TIDEMARK_", "AIRFLOW_"))}
+
+
+def test_every_name_the_jobs_and_dags_read_reaches_the_services_that_run_them(stack):
+    wanted = (names_read_by_the_jobs() | names_read_by_the_dags()) - set(NOT_PROVIDED)
+    assert wanted
+    for name, s in airflow_services(stack).items():
+        missing = wanted - set(environment(s))
+        assert not missing, f"{name} (parses the DAGs or runs their tasks) lacks {sorted(missing)}"
+    settings = set(settings_names()) - NOT_ON_SPARK_NODES
+    for name, s in spark_services(stack).items():
+        env = environment(s)
+        missing = settings - set(env)
+        assert not missing, f"{name} (runs executors) lacks {sorted(missing)}"
+        assert not NOT_ON_SPARK_NODES & set(env), f"{name} holds the S3 keys; executors get them from the driver"
+    for name in NOT_PROVIDED:
+        for sname, s in services(stack).items():
+            assert name not in environment(s), f"{sname} sets {name}: {NOT_PROVIDED[name]}"
+
+
+def test_the_jobs_settings_point_at_the_stacks_services(stack):
+    svc = services(stack)
+    for name, s in airflow_services(stack).items():
+        env = environment(s)
+        for key in ("TIDEMARK_NESSIE_URI", "TIDEMARK_S3_ENDPOINT"):
+            host = env[key].split("://", 1)[1].split(":", 1)[0]
+            assert host in svc and not one_shot(svc[host]), f"{name}: {key}={env[key]} names no service"
+        assert env["TIDEMARK_CHECKPOINT_ROOT"].startswith("s3a://"), "checkpoints every Spark node sees are on S3"
+        assert env["TIDEMARK_JAR_DIR"] == "/opt/tidemark/jars"
+        dags_folder = env["AIRFLOW__CORE__DAGS_FOLDER"]
+        mounts = [v for v in s.get("volumes", []) if volume_target(v) == dags_folder]
+        assert mounts and Path(volume_source(mounts[0])).resolve() == DAGS, f"{name}: the DAG folder is not dags/"
+    master = svc["spark-master"]["command"]
+    assert master[master.index("--host") + 1] == "spark-master" and master[master.index("--port") + 1] == "7077"
+    assert "spark://spark-master:7077" in svc["spark-worker"]["command"]
+
+
+def volume_source(v) -> str:
+    return v["source"] if isinstance(v, dict) else v.split(":")[0]
+
+
+def volume_target(v) -> str:
+    return v["target"] if isinstance(v, dict) else v.split(":")[1]
+
+
+def test_spark_default_points_at_the_spark_master(stack):
+    """The connection the DAGs' SparkSubmitOperator uses, resolved by the Spark provider's own hook."""
+    scheduler = environment(services(stack)["airflow-scheduler"])
+    conn_id = scheduler["TIDEMARK_SPARK_CONN_ID"]
+    value = scheduler[f"AIRFLOW_CONN_{conn_id.upper()}"]
+    probe = textwrap.dedent(f"""\
+        from airflow.providers.apache.spark.hooks.spark_submit import SparkSubmitHook
+        c = SparkSubmitHook(conn_id={conn_id!r})._resolve_connection()
+        print(c["master"], c["deploy_mode"])
+        """)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AIRFLOW", "TIDEMARK_"))}
+    env.update({f"AIRFLOW_CONN_{conn_id.upper()}": value, "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
+                "AIRFLOW_HOME": str(ROOT / "target" / "compose-tests" / "airflow-home")})
+    run = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.split() == ["spark://spark-master:7077", "client"]
+
+
+def airflow_options() -> set[str]:
+    """Every AIRFLOW__SECTION__KEY the pinned Airflow knows (its configuration template), asked in a clean process."""
+    probe = ("from airflow.configuration import conf\n"
+             "for section, d in conf.configuration_description.items():\n"
+             "    for key in d.get('options', {}):\n"
+             "        print(f'AIRFLOW__{section.upper()}__{key.upper()}')\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AIRFLOW", "TIDEMARK_"))}
+    env["AIRFLOW_HOME"] = str(ROOT / "target" / "compose-tests" / "airflow-home")
+    run = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    options = set(run.stdout.split())
+    assert "AIRFLOW__CORE__EXECUTOR" in options
+    return options
+
+
+def test_the_dags_parse_in_the_scheduler_environment_and_submit_to_the_cluster(stack):
+    """dags/ parsed by the pinned Airflow with the scheduler's environment from the compose file (its database swapped
+    for SQLite: parsing needs none): no import error, spark-submit tasks on spark_default with the image's jars,
+    the jobs' settings in env_vars and no secret there (they reach the jobs from the container's environment)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AIRFLOW", "TIDEMARK_"))}
+    env.update(environment(services(stack)["airflow-scheduler"]))
+    home = ROOT / "target" / "compose-tests" / "airflow-home"
+    env.update({"AIRFLOW_HOME": str(home), "AIRFLOW__CORE__DAGS_FOLDER": str(DAGS),
+                "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": f"sqlite:///{home}/parse.db"})
+    probe = textwrap.dedent("""\
+        import json, sys
+        sys.path.insert(0, %r)  # as Airflow's processes have the DAG folder (dags/tests/conftest.py does the same)
+        from airflow.dag_processing.dagbag import DagBag
+        bag = DagBag(%r)
+        out = {"errors": {k: str(v)[-300:] for k, v in bag.import_errors.items()}, "submits": []}
+        for dag in bag.dags.values():
+            for t in dag.tasks:
+                if type(t).__name__ == "SparkSubmitOperator":
+                    out["submits"].append({"task": dag.dag_id + "." + t.task_id, "conn": t._conn_id,
+                                           "application": t.application, "jars": t.jars, "env": t.env_vars})
+        print(json.dumps(out))
+        """) % (str(DAGS), str(DAGS))
+    run = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert out["errors"] == {}
+    assert len(out["submits"]) >= 2, "the scan found no spark-submit task"
+    settings = environment(services(stack)["airflow-scheduler"])
+    lib = "/opt/tidemark/jars/lib/"
+    expected_jars = {f"{lib}hadoop-aws-{pom_property('hadoop.version')}.jar",
+                     f"{lib}aws-java-sdk-bundle-{pom_property('aws-java-sdk.version')}.jar"}
+    for submit in out["submits"]:
+        assert submit["conn"] == settings["TIDEMARK_SPARK_CONN_ID"]
+        assert submit["application"] == "/opt/tidemark/jars/tidemark-spark.jar"
+        assert set(submit["jars"].split(",")) == expected_jars, submit["jars"]
+        job_env = submit["env"]
+        for key in ("TIDEMARK_NESSIE_URI", "TIDEMARK_S3_ENDPOINT", "TIDEMARK_CHECKPOINT_ROOT", "TIDEMARK_WAREHOUSE"):
+            assert job_env[key] == settings[key], f"{submit['task']}: {key}"
+        assert not {"TIDEMARK_S3_ACCESS_KEY", "TIDEMARK_S3_SECRET_KEY"} & set(job_env), "a secret in rendered fields"
+
+
+def test_airflow_is_configured_as_on_the_native_stack(stack):
+    options = airflow_options()
+    native = set(re.findall(r"export (AIRFLOW__[A-Z0-9_]+|AIRFLOW_CONN_[A-Z0-9_]+)=", NATIVE_STACK.read_text()))
+    assert len(native) > 5, "the scan of infra/native/stack found too few settings"
+    # what the native stack sets and Airflow 3.3 still reads (it ignores an option it no longer has)
+    native = {n for n in native if n.startswith("AIRFLOW_CONN_") or n in options}
+    for name, s in airflow_services(stack).items():
+        env = environment(s)
+        unknown = {k for k in env if k.startswith("AIRFLOW__") and k not in options}
+        assert not unknown, f"{name} sets options Airflow {requirement_pin('apache-airflow')} does not have: {unknown}"
+        missing = native - set(env)
+        assert not missing, f"{name} lacks the native stack's {sorted(missing)}"
+        assert env["AIRFLOW__CORE__EXECUTOR"] == "LocalExecutor"
+        assert env["AIRFLOW__DATABASE__SQL_ALCHEMY_CONN"].startswith("postgresql+psycopg2://airflow:")
+        assert env["AIRFLOW__CORE__EXECUTION_API_SERVER_URL"].startswith("http://airflow-apiserver:8080/")
+        assert services(stack)["airflow-apiserver"].get("hostname") == "airflow-apiserver"
+        assert env["SPARK_LOCAL_HOSTNAME"] == services(stack)["airflow-scheduler"]["hostname"], (
+            "executors reach the drivers in the scheduler's container by this name"
+        )
+    # same secrets everywhere: task tokens signed by one component are checked by another
+    for key in ("AIRFLOW__API_AUTH__JWT_SECRET", "AIRFLOW__CORE__FERNET_KEY", "AIRFLOW__API__SECRET_KEY"):
+        assert len({environment(s)[key] for s in airflow_services(stack).values()}) == 1
+
+
+def nessie_embedded_settings() -> dict[str, str | None]:
+    """The -D settings NessieServer.icebergRestCatalog() gives the embedded server: key -> literal value or None."""
+    text = NESSIE_JAVA.read_text()
+    constants = dict(re.findall(r'static final String (\w+) = "([^"]*)"', text))
+    body = text[text.index("List<String> icebergRestCatalog("):]
+    body = body[: body.index("\n  }\n")]
+    prefix = re.search(r'String s3 = "([^"]+)"', body).group(1)
+    body = body.replace('s3 + "', f'"{prefix}')
+    for name, value in constants.items():
+        body = re.sub(rf'"\s*\+\s*{name}\s*\+\s*"', value, body)
+        body = re.sub(rf'"\s*\+\s*{name}\b', f'{value}"', body)
+    settings = {}
+    for key, value in re.findall(r'"-D([\w.-]+)=([^"]*)"', body):
+        settings[key] = value if value else None
+    assert "nessie.catalog.default-warehouse" in settings and len(settings) >= 8, settings
+    return settings
+
+
+def test_nessie_has_the_embedded_servers_settings(stack):
+    job = environment(services(stack)["airflow-scheduler"])
+    from_jobs = {
+        "nessie.catalog.warehouses.tidemark.location": job["TIDEMARK_WAREHOUSE"],
+        "nessie.catalog.service.s3.default-options.endpoint": job["TIDEMARK_S3_ENDPOINT"],
+        "nessie.catalog.service.s3.default-options.path-style-access": job["TIDEMARK_S3_PATH_STYLE"],
+        "nessie.catalog.service.s3.default-options.region": job["TIDEMARK_S3_REGION"],
+    }
+    text = NESSIE_JAVA.read_text()
+    secret = re.search(r'S3_SECRET_NAME = "([^"]+)"', text).group(1)
+    for name in ("nessie", "nessie-auth"):
+        env = environment(services(stack)[name])
+        for key, value in nessie_embedded_settings().items():
+            assert key in env, f"{name} lacks {key}, which the embedded server sets"
+            expected = value if value is not None else from_jobs.get(key)
+            assert expected is not None, f"no expectation for {key}: teach this test where its value comes from"
+            assert env[key] == expected, f"{name}: {key}={env[key]!r}, the embedded server's way gives {expected!r}"
+        assert env[f"{secret}.name"] == job["TIDEMARK_S3_ACCESS_KEY"]
+        assert env[f"{secret}.secret"] == job["TIDEMARK_S3_SECRET_KEY"]
+        assert env["nessie.version.store.type"] not in ("IN_MEMORY", "INMEMORY"), "the version store must persist"
+        assert env["quarkus.datasource.postgresql.jdbc.url"].startswith("jdbc:postgresql://nessie-db:")
+        health = " ".join(services(stack)[name]["healthcheck"]["test"])
+        assert f"/dev/tcp/127.0.0.1/{env['quarkus.management.port']}" in health, "the healthcheck asks another port"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the Dockerfiles and scripts
+
+
+def lint_venv() -> Path:
+    home = Path(os.environ.get("TIDEMARK_LINT_VENV", ROOT / ".venv" / "lint"))
+    reqs = ROOT / "infra" / "tests" / "requirements-lint.txt"
+    stamp = home / ".tidemark-stamp"
+    if stamp.is_file() and stamp.read_text() == reqs.read_text() and (home / "bin" / "hadolint").is_file():
+        return home
+    shutil.rmtree(home, ignore_errors=True)
+    venv.create(home, with_pip=True)
+    run = subprocess.run([str(home / "bin" / "pip"), "install", "-q", "--disable-pip-version-check", "-r",
+                          str(reqs)], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, f"cannot install the linters of {reqs}:\n{run.stderr[-2000:]}"
+    stamp.write_text(reqs.read_text())
+    return home
+
+
+def test_dockerfiles_pass_hadolint():
+    hadolint = lint_venv() / "bin" / "hadolint"
+    dockerfiles = sorted(ROOT.glob("infra/**/Dockerfile"))
+    assert AIRFLOW_DOCKERFILE in dockerfiles
+    run = subprocess.run([str(hadolint), "--no-color", *map(str, dockerfiles)], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, f"hadolint:\n{run.stdout}{run.stderr}"
+
+
+def test_scripts_parse():
+    for script, shell in ((GEN_ENV, "bash"), (AIRFLOW_ENTRY, "bash"), (MINIO_SETUP, "sh")):
+        run = subprocess.run([shell, "-n", str(script)], capture_output=True, text=True)
+        assert run.returncode == 0, f"{script}: {run.stderr}"
+        assert os.access(script, os.X_OK), f"{script} is not executable"
