@@ -215,6 +215,7 @@ final class BenchCommand implements Runnable {
             "--arrivals, --events-per-arrival and --repeat must be >= 1");
       }
       try (Lakehouse lh = Lakehouse.open(Tidemark.root(spec).config(), "tidemark bench maintenance")) {
+        Bootstrap.run(lh.spark(), lh.storage(), lh.config());
         new io.tidemark.bench.MaintenanceBench(lh, spec.commandLine().getOut()).run(arrivals, eventsPerArrival, repeat);
       }
       return 0;
