@@ -130,7 +130,8 @@ final class MaintainCommand implements Runnable {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--dry-run", description = "Print what the job would do; change nothing.")
+    @Option(names = "--dry-run", arity = "0..1", fallbackValue = "true",
+        description = "Print what the job would do; change nothing (also --dry-run=true|false, for schedulers).")
     boolean dryRun;
 
     @Override

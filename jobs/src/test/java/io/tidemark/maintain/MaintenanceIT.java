@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * and after. GC marks every reference of the shared Nessie and sweeps only the pipeline's namespace.
  */
 class MaintenanceIT extends StackTest {
-  private static final GeneratorSpec SPEC = new GeneratorSpec(13, 3_000, 8, 0.03, 0.02, 1, 0.02, 6, 0, 1,
+  private static final GeneratorSpec SPEC = new GeneratorSpec(13, 3_000, 8, 0.03, 0.02, 1, 0.02, 4, 0, 1,
       GeneratorSpec.DEFAULT_START, 60);
 
   private final List<String> log = new ArrayList<>();
@@ -47,10 +47,10 @@ class MaintenanceIT extends StackTest {
     try (NessieRefs refs = new NessieRefs(stack.endpoints())) {
       for (Arrival a : arrivals) {
         p.arrive(a);
-        if (a.number() == 2) {
+        if (a.number() == 1) {
           refs.tag(tag, "main", refs.hash("main").orElseThrow());
         }
-        if (a.number() == 4) {
+        if (a.number() == 2) {
           refs.createBranch(branch, refs.branch("main"));
         }
       }
@@ -125,12 +125,12 @@ class MaintenanceIT extends StackTest {
     StreamSpec rawStream = StreamSpec.of(StreamKind.RAW, p.config());
     List<Arrival> arrivals = new GeneratedScenario(SPEC).arrivals();
     long lines = 0;
-    for (Arrival a : arrivals.subList(0, 4)) {
+    for (Arrival a : arrivals.subList(0, 2)) {
       p.lander().land(a);
       rawStream.run(spark);
       lines += a.files().stream().mapToLong(f -> f.lines()).sum();
     }
-    for (Arrival a : arrivals.subList(4, arrivals.size())) {
+    for (Arrival a : arrivals.subList(2, arrivals.size())) {
       p.lander().land(a);
       lines += a.files().stream().mapToLong(f -> f.lines()).sum();
     }
