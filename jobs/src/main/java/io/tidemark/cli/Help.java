@@ -45,6 +45,7 @@ final class Help {
       Map.entry("tidemark maintain compact", "tidemark maintain compact --table facts.events --min-input-files 10"),
       Map.entry("tidemark maintain gc", "tidemark maintain gc --retain \"7 days\" --grace \"6 hours\" --delete"),
       Map.entry("tidemark maintain branches", "tidemark maintain branches --keep 5 --max-age \"30 days\" --dry-run"),
+      Map.entry("tidemark maintain landing", "tidemark maintain landing --archive archive/"),
       Map.entry("tidemark maintain all", "tidemark maintain all --delete"),
       Map.entry("tidemark bench maintenance", "tidemark bench maintenance --arrivals 200"),
       Map.entry("tidemark check", "tidemark check --prefix demo"),

@@ -8,6 +8,7 @@ import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.maintain.BranchRetention;
 import io.tidemark.maintain.Compaction;
 import io.tidemark.maintain.GarbageCollector;
+import io.tidemark.maintain.LandingCleanup;
 import io.tidemark.maintain.Maintenance;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -25,7 +26,7 @@ import picocli.CommandLine.Spec;
         + "garbage collection that keeps every file any branch or tag reads, retention of restatement branches.",
         "Schedule `maintain all --delete` daily (the tidemark_maintenance DAG does)."},
     subcommands = {MaintainCommand.Compact.class, MaintainCommand.Gc.class, MaintainCommand.Branches.class,
-        MaintainCommand.All.class})
+        MaintainCommand.Landing.class, MaintainCommand.All.class})
 final class MaintainCommand implements Runnable {
   @Spec
   CommandSpec spec;
@@ -205,6 +206,36 @@ final class MaintainCommand implements Runnable {
     @Override
     void run(TidemarkConfig config, Maintenance m) {
       m.branches(branches.options(dryRun));
+    }
+  }
+
+  @Command(name = "landing", mixinStandardHelpOptions = true, sortOptions = false,
+      description = {"Delete (--delete) or archive (--archive PREFIX) landed files that every stream reading them "
+          + "has committed (their checkpoints' source and commit logs); a dry run unless one is given. Off by "
+          + "default, and not part of `all`: afterwards `tidemark check` can no longer recount the landed lines."})
+  static final class Landing extends Job {
+    @Option(names = "--delete", description = "Delete the committed landed files.")
+    boolean delete;
+
+    @Option(names = "--archive", paramLabel = "PREFIX",
+        description = "Move them under this prefix of the landing bucket instead (e.g. archive/).")
+    String archive;
+
+    @Override
+    void validate() {
+      if (delete && archive != null) {
+        throw new ConfigException("--delete and --archive: give one of them");
+      }
+      if (archive != null && (archive.isBlank() || archive.startsWith("/") || java.util.Arrays.stream(
+          io.tidemark.land.Dataset.values()).anyMatch(d -> archive.startsWith(d.dir())))) {
+        throw new ConfigException("--archive: a prefix the streams do not read, e.g. archive/, not '" + archive + "'");
+      }
+    }
+
+    @Override
+    void run(TidemarkConfig config, Maintenance m) {
+      String prefix = archive == null ? "" : archive.endsWith("/") ? archive : archive + "/";
+      m.landing(new LandingCleanup.Options(prefix, dryRun || (!delete && archive == null)));
     }
   }
 

@@ -152,6 +152,12 @@ public final class Storage implements AutoCloseable {
     });
   }
 
+  /** A server-side copy within a bucket. */
+  public void copy(String bucket, String from, String to) {
+    call("copy s3://" + bucket + "/" + from + " to " + to, () -> client.copyObject(io.minio.CopyObjectArgs.builder()
+        .bucket(bucket).object(to).source(io.minio.CopySource.builder().bucket(bucket).object(from).build()).build()));
+  }
+
   public void remove(String bucket, String key) {
     call("delete s3://" + bucket + "/" + key, () -> {
       client.removeObject(io.minio.RemoveObjectArgs.builder().bucket(bucket).object(key).build());

@@ -34,6 +34,11 @@ public final class Maintenance {
     }
   }
 
+  public LandingCleanup.Result landing(LandingCleanup.Options options) {
+    out.accept("== landing zone" + (options.dryRun() ? " (dry run)" : ""));
+    return new LandingCleanup(lakehouse.spark(), lakehouse.config(), lakehouse.storage()).run(options, out);
+  }
+
   private NessieApiV2 nessie() {
     return NessieClientBuilder.createClientBuilderFromSystemSettings()
         .withUri(lakehouse.endpoints().nessieApi()).build(NessieApiV2.class);

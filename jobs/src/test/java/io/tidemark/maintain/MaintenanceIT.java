@@ -6,6 +6,8 @@ import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.RefQualifiedNames;
 import io.tidemark.lakehouse.Storage;
 import io.tidemark.land.Arrival;
+import io.tidemark.land.Dataset;
+import io.tidemark.land.LandingFile;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.publish.NessieRefs;
@@ -34,7 +36,7 @@ class MaintenanceIT extends StackTest {
   private static final GeneratorSpec SPEC = new GeneratorSpec(13, 3_000, 8, 0.03, 0.02, 1, 0.02, 4, 0, 1,
       GeneratorSpec.DEFAULT_START, 60);
 
-  private final List<String> log = new ArrayList<>();
+  private final List<String> log = java.util.Collections.synchronizedList(new ArrayList<>());
 
   @Test
   void compactionAndGcKeepEveryReferenceReadableAndFreeWhatNoneReads() {
@@ -115,6 +117,20 @@ class MaintenanceIT extends StackTest {
     GarbageCollector.Result again = m.gc(new GarbageCollector.Options(Duration.ZERO, Duration.ZERO, ns + "/", true));
     assertThat(again.unreachable()).as("what is left is exactly what some reference reads").isZero();
     assertThat(again.objects()).isEqualTo(objectsAfter.size());
+
+    // landing zone: only what every stream of the dataset committed goes; an arrival no stream read yet stays
+    String landingBucket = p.config().landingBucket();
+    int landedEvents = storage.list(landingBucket, "events/").size();
+    p.lander().land(new Arrival(99, List.of(LandingFile.of(Dataset.EVENTS, "unread.jsonl",
+        "{\"event_id\":1,\"company_id\":\"c1\",\"amount\":1.0,\"event_ts\":\"2026-01-02T00:00:00Z\"}\n"))));
+    LandingCleanup.Result planned = m.landing(new LandingCleanup.Options("", true));
+    assertThat(planned.removable()).as("%s", log).isEqualTo(landedEvents).isPositive();
+    assertThat(storage.list(landingBucket, "events/")).hasSize(landedEvents + 1);
+    LandingCleanup.Result archived = m.landing(new LandingCleanup.Options("archive/", false));
+    assertThat(archived.removed()).isEqualTo(landedEvents);
+    assertThat(storage.list(landingBucket, "events/")).extracting(Storage.ObjectInfo::key)
+        .containsExactly("events/arrival=0099/unread.jsonl");
+    assertThat(storage.list(landingBucket, "archive/events/")).hasSize(landedEvents);
   }
 
   @Test
@@ -151,6 +167,8 @@ class MaintenanceIT extends StackTest {
     }
     compacting.get();
     System.out.println(String.join("\n", log));
+    assertThat(m.landing(new LandingCleanup.Options("", false)).removed())
+        .as("the raw stream committed every file, dedup and counts none: no landed file may go").isZero();
     long archived = spark.sql("SELECT count(*) FROM " + raw.sql()).first().getLong(0)
         + spark.sql("SELECT count(*) FROM " + rejected.sql()).first().getLong(0);
     assertThat(archived).as("raw + rejected = every line landed, after %s compactions: %s", compactions, log)
