@@ -99,16 +99,41 @@ public final class LandingCleanup {
     if (last < 0) {
       return files;
     }
+    // the source log counts its own offsets (a batch without new files adds none): read the committed batch's
+    long logOffset = sourceLogOffset(checkpoint, last);
+    if (logOffset < 0) {
+      return files;
+    }
     FileStreamSourceLog log = new FileStreamSourceLog(FileStreamSourceLog.VERSION(), spark,
         new Path(checkpoint, "sources/0").toString());
     for (Tuple2<Object, FileStreamSource.FileEntry[]> batch : log.get(Option.apply((Object) 0L),
-        Option.apply((Object) last))) {
+        Option.apply((Object) logOffset))) {
       for (FileStreamSource.FileEntry e : batch._2()) {
         URI uri = URI.create(e.path());
         files.add(uri.getAuthority() + uri.getPath());
       }
     }
     return files;
+  }
+
+  /** The file source's log offset in the offsets of {@code batchId} (the line after the version and metadata). */
+  private long sourceLogOffset(String checkpoint, long batchId) {
+    Path file = new Path(checkpoint, "offsets/" + batchId);
+    try {
+      FileSystem fs = file.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      try (java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(fs.open(file),
+          java.nio.charset.StandardCharsets.UTF_8))) {
+        r.readLine();
+        r.readLine();
+        String source = r.readLine();
+        if (source == null || source.isBlank() || source.equals("-")) {
+          return -1;
+        }
+        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(source).path("logOffset").asLong(-1);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
   }
 
   private long lastCommitted(String checkpoint) {

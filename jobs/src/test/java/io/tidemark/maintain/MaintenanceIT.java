@@ -123,8 +123,8 @@ class MaintenanceIT extends StackTest {
     int landedEvents = storage.list(landingBucket, "events/").size();
     p.lander().land(new Arrival(99, List.of(LandingFile.of(Dataset.EVENTS, "unread.jsonl",
         "{\"event_id\":1,\"company_id\":\"c1\",\"amount\":1.0,\"event_ts\":\"2026-01-02T00:00:00Z\"}\n"))));
-    LandingCleanup.Result planned = m.landing(new LandingCleanup.Options("", true));
-    assertThat(planned.removable()).as("%s", log).isEqualTo(landedEvents).isPositive();
+    LandingCleanup.Result toGo = m.landing(new LandingCleanup.Options("", true));
+    assertThat(toGo.removable()).as("%s", log).isEqualTo(landedEvents).isPositive();
     assertThat(storage.list(landingBucket, "events/")).hasSize(landedEvents + 1);
     LandingCleanup.Result archived = m.landing(new LandingCleanup.Options("archive/", false));
     assertThat(archived.removed()).isEqualTo(landedEvents);
