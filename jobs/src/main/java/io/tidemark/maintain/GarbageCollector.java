@@ -60,6 +60,7 @@ public final class GarbageCollector {
     String prefix = warehouse[1] + options.under();
     LiveContents.Found found;
     ReachableFiles reachable;
+    List<String> broken = new ArrayList<>();
     try (NessieApiV2 api = NessieClientBuilder.createClientBuilderFromSystemSettings()
         .withUri(endpoints.nessieApi()).build(NessieApiV2.class);
          FileIO io = fileIo()) {
@@ -68,6 +69,11 @@ public final class GarbageCollector {
       for (LiveContents.TableVersion v : found.tables()) {
         try {
           reachable.add(v);
+        } catch (org.apache.iceberg.exceptions.NotFoundException e) {
+          // already unreadable (an earlier GC with a shorter --retain, or a file lost): nothing of it can be read,
+          // so nothing readable depends on the files only it names; what it shares with a readable version is
+          // marked by that version
+          broken.add(v.metadataLocation() + " snapshot " + v.snapshotId());
         } catch (MaintenanceException e) {
           throw e;
         } catch (RuntimeException e) {
@@ -81,6 +87,10 @@ public final class GarbageCollector {
         + found.tables().size() + " live table versions, " + reachable.manifestsRead() + " manifests read, "
         + reachable.files().size() + " live files (commits since " + cutoff + " and every head)");
 
+    if (!broken.isEmpty()) {
+      out.accept("mark: " + broken.size() + " table versions of live commits cannot be read any more (a file is "
+          + "gone, e.g. deleted by an earlier GC with a shorter --retain); skipped, first: " + broken.get(0));
+    }
     String checkpoints = ReachableFiles.key(config.checkpointRoot().replaceFirst("/*$", "/"));
     List<Storage.StoredObject> objects = storage.listWithTimes(bucket, prefix);
     long bytes = 0;

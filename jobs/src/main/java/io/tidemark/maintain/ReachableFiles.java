@@ -86,6 +86,8 @@ public final class ReachableFiles {
   private TableMetadata read(String location) {
     try {
       return TableMetadataParser.read(io, location);
+    } catch (org.apache.iceberg.exceptions.NotFoundException e) {
+      throw e;
     } catch (RuntimeException e) {
       throw new MaintenanceException("gc: cannot read the live table metadata " + location + " ("
           + TidemarkException.firstLine(e) + "); refusing to sweep", e);
