@@ -38,7 +38,7 @@ public final class BranchRetention {
   public List<Decision> run(Options options, Consumer<String> out) {
     String branchPrefix = options.refPrefix() + Restatement.BRANCH;
     String tagPrefix = options.refPrefix() + Restatement.TAG;
-    List<Reference> refs = api.getAllReferences().get().getReferences();
+    List<Reference> refs = api.getAllReferences().stream().toList();
     Set<String> tags = refs.stream().filter(r -> r instanceof Tag).map(Reference::getName).collect(Collectors.toSet());
     List<Decision> candidates = new ArrayList<>();
     for (Reference r : refs) {

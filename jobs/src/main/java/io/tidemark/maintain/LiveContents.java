@@ -39,7 +39,7 @@ public final class LiveContents {
   public Found collect(Instant cutoff, Consumer<String> progress) {
     Set<TableVersion> tables = new LinkedHashSet<>();
     Set<String> views = new LinkedHashSet<>();
-    List<Reference> refs = api.getAllReferences().get().getReferences();
+    List<Reference> refs = api.getAllReferences().stream().toList();
     int commits = 0;
     for (Reference ref : refs) {
       int walked = 0;
