@@ -38,7 +38,7 @@ public final class BranchRetention {
   public List<Decision> run(Options options, Consumer<String> out) {
     String branchPrefix = options.refPrefix() + Restatement.BRANCH;
     String tagPrefix = options.refPrefix() + Restatement.TAG;
-    List<Reference> refs = api.getAllReferences().stream().toList();
+    List<Reference> refs = allReferences();
     Set<String> tags = refs.stream().filter(r -> r instanceof Tag).map(Reference::getName).collect(Collectors.toSet());
     List<Decision> candidates = new ArrayList<>();
     for (Reference r : refs) {
@@ -97,6 +97,14 @@ public final class BranchRetention {
       // already gone: what we wanted
     } catch (NessieConflictException e) {
       throw new MaintenanceException("cannot delete branch " + name + ": " + e.getMessage());
+    }
+  }
+
+  private List<Reference> allReferences() {
+    try {
+      return api.getAllReferences().stream().toList();
+    } catch (NessieNotFoundException e) {
+      throw new MaintenanceException("cannot list the Nessie references: " + e.getMessage(), e);
     }
   }
 }

@@ -39,7 +39,7 @@ public final class LiveContents {
   public Found collect(Instant cutoff, Consumer<String> progress) {
     Set<TableVersion> tables = new LinkedHashSet<>();
     Set<String> views = new LinkedHashSet<>();
-    List<Reference> refs = api.getAllReferences().stream().toList();
+    List<Reference> refs = allReferences();
     int commits = 0;
     for (Reference ref : refs) {
       int walked = 0;
@@ -95,6 +95,14 @@ public final class LiveContents {
       // a kind of content whose files we cannot enumerate: deleting around it could break it
       throw new MaintenanceException("gc: " + ref + " holds content of type " + c.getType()
           + ", whose files tidemark cannot enumerate; refusing to sweep");
+    }
+  }
+
+  private List<Reference> allReferences() {
+    try {
+      return api.getAllReferences().stream().toList();
+    } catch (NessieNotFoundException e) {
+      throw new MaintenanceException("cannot list the Nessie references: " + e.getMessage(), e);
     }
   }
 }
