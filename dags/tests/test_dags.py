@@ -46,7 +46,7 @@ def dagbag():
 
 def test_every_dag_file_imports_without_errors(dagbag):
     assert dagbag.import_errors == {}
-    assert set(dagbag.dag_ids) == {"tidemark_arrivals", "tidemark_restatement"}
+    assert set(dagbag.dag_ids) == {"tidemark_arrivals", "tidemark_restatement", "tidemark_maintenance"}
 
 
 def test_dags_and_tasks_are_documented_tagged_and_retried(dagbag):
@@ -210,3 +210,40 @@ def test_count_arrivals_of_a_landed_directory(dagbag, tmp_path):
     unset = run(dict(base, scenario="landed"))
     assert unset.returncode == 1
     assert "scenario landed: set `landed`" in unset.stderr
+
+
+def test_maintenance_runs_daily_compaction_then_gc_then_retention_in_the_writers_pool(dagbag):
+    from tidemark_lib import MAIN_WRITERS_POOL, SPARK_JAR
+
+    dag = dagbag.dags["tidemark_maintenance"]
+    jobs = ["compact", "gc", "branches"]
+    assert [t.task_id for t in dag.topological_sort()] == jobs
+    for before, after in zip(jobs, jobs[1:]):
+        assert upstream(dag, after) == {before}
+    assert dag.timetable.expression == "0 0 * * *"  # @daily
+    for job in jobs:
+        task = dag.get_task(job)
+        assert task.task_type == "SparkSubmitOperator"
+        assert task.application == str(SPARK_JAR) and task._java_class == "io.tidemark.cli.Tidemark"
+        assert task.application_args[:2] == ["maintain", job], job
+        # serialized against the restatement's publish and the arrivals' streams
+        assert task.pool == MAIN_WRITERS_POOL == dagbag.dags["tidemark_restatement"].get_task("publish").pool
+
+
+def test_maintenance_commands_render_with_the_params(dagbag):
+    from types import SimpleNamespace
+
+    dag = dagbag.dags["tidemark_maintenance"]
+    env = dag.get_template_env()
+    base = {k: p.value for k, p in dag.params.items()}
+    for dry_run in (False, True):
+        rendered = {}
+        for job in ("compact", "gc", "branches"):
+            task = dag.get_task(job)
+            context = {"params": dict(base, dry_run=dry_run), "run_id": "r", "dag": dag,
+                       "ti": SimpleNamespace(task_id=job)}
+            rendered[job] = task.render_template(task.application_args, context, jinja_env=env)
+        flag = f"--dry-run={'true' if dry_run else 'false'}"
+        assert rendered["compact"] == ["maintain", "compact", "--min-input-files", "5", flag]
+        assert rendered["gc"] == ["maintain", "gc", "--retain", "7 days", "--grace", "6 hours", "--delete", flag]
+        assert rendered["branches"] == ["maintain", "branches", "--keep", "10", "--max-age", "30 days", flag]

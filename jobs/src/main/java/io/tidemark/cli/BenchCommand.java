@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks that print numbers (measured side by side in one run; nothing is asserted).",
     subcommands = {BenchCommand.Streams.class, BenchCommand.Scd2.class, BenchCommand.Restate.class,
-        BenchCommand.Latency.class})
+        BenchCommand.Latency.class, BenchCommand.Maintenance.class})
 final class BenchCommand implements Runnable {
   @Spec
   CommandSpec spec;
@@ -186,6 +186,37 @@ final class BenchCommand implements Runnable {
         new io.tidemark.bench.LatencyBench(lh, spec.commandLine().getOut(), dir).run(
             new io.tidemark.bench.LatencyBench.Options(companies, arrivalLines, events, !skipCold, coldJvmOptions,
             seedArrivals == null ? Integer.MAX_VALUE : seedArrivals));
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "maintenance", mixinStandardHelpOptions = true, sortOptions = false,
+      description = {"Files per table and query times after many small arrivals, before and after compaction; "
+          + "storage before and after garbage collection. Tables in the `bench` namespace; GC sweeps only it."})
+  static final class Maintenance implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--arrivals", defaultValue = "200", description = "Default: ${DEFAULT-VALUE}.")
+    int arrivals;
+
+    @Option(names = "--events-per-arrival", defaultValue = "100", description = "Default: ${DEFAULT-VALUE}.")
+    int eventsPerArrival;
+
+    @Option(names = "--repeat", defaultValue = "3", description = "Runs of each query; the best counts "
+        + "(default: ${DEFAULT-VALUE}).")
+    int repeat;
+
+    @Override
+    public Integer call() throws Exception {
+      if (arrivals < 1 || eventsPerArrival < 1 || repeat < 1) {
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+            "--arrivals, --events-per-arrival and --repeat must be >= 1");
+      }
+      try (Lakehouse lh = Lakehouse.open(Tidemark.root(spec).config(), "tidemark bench maintenance")) {
+        Bootstrap.run(lh.spark(), lh.storage(), lh.config());
+        new io.tidemark.bench.MaintenanceBench(lh, spec.commandLine().getOut()).run(arrivals, eventsPerArrival, repeat);
       }
       return 0;
     }

@@ -28,6 +28,7 @@ import picocli.CommandLine.Spec;
         LandCommand.class,
         StreamCommand.class,
         RestateCommand.class,
+        MaintainCommand.class,
         BenchCommand.class,
         SqlCommand.class,
         CheckCommand.class,

@@ -37,6 +37,9 @@ public final class Storage implements AutoCloseable {
   /** An object's key, size and entity tag. */
   public record ObjectInfo(String key, long size, String etag) {}
 
+  /** An object's key, size and when it was last written. */
+  public record StoredObject(String key, long size, java.time.Instant lastModified) {}
+
   private Storage(OkHttpClient http, MinioClient client, String endpoint) {
     this.http = http;
     this.client = client;
@@ -131,6 +134,34 @@ public final class Storage implements AutoCloseable {
       }
       out.sort((a, b) -> a.key().compareTo(b.key()));
       return out;
+    });
+  }
+
+  /** Every object under the prefix with its time of writing, for the garbage collector's grace period. */
+  public List<StoredObject> listWithTimes(String bucket, String prefix) {
+    return call("list s3://" + bucket + "/" + prefix, () -> {
+      List<StoredObject> out = new ArrayList<>();
+      for (Result<Item> r : client.listObjects(
+          ListObjectsArgs.builder().bucket(bucket).prefix(prefix).recursive(true).build())) {
+        Item item = r.get();
+        if (!item.isDir()) {
+          out.add(new StoredObject(item.objectName(), item.size(), item.lastModified().toInstant()));
+        }
+      }
+      return out;
+    });
+  }
+
+  /** A server-side copy within a bucket. */
+  public void copy(String bucket, String from, String to) {
+    call("copy s3://" + bucket + "/" + from + " to " + to, () -> client.copyObject(io.minio.CopyObjectArgs.builder()
+        .bucket(bucket).object(to).source(io.minio.CopySource.builder().bucket(bucket).object(from).build()).build()));
+  }
+
+  public void remove(String bucket, String key) {
+    call("delete s3://" + bucket + "/" + key, () -> {
+      client.removeObject(io.minio.RemoveObjectArgs.builder().bucket(bucket).object(key).build());
+      return null;
     });
   }
 

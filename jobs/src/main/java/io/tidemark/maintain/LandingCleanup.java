@@ -1,0 +1,157 @@
+package io.tidemark.maintain;
+
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.land.Dataset;
+import io.tidemark.lakehouse.Storage;
+import io.tidemark.stream.StreamSpec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.streaming.FileStreamSource;
+import org.apache.spark.sql.execution.streaming.FileStreamSourceLog;
+import scala.Option;
+import scala.Tuple2;
+
+/**
+ * Removes landed files that every stream reading them has committed, with the guarantee of Spark's
+ * {@code cleanSource} but across all the queries that share the landing zone (cleanSource knows one query only):
+ * a file goes when it is in the source log of a committed batch of the raw archive AND of every other stream of
+ * its dataset (dedup, counts; scd2 for company changes). Deleted, or archived under a prefix the streams do not
+ * read. Off unless asked: afterwards `tidemark check` can no longer recount the landed lines.
+ */
+public final class LandingCleanup {
+  /** {@code archivePrefix} empty: delete; else copy there first. */
+  public record Options(String archivePrefix, boolean dryRun) {}
+
+  public record Result(int landed, int removable, int removed) {}
+
+  private final SparkSession spark;
+  private final TidemarkConfig config;
+  private final Storage storage;
+
+  public LandingCleanup(SparkSession spark, TidemarkConfig config, Storage storage) {
+    this.spark = spark;
+    this.config = config;
+    this.storage = storage;
+  }
+
+  public Result run(Options options, Consumer<String> out) {
+    String bucket = config.landingBucket();
+    int landed = 0;
+    int removable = 0;
+    int removed = 0;
+    for (Dataset dataset : Dataset.values()) {
+      List<StreamSpec> readers = StreamSpec.all(config).stream().filter(s -> s.kind().dataset() == dataset).toList();
+      Set<String> committedByAll = null;
+      for (StreamSpec s : readers) {
+        Set<String> committed = committedFiles(s.checkpoint());
+        if (committedByAll == null) {
+          committedByAll = committed;
+        } else {
+          committedByAll.retainAll(committed);
+        }
+      }
+      String prefix = dataset.dir() + "/";
+      List<Storage.ObjectInfo> objects = storage.list(bucket, prefix);
+      List<String> go = new ArrayList<>();
+      for (Storage.ObjectInfo o : objects) {
+        if (committedByAll != null && committedByAll.contains(bucket + "/" + o.key())) {
+          go.add(o.key());
+        }
+      }
+      landed += objects.size();
+      removable += go.size();
+      out.accept("landing s3://" + bucket + "/" + prefix + ": " + objects.size() + " files, " + go.size()
+          + " committed by every stream that reads them (" + String.join(", ", readers.stream()
+          .map(StreamSpec::name).toList()) + ")");
+      for (String key : go) {
+        if (options.dryRun()) {
+          out.accept("  would " + (options.archivePrefix().isEmpty() ? "delete " : "archive ") + key);
+          continue;
+        }
+        if (!options.archivePrefix().isEmpty()) {
+          storage.copy(bucket, key, options.archivePrefix() + key);
+        }
+        storage.remove(bucket, key);
+        removed++;
+      }
+    }
+    if (!options.dryRun()) {
+      out.accept((options.archivePrefix().isEmpty() ? "deleted " : "archived under " + options.archivePrefix()
+          + ": ") + removed + " landed files");
+    }
+    return new Result(landed, removable, removed);
+  }
+
+  /** The files ({@code bucket/key}) of every batch the checkpoint's commit log holds; empty without one. */
+  private Set<String> committedFiles(String checkpoint) {
+    Set<String> files = new HashSet<>();
+    long last = lastCommitted(checkpoint);
+    if (last < 0) {
+      return files;
+    }
+    // the source log counts its own offsets (a batch without new files adds none): read the committed batch's
+    long logOffset = sourceLogOffset(checkpoint, last);
+    if (logOffset < 0) {
+      return files;
+    }
+    FileStreamSourceLog log = new FileStreamSourceLog(FileStreamSourceLog.VERSION(), spark,
+        new Path(checkpoint, "sources/0").toString());
+    for (Tuple2<Object, FileStreamSource.FileEntry[]> batch : log.get(Option.apply((Object) 0L),
+        Option.apply((Object) logOffset))) {
+      for (FileStreamSource.FileEntry e : batch._2()) {
+        URI uri = URI.create(e.path());
+        files.add(uri.getAuthority() + uri.getPath());
+      }
+    }
+    return files;
+  }
+
+  /** The file source's log offset in the offsets of {@code batchId} (the line after the version and metadata). */
+  private long sourceLogOffset(String checkpoint, long batchId) {
+    Path file = new Path(checkpoint, "offsets/" + batchId);
+    try {
+      FileSystem fs = file.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      try (java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(fs.open(file),
+          java.nio.charset.StandardCharsets.UTF_8))) {
+        r.readLine();
+        r.readLine();
+        String source = r.readLine();
+        if (source == null || source.isBlank() || source.equals("-")) {
+          return -1;
+        }
+        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(source).path("logOffset").asLong(-1);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+
+  private long lastCommitted(String checkpoint) {
+    Path commits = new Path(checkpoint, "commits");
+    try {
+      FileSystem fs = commits.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      if (!fs.exists(commits)) {
+        return -1;
+      }
+      long last = -1;
+      for (FileStatus f : fs.listStatus(commits)) {
+        if (f.getPath().getName().matches("\\d+")) {
+          last = Math.max(last, Long.parseLong(f.getPath().getName()));
+        }
+      }
+      return last;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + commits, e);
+    }
+  }
+}

@@ -1,0 +1,46 @@
+package io.tidemark.maintain;
+
+import io.tidemark.config.TableName;
+import io.tidemark.lakehouse.Lakehouse;
+import java.util.List;
+import java.util.function.Consumer;
+import org.projectnessie.client.NessieClientBuilder;
+import org.projectnessie.client.api.NessieApiV2;
+
+/** The maintenance jobs on a lakehouse, in the order a schedule runs them: compaction, GC, branch retention. */
+public final class Maintenance {
+  private final Lakehouse lakehouse;
+  private final Consumer<String> out;
+
+  public Maintenance(Lakehouse lakehouse, Consumer<String> out) {
+    this.lakehouse = lakehouse;
+    this.out = out;
+  }
+
+  public List<Compaction.Result> compact(List<TableName> tables, Compaction.Options options) {
+    out.accept("== compaction on " + lakehouse.config().nessieRef() + (options.dryRun() ? " (dry run)" : ""));
+    return new Compaction(lakehouse.spark(), options).run(tables, out);
+  }
+
+  public GarbageCollector.Result gc(GarbageCollector.Options options) {
+    out.accept("== garbage collection over every branch and tag" + (options.dryRun() ? " (dry run)" : ""));
+    return new GarbageCollector(lakehouse.config(), lakehouse.endpoints(), lakehouse.storage()).run(options, out);
+  }
+
+  public List<BranchRetention.Decision> branches(BranchRetention.Options options) {
+    out.accept("== restatement branches" + (options.dryRun() ? " (dry run)" : ""));
+    try (NessieApiV2 api = nessie()) {
+      return new BranchRetention(api).run(options, out);
+    }
+  }
+
+  public LandingCleanup.Result landing(LandingCleanup.Options options) {
+    out.accept("== landing zone" + (options.dryRun() ? " (dry run)" : ""));
+    return new LandingCleanup(lakehouse.spark(), lakehouse.config(), lakehouse.storage()).run(options, out);
+  }
+
+  private NessieApiV2 nessie() {
+    return NessieClientBuilder.createClientBuilderFromSystemSettings()
+        .withUri(lakehouse.endpoints().nessieApi()).build(NessieApiV2.class);
+  }
+}

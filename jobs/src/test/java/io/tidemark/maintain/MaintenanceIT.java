@@ -1,0 +1,223 @@
+package io.tidemark.maintain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.config.TableName;
+import io.tidemark.lakehouse.RefQualifiedNames;
+import io.tidemark.lakehouse.Storage;
+import io.tidemark.land.Arrival;
+import io.tidemark.land.Dataset;
+import io.tidemark.land.LandingFile;
+import io.tidemark.land.GeneratedScenario;
+import io.tidemark.land.GeneratorSpec;
+import io.tidemark.publish.NessieRefs;
+import io.tidemark.stream.StreamKind;
+import io.tidemark.stream.StreamSpec;
+import io.tidemark.testing.Pipeline;
+import io.tidemark.testing.StackTest;
+import io.tidemark.testing.TestStack;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Maintenance on the real stack: generated arrivals through the real streams, a tag and a branch left on old
+ * commits of main, then compaction and garbage collection, every table on every reference read in full before
+ * and after. GC marks every reference of the shared Nessie and sweeps only the pipeline's namespace.
+ */
+class MaintenanceIT extends StackTest {
+  private static final GeneratorSpec SPEC = new GeneratorSpec(13, 3_000, 8, 0.03, 0.02, 1, 0.02, 4, 0, 1,
+      GeneratorSpec.DEFAULT_START, 60);
+
+  private final List<String> log = java.util.Collections.synchronizedList(new ArrayList<>());
+
+  @Test
+  void compactionAndGcKeepEveryReferenceReadableAndFreeWhatNoneReads() {
+    Pipeline p = new Pipeline(stack, "maint", tmp.resolve("cp"));
+    List<TableName> tables = p.config().tables().all();
+    String ns = p.config().tables().events().namespace();
+    String tag = TestStack.unique("maint_old_tag");
+    String branch = TestStack.unique("maint_old_branch");
+    List<Arrival> arrivals = new GeneratedScenario(SPEC).arrivals();
+    try (NessieRefs refs = new NessieRefs(stack.endpoints())) {
+      for (Arrival a : arrivals) {
+        p.arrive(a);
+        if (a.number() == 1) {
+          refs.tag(tag, "main", refs.hash("main").orElseThrow());
+        }
+        if (a.number() == 2) {
+          refs.createBranch(branch, refs.branch("main"));
+        }
+      }
+    }
+    Map<String, List<String>> before = readAll(tables, List.of("main", tag, branch));
+    assertThat(before.get(p.config().tables().rawEvents() + "@" + tag)).as("the tag reads an older main")
+        .isNotEmpty().hasSizeLessThan(before.get(p.config().tables().rawEvents() + "@main").size());
+    Maintenance m = new Maintenance(p.lakehouse(), log::add);
+    Storage storage = p.lakehouse().storage();
+    String bucket = p.config().warehouseBucket();
+    String prefix = "warehouse/" + ns + "/";
+    List<Storage.StoredObject> objectsBefore = storage.listWithTimes(bucket, prefix);
+    // an object no commit ever referenced, as a failed write leaves behind
+    String orphan = prefix + "orphan/data/00000-orphan.parquet";
+    storage.put(bucket, orphan, "not referenced".getBytes(StandardCharsets.UTF_8), "application/octet-stream");
+    String mainHash = stack.nessie().hash("main");
+
+    // dry runs change nothing
+    Compaction.Options compact = new Compaction.Options(128L << 20, 2, 5, false);
+    List<Compaction.Result> planned = m.compact(tables, compact.withDryRun(true));
+    GarbageCollector.Result dry = m.gc(new GarbageCollector.Options(Duration.ZERO, Duration.ZERO, ns + "/", true));
+    assertThat(planned).as("%s", log).anyMatch(r -> r.rewrittenFiles() > 0);
+    assertThat(dry.deleted()).isZero();
+    assertThat(dry.unreachable()).as("at least the orphan").isPositive();
+    assertThat(stack.nessie().hash("main")).as("no commit by a dry run").isEqualTo(mainHash);
+    List<String> expected = new ArrayList<>(List.of(keys(objectsBefore).split(",")));
+    expected.add(orphan);
+    assertThat(keys(storage.listWithTimes(bucket, prefix))).as("no object deleted or written by a dry run")
+        .isEqualTo(String.join(",", expected.stream().sorted().toList()));
+
+    // compaction: fewer files, the same rows
+    List<Compaction.Result> compacted = m.compact(tables, compact);
+    System.out.println(String.join("\n", log));
+    for (Compaction.Result r : compacted) {
+      assertThat(r.filesAfter()).as("%s", r).isLessThanOrEqualTo(r.filesBefore());
+    }
+    for (TableName t : List.of(p.config().tables().rawEvents(), p.config().tables().events(),
+        p.config().tables().eventCounts())) {
+      Compaction.Result r = compacted.stream().filter(c -> c.table().equals(t)).findFirst().orElseThrow();
+      assertThat(r.filesAfter()).as("%s", r).isLessThan(r.filesBefore());
+    }
+    Map<String, List<String>> afterCompaction = readAll(tables, List.of("main", tag, branch));
+    assertThat(afterCompaction).as("every table on every reference, after compaction").isEqualTo(before);
+
+    // GC with a grace period longer than the test: everything here is young, nothing goes
+    GarbageCollector.Result graced = m.gc(new GarbageCollector.Options(Duration.ZERO, Duration.ofHours(1),
+        ns + "/", false));
+    assertThat(graced.deleted()).isZero();
+    assertThat(graced.tooYoung()).isEqualTo(graced.unreachable()).isPositive();
+
+    // GC keeping only the heads of every reference: what compaction replaced on main goes, unless the tag or the
+    // branch reads it
+    GarbageCollector.Result gc = m.gc(new GarbageCollector.Options(Duration.ZERO, Duration.ZERO, ns + "/", false));
+    System.out.println(String.join("\n", log));
+    assertThat(gc.deleted()).as("%s", log).isPositive();
+    List<Storage.StoredObject> objectsAfter = storage.listWithTimes(bucket, prefix);
+    long bytesAfter = objectsAfter.stream().mapToLong(Storage.StoredObject::size).sum();
+    assertThat(bytesAfter).as("storage bytes go down").isLessThan(gc.bytes());
+    assertThat(keys(objectsAfter)).doesNotContain(orphan);
+    assertThat(readAll(tables, List.of("main", tag, branch))).as("every table on every reference, after GC")
+        .isEqualTo(before);
+    GarbageCollector.Result again = m.gc(new GarbageCollector.Options(Duration.ZERO, Duration.ZERO, ns + "/", true));
+    assertThat(again.unreachable()).as("what is left is exactly what some reference reads").isZero();
+    assertThat(again.objects()).isEqualTo(objectsAfter.size());
+
+    // landing zone: only what every stream of the dataset committed goes; an arrival no stream read yet stays
+    String landingBucket = p.config().landingBucket();
+    int landedEvents = storage.list(landingBucket, "events/").size();
+    p.lander().land(new Arrival(99, List.of(LandingFile.of(Dataset.EVENTS, "unread.jsonl",
+        "{\"event_id\":1,\"company_id\":\"c1\",\"amount\":1.0,\"event_ts\":\"2026-01-02T00:00:00Z\"}\n"))));
+    LandingCleanup.Result toGo = m.landing(new LandingCleanup.Options("", true));
+    assertThat(toGo.removable()).as("%s", log).isEqualTo(landedEvents).isPositive();
+    assertThat(storage.list(landingBucket, "events/")).hasSize(landedEvents + 1);
+    LandingCleanup.Result archived = m.landing(new LandingCleanup.Options("archive/", false));
+    assertThat(archived.removed()).isEqualTo(landedEvents);
+    assertThat(storage.list(landingBucket, "events/")).extracting(Storage.ObjectInfo::key)
+        .containsExactly("events/arrival=0099/unread.jsonl");
+    assertThat(storage.list(landingBucket, "archive/events/")).hasSize(landedEvents);
+  }
+
+  @Test
+  void aStreamCommitRacingCompactionLosesNothing() throws Exception {
+    Pipeline p = new Pipeline(stack, "maint_race", tmp.resolve("cp-race"));
+    TableName raw = p.config().tables().rawEvents();
+    TableName rejected = p.config().tables().rejected();
+    StreamSpec rawStream = StreamSpec.of(StreamKind.RAW, p.config());
+    List<Arrival> arrivals = new GeneratedScenario(SPEC).arrivals();
+    long lines = 0;
+    for (Arrival a : arrivals.subList(0, 2)) {
+      p.lander().land(a);
+      rawStream.run(spark);
+      lines += a.files().stream().mapToLong(f -> f.lines()).sum();
+    }
+    for (Arrival a : arrivals.subList(2, arrivals.size())) {
+      p.lander().land(a);
+      lines += a.files().stream().mapToLong(f -> f.lines()).sum();
+    }
+    Maintenance m = new Maintenance(p.lakehouse(), log::add);
+    Compaction.Options compact = new Compaction.Options(128L << 20, 2, 5, false);
+    AtomicBoolean streaming = new AtomicBoolean(true);
+    AtomicInteger compactions = new AtomicInteger();
+    CompletableFuture<Void> compacting = CompletableFuture.runAsync(() -> {
+      do {
+        m.compact(List.of(raw), compact);
+        compactions.incrementAndGet();
+      } while (streaming.get() && compactions.get() < 20);
+    });
+    try {
+      rawStream.run(spark);
+    } finally {
+      streaming.set(false);
+    }
+    compacting.get();
+    System.out.println(String.join("\n", log));
+    assertThat(m.landing(new LandingCleanup.Options("", false)).removed())
+        .as("the raw stream committed every file, dedup and counts none: no landed file may go").isZero();
+    long archived = spark.sql("SELECT count(*) FROM " + raw.sql()).first().getLong(0)
+        + spark.sql("SELECT count(*) FROM " + rejected.sql()).first().getLong(0);
+    assertThat(archived).as("raw + rejected = every line landed, after %s compactions: %s", compactions, log)
+        .isEqualTo(lines);
+    assertThat(compactions.get()).isPositive();
+  }
+
+  @Test
+  void restatementBranchesGoOnceTaggedBeyondTheNewestTheirTagsStay() {
+    String prefix = TestStack.unique("mt") + "-";
+    try (NessieRefs refs = new NessieRefs(stack.endpoints())) {
+      for (String run : List.of("r1", "r2", "r3", "r4")) {
+        String b = prefix + "restate-" + run;
+        refs.createBranch(b, refs.branch("main"));
+        // a commit of its own, so that the branches' heads are ordered in time as runs are
+        String hash = refs.mark(b, "work of " + run, "test", Map.of()).getHash();
+        if (!run.equals("r2")) {
+          refs.tag(prefix + "restated-" + run, b, hash);
+        }
+      }
+      Maintenance m = new Maintenance(stack.lakehouse(), log::add);
+      var dry = m.branches(new BranchRetention.Options(1, Duration.ofDays(30), prefix, true));
+      assertThat(dry).filteredOn(BranchRetention.Decision::delete).extracting(BranchRetention.Decision::branch)
+          .containsExactlyInAnyOrder(prefix + "restate-r1", prefix + "restate-r3");
+      assertThat(refs.exists(prefix + "restate-r1")).as("a dry run deletes nothing").isTrue();
+
+      m.branches(new BranchRetention.Options(1, Duration.ofDays(30), prefix, false));
+      System.out.println(String.join("\n", log));
+      assertThat(refs.branches(prefix + "restate-")).containsExactlyInAnyOrder(prefix + "restate-r4",
+          prefix + "restate-r2");
+      for (String run : List.of("r1", "r3", "r4")) {
+        assertThat(refs.exists(prefix + "restated-" + run)).as("tag of %s", run).isTrue();
+      }
+    }
+  }
+
+  /** Every row of every table on every reference, sorted, as text. */
+  private Map<String, List<String>> readAll(List<TableName> tables, List<String> refs) {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    for (String ref : refs) {
+      for (TableName t : tables) {
+        out.put(t + "@" + ref, spark.sql("SELECT * FROM " + RefQualifiedNames.quote(t + "@" + ref)).collectAsList()
+            .stream().map(Object::toString).sorted().toList());
+      }
+    }
+    return out;
+  }
+
+  private static String keys(List<Storage.StoredObject> objects) {
+    return String.join(",", objects.stream().map(Storage.StoredObject::key).sorted().toList());
+  }
+}
