@@ -37,6 +37,7 @@ public final class SparkCluster {
   private final String masterUrl;
   private final URI masterUi;
   private final Process master;
+  private final Path properties;
   private final List<Process> workers = new ArrayList<>();
 
   private SparkCluster() {
@@ -45,6 +46,12 @@ public final class SparkCluster {
       Path root = Path.of(System.getProperty("tidemark.test.home", "target/it-home")).toAbsolutePath();
       dir = Files.createDirectories(root.resolve("spark-cluster-" + ProcessHandle.current().pid()));
       sparkHome = sparkHome(repo);
+      properties = dir.resolve("tidemark-test.properties");
+      // the README's properties, and the JIT's first tier only: the tests' driver and executors live seconds,
+      // and without C2 a JVM's start takes about a third less CPU (as in Cli)
+      Files.writeString(properties, Files.readString(repo.resolve("infra/spark/tidemark.properties"))
+          + "\nspark.driver.extraJavaOptions    -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m\n"
+          + "spark.executor.extraJavaOptions  -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m\n");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -184,6 +191,7 @@ public final class SparkCluster {
     pb.environment().putAll(sparkEnv());
     pb.environment().putAll(env);
     pb.environment().put("TIDEMARK_SPARK_MASTER", masterUrl);
+    pb.environment().put("TIDEMARK_SPARK_PROPERTIES", properties.toString());
     pb.environment().put("TIDEMARK_JAR_DIR", Path.of(System.getProperty("tidemark.spark.jar")).getParent().toString());
     try {
       return pb.start();
