@@ -202,25 +202,38 @@ public final class SparkCluster {
 
   /** Runs {@code infra/spark/submit args} to its end. */
   public Cli.Result run(Map<String, String> env, String... args) {
+    return submit(env, args).result();
+  }
+
+  /** Starts {@code infra/spark/submit args}; {@link Submission#result} waits for its end. */
+  public Submission submit(Map<String, String> env, String... args) {
     try {
       Path out = Files.createTempFile(dir, "submit", ".out");
       Path err = Files.createTempFile(dir, "submit", ".err");
-      long t0 = System.nanoTime();
-      Process p = start(env, out, err, args);
-      if (!p.waitFor(SUBMIT_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        throw new AssertionError("spark-submit of tidemark " + String.join(" ", args) + " hung for "
-            + SUBMIT_TIMEOUT_SECONDS + " s; see " + err);
-      }
-      double seconds = (System.nanoTime() - t0) / 1e9;
-      System.out.printf("[cluster] tidemark %s -> exit %d in %.1f s%n", String.join(" ", args), p.exitValue(),
-          seconds);
-      return new Cli.Result(p.exitValue(), Files.readString(out), Files.readString(err), seconds);
+      return new Submission(start(env, out, err, args), out, err, String.join(" ", args), System.nanoTime());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted", e);
+    }
+  }
+
+  /** A spark-submit under way. */
+  public record Submission(Process process, Path out, Path err, String command, long startNanos) {
+    public Cli.Result result() {
+      try {
+        if (!process.waitFor(SUBMIT_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+          throw new AssertionError("spark-submit of tidemark " + command + " hung for " + SUBMIT_TIMEOUT_SECONDS
+              + " s; see " + err);
+        }
+        double seconds = (System.nanoTime() - startNanos) / 1e9;
+        System.out.printf("[cluster] tidemark %s -> exit %d in %.1f s%n", command, process.exitValue(), seconds);
+        return new Cli.Result(process.exitValue(), Files.readString(out), Files.readString(err), seconds);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted", e);
+      }
     }
   }
 
