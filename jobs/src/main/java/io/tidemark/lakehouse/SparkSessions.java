@@ -33,10 +33,21 @@ public final class SparkSessions {
     return builder.getOrCreate();
   }
 
+  /**
+   * Where the job runs: under spark-submit its {@code --master} (spark-submit hands it to the driver as the system
+   * property spark.master), else TIDEMARK_SPARK_MASTER. A session setting would override spark-submit's, and a
+   * job submitted to a cluster would then quietly run in the driver alone.
+   */
+  static String master(TidemarkConfig config) {
+    String submitted = System.getProperty("spark.master");
+    return submitted == null || submitted.isBlank() ? config.sparkMaster() : submitted;
+  }
+
   /** Every Spark setting tidemark makes, in one place. */
   public static Map<String, String> conf(TidemarkConfig config, Endpoints endpoints) {
     Map<String, String> c = new LinkedHashMap<>();
-    c.put("spark.master", config.sparkMaster());
+    String master = master(config);
+    c.put("spark.master", master);
     c.put("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions,"
         + "org.projectnessie.spark.extensions.NessieSparkSessionExtensions");
     c.put("spark.sql.defaultCatalog", CATALOG);
@@ -59,7 +70,7 @@ public final class SparkSessions {
     c.put("spark.sql.streaming.fileSource.log.cleanupDelay", "2s");
     // the trailing no-data batch emits the windows a run's watermark finalized, in that same run
     c.put("spark.sql.streaming.noDataMicroBatches.enabled", "true");
-    if (config.sparkMaster().startsWith("local")) {
+    if (master.startsWith("local")) {
       c.put("spark.driver.host", "127.0.0.1");
       c.put("spark.driver.bindAddress", "127.0.0.1");
     }
