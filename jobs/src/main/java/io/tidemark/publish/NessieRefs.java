@@ -165,21 +165,29 @@ public final class NessieRefs implements AutoCloseable {
         .filter(r -> r instanceof Branch && r.getName().startsWith(prefix)).map(Reference::getName).toList();
   }
 
-  /** The newest tag whose name starts with {@code prefix}, with the properties of the commit it points at. */
-  public Optional<Map<String, String>> newestTagProperties(String prefix) {
-    Optional<Reference> newest = api.getAllReferences().get().getReferences().stream()
+  /**
+   * The newest tag (by name) whose name starts with {@code prefix} and whose commit's properties {@code wanted}
+   * accepts: those properties.
+   */
+  public Optional<Map<String, String>> newestTagProperties(String prefix,
+      java.util.function.Predicate<Map<String, String>> wanted) {
+    List<Reference> tags = api.getAllReferences().get().getReferences().stream()
         .filter(r -> r instanceof Tag && r.getName().startsWith(prefix))
-        .max(Comparator.comparing(Reference::getName));
-    if (newest.isEmpty()) {
-      return Optional.empty();
+        .sorted(Comparator.comparing(Reference::getName).reversed())
+        .toList();
+    for (Reference tag : tags) {
+      try {
+        LogResponse log = api.getCommitLog().refName(tag.getName()).hashOnRef(tag.getHash()).maxRecords(1).get();
+        Optional<Map<String, String>> props = log.getLogEntries().stream().findFirst()
+            .map(e -> e.getCommitMeta().getProperties());
+        if (props.isPresent() && wanted.test(props.get())) {
+          return props;
+        }
+      } catch (NessieNotFoundException e) {
+        // deleted meanwhile: the next one
+      }
     }
-    try {
-      LogResponse log = api.getCommitLog().refName(newest.get().getName()).hashOnRef(newest.get().getHash())
-          .maxRecords(1).get();
-      return log.getLogEntries().stream().findFirst().map(e -> e.getCommitMeta().getProperties());
-    } catch (NessieNotFoundException e) {
-      return Optional.empty();
-    }
+    return Optional.empty();
   }
 
   @Override

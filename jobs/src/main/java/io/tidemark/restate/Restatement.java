@@ -45,6 +45,8 @@ import org.apache.spark.sql.SparkSession;
 public final class Restatement {
   public static final String BRANCH = "restate-";
   public static final String TAG = "restated-";
+  /** In the published commit: the raw events table, which names the pipeline whose marks the commit holds. */
+  static final String PIPELINE = "tidemark.pipeline";
 
   /**
    * How a run goes. {@code refPrefix} keeps runs of separate setups (tests, benchmarks) apart in one Nessie;
@@ -198,7 +200,12 @@ public final class Restatement {
       return already("plan", s.plan().get().summary() + " on branch " + s.plan().get().branch());
     }
     s.branch().ifPresent(b -> refs.deleteBranch(b.getName())); // cut, but the plan was never recorded: cut again
-    Marks previous = refs.newestTagProperties(options.refPrefix() + TAG).map(Marks::of).orElse(Marks.none());
+    // the marks are snapshot ids of this pipeline's raw tables: another pipeline's tag in the same catalog says
+    // nothing about them (a tag from before the key was written is taken as this pipeline's)
+    String pipeline = config.tables().rawEvents().toString();
+    Marks previous = refs.newestTagProperties(options.refPrefix() + TAG,
+            props -> pipeline.equals(props.getOrDefault(PIPELINE, pipeline)))
+        .map(Marks::of).orElse(Marks.none());
     Plan plan = planAttempt(refs, ledger, 1, previous);
     return done("plan", plan.summary(), "branch " + plan.branch() + " cut from " + main + ", plan recorded at "
         + plan.hash() + " (marks: " + plan.now().properties() + ")");
@@ -356,6 +363,7 @@ public final class Restatement {
     props.put("tidemark.company-changes-applied", Long.toString(plan.changes()));
     props.put("tidemark.audit", checks + " checks passed");
     props.put(Plan.STAGE, "publish");
+    props.put(PIPELINE, config.tables().rawEvents().toString());
     return props;
   }
 
