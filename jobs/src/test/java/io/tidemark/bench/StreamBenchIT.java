@@ -17,8 +17,8 @@ class StreamBenchIT {
 
   @Test
   void benchStreamsRunsAndDrawsItsChart() throws Exception {
-    Cli.Result r = Cli.run(TestStack.get().env(), "bench", "streams", "--sizes", "3000", "--repeat", "1",
-        "--runs", "3", "--events-per-run", "2000", "--out", out.toString());
+    Cli.Result r = Cli.run(TestStack.get().env(), "bench", "streams", "--sizes", "1000", "--repeat", "1",
+        "--runs", "3", "--events-per-run", "1000", "--out", out.toString());
     assertThat(r.exitCode()).as("%s", r).isZero();
     assertThat(r.out()).contains("== throughput", "== state and checkpoint growth")
         .containsPattern("dedup\\s+\\d+\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+x")
