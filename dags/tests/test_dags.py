@@ -92,7 +92,7 @@ def test_arrivals_run_strictly_in_sequence(dagbag):
         assert upstream(dag, land) == {previous}
         assert upstream(dag, streams) == {land}
         s = dag.get_task(streams)
-        assert s.task_type == "SparkSubmitOperator"
+        assert s.task_type == "TidemarkSparkSubmitOperator"
         assert s.application == str(SPARK_JAR) and s._java_class == "io.tidemark.cli.Tidemark"
         assert s.application_args == ["stream", "all"]
         assert "hadoop-aws-3.3.4.jar" in s.jars and "aws-java-sdk-bundle-1.12.262.jar" in s.jars
@@ -223,7 +223,7 @@ def test_maintenance_runs_daily_compaction_then_gc_then_retention_in_the_writers
     assert dag.timetable.expression == "0 0 * * *"  # @daily
     for job in jobs:
         task = dag.get_task(job)
-        assert task.task_type == "SparkSubmitOperator"
+        assert task.task_type == "TidemarkSparkSubmitOperator"
         assert task.application == str(SPARK_JAR) and task._java_class == "io.tidemark.cli.Tidemark"
         assert task.application_args[:2] == ["maintain", job], job
         # serialized against the restatement's publish and the arrivals' streams
@@ -247,3 +247,30 @@ def test_maintenance_commands_render_with_the_params(dagbag):
         assert rendered["compact"] == ["maintain", "compact", "--min-input-files", "5", flag]
         assert rendered["gc"] == ["maintain", "gc", "--retain", "7 days", "--grace", "6 hours", "--delete", flag]
         assert rendered["branches"] == ["maintain", "branches", "--keep", "10", "--max-age", "30 days", flag]
+
+
+def test_the_first_submit_writes_the_drivers_class_archive_and_later_ones_map_it(tmp_path, monkeypatch):
+    """Real spark-submits (of `tidemark --version`, local[1]): the first one writes the archive at its driver's exit
+    and leaves no partial file; the next maps it, and would fail to start if it could not (-Xshare:on)."""
+    import sys
+
+    import tidemark_lib
+
+    monkeypatch.setenv("TIDEMARK_HOME", str(tmp_path))
+    monkeypatch.setenv("AIRFLOW_CONN_SPARK_DEFAULT", '{"conn_type": "spark", "host": "local[1]"}')
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}:{__import__('os').environ['PATH']}")
+    archive = tidemark_lib.driver_class_archive()
+    assert archive.parent == tmp_path / "cds" and not archive.exists()
+
+    first = tidemark_lib.spark_submit("version", ["--version"], doc_md="the version")
+    first.execute({})
+    assert "-XX:ArchiveClassesAtExit=" in first.conf["spark.driver.extraJavaOptions"]
+    assert archive.is_file() and archive.stat().st_size > 1 << 20
+    assert [p.name for p in archive.parent.iterdir()] == [archive.name], "a partial archive was left"
+
+    plain = tidemark_lib.driver_java_options
+    monkeypatch.setattr(tidemark_lib, "driver_java_options", lambda a, t: plain(a, t) + " -Xshare:on")
+    second = tidemark_lib.spark_submit("version", ["--version"], doc_md="the version")
+    second.execute({})
+    assert f"-XX:SharedArchiveFile={archive} " in second.conf["spark.driver.extraJavaOptions"]
+    assert "-Xshare:on" in second.conf["spark.driver.extraJavaOptions"]
