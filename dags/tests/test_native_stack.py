@@ -5,12 +5,13 @@ tidemark_arrivals replays the seed scenario; its check updates the Assets and ti
 `write` task runs, the DAG is paused (an operator's move: no new task starts, the running one finishes); then a
 wrong row is committed on the restatement branch and the DAG unpaused: the audit fails, publish and tag never run,
 main is unchanged. The row is put right on the branch and `audit` cleared with its downstream tasks, as a person
-would in the UI: the run publishes and tags. The tables then equal what `tidemark demo` makes on a home of its own,
-and headless Chromium shows both DAG runs green and the restatement's branch and tag in the Nessie UI.
+would in the UI: the run publishes and tags. The tables then equal what `tidemark demo` makes (DemoIT's run of it, or
+one on a home of its own), and headless Chromium shows both DAG runs green and the restatement's branch and tag in the Nessie UI.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shlex
@@ -22,6 +23,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -31,6 +33,10 @@ from tidemark_lib import tidemark_cli
 # settings of the machine that the homes below keep; every other TIDEMARK_* / AIRFLOW* of the caller is left out
 KEPT = ("TIDEMARK_JAR_DIR", "TIDEMARK_NESSIE_JAVA", "TIDEMARK_PYTHON", "TIDEMARK_AIRFLOW_VENV")
 TIMINGS = WORK / "timings.txt"
+TABLES = {t: cols for t, cols in json.loads((Path(__file__).parent / "pipeline_tables.json").read_text()).items()
+          if not t.startswith("_")}
+# DemoIT's tables of `tidemark demo`, with the SHA-256 of the jar that made them
+DEMO_TABLES = WORK / "demo-tables.json"
 SHOTS = ROOT / "target" / "screenshots"
 
 
@@ -81,22 +87,17 @@ class Home:
         return {r["name"]: (r["type"], r["hash"]) for r in self.nessie("trees")["references"]}
 
     def tables(self) -> dict[str, list[str]]:
-        """Everything the pipeline wrote, as sorted JSON rows per table (run ids, times of ingest left out)."""
-        parts = {
-            "facts.event_counts": "company_id, w_start, n",
-            "facts.events": "event_id, company_id, amount, event_ts",
-            "dims.companies": "company_id, name, tier, valid_from, valid_to, is_current",
-            "dims.companies_changes": "company_id, name, tier, change_ts, deleted",
-            "raw.events": "event_id, company_id, amount, event_ts, arrival",
-            "raw.rejected": "dataset, line, reason, arrival",
-            "raw.company_changes": "company_id, name, tier, change_ts, deleted, arrival",
-            "audit.restatement_log": "target_table, correction, key, old_value, new_value",
-        }
-        query = " UNION ALL ".join(f"SELECT '{t}' AS t, to_json(struct({cols})) AS j FROM {t}" for t, cols in parts.items())
-        out: dict[str, list[str]] = {t: [] for t in parts}
-        for row in self.sql_json(query):
-            out[row["t"]].append(row["j"])
-        return {t: sorted(rows) for t, rows in out.items()}
+        """Everything the pipeline wrote, as sorted JSON rows per table (see pipeline_tables.json)."""
+        query = " UNION ALL ".join(f"SELECT '{t}' AS t, to_json(struct({cols})) AS j FROM {t}"
+                                   for t, cols in TABLES.items())
+        return by_table(self.sql_json(query))
+
+
+def by_table(rows: list[dict]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {t: [] for t in TABLES}
+    for row in rows:
+        out[row["t"]].append(row["j"])
+    return {t: sorted(rows) for t, rows in out.items()}
 
 
 class Airflow:
@@ -174,19 +175,42 @@ def seconds(ti: dict, field: str) -> float:
     return datetime.fromisoformat(ti[field].replace("Z", "+00:00")).timestamp()
 
 
+class Demo:
+    """What `tidemark demo` makes: DemoIT's tables when the Java tests just ran the demo with the same jar (as
+    ./run-tests does), else the demo run here on a home of its own, alongside the Airflow run."""
+
+    def __init__(self):
+        WORK.mkdir(parents=True, exist_ok=True)
+        self.proc = self.home = None
+        self.started = time.monotonic()
+        jar = hashlib.sha256((ROOT / "jobs" / "target" / "tidemark.jar").read_bytes()).hexdigest()
+        if DEMO_TABLES.is_file() and json.loads(DEMO_TABLES.read_text())["jar_sha256"] == jar:
+            log(f"tidemark demo: DemoIT's tables ({DEMO_TABLES.name}, made by the same jar)")
+            return
+        self.home = Home("demo-home")
+        self.proc = subprocess.Popen(["bash", "-c", "exec " + tidemark_cli("demo")], env=self.home.env,
+                                     stdout=open(self.home.dir / "demo.log", "w"), stderr=subprocess.STDOUT)
+
+    def tables(self) -> dict[str, list[str]]:
+        if self.proc is None:
+            return by_table(json.loads(DEMO_TABLES.read_text())["rows"])
+        assert self.proc.wait(timeout=1500) == 0, (self.home.dir / "demo.log").read_text()[-3000:]
+        log(f"tidemark demo (alongside): {time.monotonic() - self.started:.0f} s")
+        assert any(t == "TAG" and r.startswith("restated-") for r, (t, _) in self.home.references().items())
+        return self.home.tables()
+
+    def close(self):
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self.home.tidemark("services", "down", check=False)
+
+
 @pytest.fixture(scope="module")
 def demo():
-    """`tidemark demo` on a home of its own, started first and running alongside: the expected tables."""
-    WORK.mkdir(parents=True, exist_ok=True)
-    home = Home("demo-home")
-    started = time.monotonic()
-    out = open(home.dir / "demo.log", "w")
-    proc = subprocess.Popen(["bash", "-c", "exec " + tidemark_cli("demo")], env=home.env, stdout=out,
-                            stderr=subprocess.STDOUT)
-    yield home, proc, started
-    if proc.poll() is None:
-        proc.kill()
-    home.tidemark("services", "down", check=False)
+    d = Demo()
+    yield d
+    d.close()
 
 
 @pytest.fixture(scope="module")
@@ -236,6 +260,9 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
     expected = {f"arrival_{k}.{t}": ("success" if k <= n else "skipped") for k in range(1, 7) for t in ("land", "streams")}
     assert {t: tis[t]["state"] for t in expected} == expected
     assert tis["check"]["state"] == "success"
+    # the first spark-submit (arrival 1's streams) wrote the drivers' class archive; the later ones mapped it
+    archives = [p.name for p in (home.dir / "cds").iterdir()]
+    assert len(archives) == 1 and archives[0].startswith("spark-driver-") and archives[0].endswith(".jsa"), archives
     main_before = home.references()["main"][1]
 
     # 2. the restatement, started by the Assets; paused while `write` runs so that a wrong row goes onto its branch
@@ -298,11 +325,7 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
     assert refs[f"restated-{rid}"][1] == refs["main"][1]
 
     # 4. the same tables as the demo's
-    demo_home, demo_proc, demo_started = demo
-    assert demo_proc.wait(timeout=1500) == 0, (demo_home.dir / "demo.log").read_text()[-3000:]
-    log(f"tidemark demo (alongside): {time.monotonic() - demo_started:.0f} s")
-    assert any(t == "TAG" and r.startswith("restated-") for r, (t, _) in demo_home.references().items())
-    ours, theirs = home.tables(), demo_home.tables()
+    ours, theirs = home.tables(), demo.tables()
     assert ours["facts.event_counts"], "no windowed counts at all"
     assert ours["audit.restatement_log"], "the restatement corrected nothing"
     for table in theirs:

@@ -203,7 +203,8 @@ public final class LatencyBench {
   /**
    * `stream all` in a fresh JVM per seed arrival, against the JVM's and the SparkSession's start alone; each
    * twice, side by side: as is, and with the classes mapped from a class data sharing archive (what ./tidemark
-   * does after its first Spark command), trained here by one `sql` run.
+   * does after its first Spark command: its archive when there is a fresh one, else one trained here by a `sql`
+   * run).
    */
   private void cold(List<String> jvmOptions) throws Exception {
     out.println("== seed arrivals, cold JVM: java " + String.join(" ", jvmOptions) + (jvmOptions.isEmpty() ? "" : " ")
@@ -211,18 +212,29 @@ public final class LatencyBench {
     try (Lakehouse plain = scope("cold"); Lakehouse shared = scope("cold_cds")) {
       Map<String, String> env = environment(plain.config());
       Map<String, String> envShared = environment(shared.config());
-      Path archive = dir.resolve("tidemark-bench.jsa");
-      List<String> train = new ArrayList<>(jvmOptions);
-      train.addAll(List.of("-XX:ArchiveClassesAtExit=" + archive, "-Xlog:cds*=off"));
-      double trained = subprocess(envShared, train, "sql", "SELECT 1").seconds;
+      Path jar = jar();
+      // the archive the build's first Spark command wrote next to the jar (./tidemark, the tests), when it is newer
+      // than the jar: the JVM would refuse an older one; else one trained here by a `sql` run
+      Path archive = jar.resolveSibling("tidemark.jsa");
+      String origin;
+      if (Files.isRegularFile(archive)
+          && Files.getLastModifiedTime(archive).compareTo(Files.getLastModifiedTime(jar)) > 0) {
+        origin = "the build's " + archive.getFileName();
+      } else {
+        archive = dir.resolve("tidemark-bench.jsa");
+        List<String> train = new ArrayList<>(jvmOptions);
+        train.addAll(List.of("-XX:ArchiveClassesAtExit=" + archive, "-Xlog:cds*=off"));
+        origin = String.format(Locale.ROOT, "written here in %.2f s", subprocess(envShared, train, "sql",
+            "SELECT 1").seconds);
+      }
       List<String> withCds = new ArrayList<>(jvmOptions);
       withCds.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds*=off"));
       double jvm = subprocess(env, jvmOptions, "--version").seconds;
       double session = subprocess(env, jvmOptions, "sql", "SELECT 1").seconds;
       double sessionCds = subprocess(envShared, withCds, "sql", "SELECT 1").seconds;
       out.printf(Locale.ROOT, "JVM start + command line (--version): %.2f s; + services check, SparkSession and "
-          + "catalog (sql \"SELECT 1\"): %.2f s, with the class archive %.2f s (archive written in %.2f s, %d MB)%n",
-          jvm, session, sessionCds, trained, Files.size(archive) >> 20);
+          + "catalog (sql \"SELECT 1\"): %.2f s, with the class archive %.2f s (archive %s, %d MB)%n",
+          jvm, session, sessionCds, origin, Files.size(archive) >> 20);
       out.printf(Locale.ROOT, "%-9s %-6s %8s %8s %8s   %s%n", "arrival", "CDS", "total s", "jvm s", "streams",
           "per stream (s)");
       Lander lander = new Lander(plain.storage(), plain.config().landingBucket(), "");
@@ -274,8 +286,12 @@ public final class LatencyBench {
 
   private record Proc(int exit, String output, double seconds) {}
 
+  private static Path jar() throws java.net.URISyntaxException {
+    return Path.of(LatencyBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+  }
+
   private Proc subprocess(Map<String, String> env, List<String> jvmOptions, String... args) throws Exception {
-    Path jar = Path.of(LatencyBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    Path jar = jar();
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmOptions);

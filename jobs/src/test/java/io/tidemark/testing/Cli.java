@@ -1,13 +1,18 @@
 package io.tidemark.testing;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Runs the real command exactly as scripts and Airflow do: {@code java -jar jobs/target/tidemark.jar ...}, in a
@@ -47,21 +52,25 @@ public final class Cli {
     return List.of();
   }
 
-  /** Writes the class archive, unless a fresh one exists, by running {@code args} (a command that uses Spark). */
-  public static synchronized void trainClassArchive(Map<String, String> env, String... args) {
-    if (!sharing().isEmpty()) {
-      return;
-    }
+  /**
+   * Writes the class archive, unless a fresh one exists, by running {@code args} (a command that uses Spark) in the
+   * environment {@code prepare} makes ready for it. The test JVMs (failsafe forks) take turns on a file lock, so
+   * the first trains and the others find its archive.
+   */
+  public static synchronized void trainClassArchive(Supplier<Map<String, String>> prepare, String... args) {
     Path cds = classArchive();
-    Path tmp = cds.resolveSibling("tidemark.jsa." + ProcessHandle.current().pid());
-    Result r = exec(env, List.of("-XX:ArchiveClassesAtExit=" + tmp, "-Xlog:cds*=off", "-jar", jar().toString()),
-        args);
-    try {
+    try (FileChannel channel = FileChannel.open(cds.resolveSibling("tidemark.jsa.lock"), StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE); FileLock lock = channel.lock()) {
+      if (!sharing().isEmpty()) {
+        return;
+      }
+      Path tmp = cds.resolveSibling("tidemark.jsa." + ProcessHandle.current().pid());
+      Result r = exec(prepare.get(), List.of("-XX:ArchiveClassesAtExit=" + tmp, "-Xlog:cds*=off", "-jar",
+          jar().toString()), args);
       if (r.exitCode() != 0 || !Files.isRegularFile(tmp)) {
         throw new AssertionError("training the class archive failed: " + r);
       }
-      Files.move(tmp, cds, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-          java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      Files.move(tmp, cds, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       throw new AssertionError("cannot keep " + cds, e);
     }
