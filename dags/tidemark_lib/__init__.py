@@ -93,11 +93,14 @@ def driver_class_archive() -> Path:
 
 
 def driver_java_options(archive: Path, training: Path | None) -> str:
-    """The driver JVM's options: the jobs' log4j settings, then either the class archive mapped (about a fifth of a
-    small arrival's run, see the README) or, when there is none yet, the archive written to `training` at exit.
-    CDS logging is off: its messages would go to stdout, and a stale archive is then just not used."""
+    """The driver JVM's options: the jobs' log4j settings, TIDEMARK_JAVA_OPTS as for the `java -jar` tasks (the
+    JIT's first tier: a submit over a seed arrival takes about half the CPU; set it empty for large arrivals on
+    local[N], where the driver does the work), then either the class archive mapped or, when there is none yet, the
+    archive written to `training` at exit. CDS logging is off: its messages would go to stdout, and a stale archive
+    is then just not used."""
     cds = f"-XX:ArchiveClassesAtExit={training}" if training else f"-XX:SharedArchiveFile={archive}"
-    return f"-Dlog4j2.configurationFile=file:{SPARK_LOG4J} {cds} -Xlog:cds*=off"
+    return " ".join([f"-Dlog4j2.configurationFile=file:{SPARK_LOG4J}", *map(shlex.quote, JAVA_OPTS), cds,
+                     "-Xlog:cds*=off"])
 
 
 class TidemarkSparkSubmitOperator(SparkSubmitOperator):
