@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-from airflow.sdk import DAG, Param
+from airflow.sdk import DAG, CronTriggerTimetable, Param
 
 from tidemark_lib import MAIN_WRITERS_POOL, OWNER, spark_submit
 
@@ -42,8 +42,10 @@ with DAG(
     dag_id="tidemark_maintenance",
     description="Daily table maintenance: compaction, then reference-aware GC, then restatement branch retention",
     doc_md=DOC,
-    schedule="@daily",
-    start_date=datetime(2026, 1, 1),
+    # at midnight UTC, the first time at the first midnight after the DAG appears: with a start date in the past
+    # Airflow would run the latest midnight's at once, and a stack just started would compact and collect before
+    # its first arrival, holding the writers' pool meanwhile
+    schedule=CronTriggerTimetable("0 0 * * *", timezone="UTC", run_immediately=False),
     catchup=False,
     max_active_runs=1,
     tags=["tidemark", "maintenance", "nessie"],

@@ -221,6 +221,17 @@ def test_maintenance_runs_daily_compaction_then_gc_then_retention_in_the_writers
     for before, after in zip(jobs, jobs[1:]):
         assert upstream(dag, after) == {before}
     assert dag.timetable.expression == "0 0 * * *"  # @daily
+    # unpaused on a stack just started, its first run waits for the next midnight (it would hold the writers' pool
+    # before the first arrival otherwise)
+    from datetime import datetime, timezone
+
+    from airflow.serialization.encoders import coerce_to_core_timetable
+    from airflow.timetables.base import TimeRestriction
+
+    first = coerce_to_core_timetable(dag.timetable).next_dagrun_info(
+        last_automated_data_interval=None,
+        restriction=TimeRestriction(earliest=dag.start_date, latest=None, catchup=dag.catchup))
+    assert first.run_after > datetime.now(timezone.utc)
     for job in jobs:
         task = dag.get_task(job)
         assert task.task_type == "TidemarkSparkSubmitOperator"
