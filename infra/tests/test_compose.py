@@ -636,11 +636,12 @@ def test_the_dags_parse_in_the_scheduler_environment_and_submit_to_the_cluster(s
         import json, sys
         sys.path.insert(0, %r)  # as Airflow's processes have the DAG folder (dags/tests/conftest.py does the same)
         from airflow.dag_processing.dagbag import DagBag
+        from airflow.providers.apache.spark.operators.spark_submit import SparkSubmitOperator
         bag = DagBag(%r)
         out = {"errors": {k: str(v)[-300:] for k, v in bag.import_errors.items()}, "submits": []}
         for dag in bag.dags.values():
             for t in dag.tasks:
-                if type(t).__name__ == "SparkSubmitOperator":
+                if isinstance(t, SparkSubmitOperator):
                     out["submits"].append({"task": dag.dag_id + "." + t.task_id, "conn": t._conn_id,
                                            "application": t.application, "jars": t.jars, "env": t.env_vars})
         print(json.dumps(out))
