@@ -272,12 +272,15 @@ def test_the_first_submit_writes_the_drivers_class_archive_and_later_ones_map_it
     monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}:{__import__('os').environ['PATH']}")
     archive = tidemark_lib.driver_class_archive()
     assert archive.parent == tmp_path / "cds" and not archive.exists()
+    earlier_build = archive.parent / "spark-driver-000000000000.jsa"
+    earlier_build.parent.mkdir()
+    earlier_build.write_bytes(b"an archive of another build")
 
     first = tidemark_lib.spark_submit("version", ["--version"], doc_md="the version")
     first.execute({})
     assert "-XX:ArchiveClassesAtExit=" in first.conf["spark.driver.extraJavaOptions"]
     assert archive.is_file() and archive.stat().st_size > 1 << 20
-    assert [p.name for p in archive.parent.iterdir()] == [archive.name], "a partial archive was left"
+    assert [p.name for p in archive.parent.iterdir()] == [archive.name], "a partial or an earlier archive was left"
 
     plain = tidemark_lib.driver_java_options
     monkeypatch.setattr(tidemark_lib, "driver_java_options", lambda a, t: plain(a, t) + " -Xshare:on")

@@ -124,6 +124,10 @@ class TidemarkSparkSubmitOperator(SparkSubmitOperator):
             if training is not None and training.is_file() and training.stat().st_size > 0:
                 os.replace(training, archive)
                 self.log.info("the driver's class archive for later submits: %s", archive)
+                # the archives of earlier builds (about 200 MB each) would only pile up: no driver maps them now
+                for old in archive.parent.glob("spark-driver-*.jsa"):
+                    if old != archive:
+                        old.unlink(missing_ok=True)
         finally:
             if training is not None:
                 training.unlink(missing_ok=True)
@@ -143,7 +147,7 @@ def spark_submit(task_id: str, args: list[str], doc_md: str, context: str = "", 
         conf={
             # the jobs' Spark UI would only collide on ports between concurrent submits
             "spark.ui.enabled": "false",
-            # what the driver is started with, but for the class archive, which execute() adds
+            # the driver's log4j settings; execute() adds TIDEMARK_JAVA_OPTS and the class archive
             "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile=file:{SPARK_LOG4J}",
         },
         doc_md=doc_md,
