@@ -35,10 +35,8 @@ public final class Storage implements AutoCloseable {
   private final String endpoint;
 
   /** An object's key, size and entity tag. */
-  public record ObjectInfo(String key, long size, String etag) {}
-
-  /** An object's key, size and when it was last written. */
-  public record StoredObject(String key, long size, java.time.Instant lastModified) {}
+  /** An object's key, size, ETag and when it was last written (the garbage collector's grace period). */
+  public record ObjectInfo(String key, long size, String etag, java.time.Instant lastModified) {}
 
   private Storage(OkHttpClient http, MinioClient client, String endpoint) {
     this.http = http;
@@ -85,7 +83,7 @@ public final class Storage implements AutoCloseable {
     return call("stat s3://" + bucket + "/" + key, () -> {
       try {
         StatObjectResponse r = client.statObject(StatObjectArgs.builder().bucket(bucket).object(key).build());
-        return Optional.of(new ObjectInfo(key, r.size(), stripQuotes(r.etag())));
+        return Optional.of(new ObjectInfo(key, r.size(), stripQuotes(r.etag()), r.lastModified().toInstant()));
       } catch (ErrorResponseException e) {
         if ("NoSuchKey".equals(e.errorResponse().code()) || "NoSuchObject".equals(e.errorResponse().code())) {
           return Optional.empty();
@@ -129,25 +127,11 @@ public final class Storage implements AutoCloseable {
           ListObjectsArgs.builder().bucket(bucket).prefix(prefix).recursive(true).build())) {
         Item item = r.get();
         if (!item.isDir()) {
-          out.add(new ObjectInfo(item.objectName(), item.size(), stripQuotes(item.etag())));
+          out.add(new ObjectInfo(item.objectName(), item.size(), stripQuotes(item.etag()),
+              item.lastModified().toInstant()));
         }
       }
       out.sort((a, b) -> a.key().compareTo(b.key()));
-      return out;
-    });
-  }
-
-  /** Every object under the prefix with its time of writing, for the garbage collector's grace period. */
-  public List<StoredObject> listWithTimes(String bucket, String prefix) {
-    return call("list s3://" + bucket + "/" + prefix, () -> {
-      List<StoredObject> out = new ArrayList<>();
-      for (Result<Item> r : client.listObjects(
-          ListObjectsArgs.builder().bucket(bucket).prefix(prefix).recursive(true).build())) {
-        Item item = r.get();
-        if (!item.isDir()) {
-          out.add(new StoredObject(item.objectName(), item.size(), item.lastModified().toInstant()));
-        }
-      }
       return out;
     });
   }

@@ -92,13 +92,13 @@ public final class GarbageCollector {
           + "gone, e.g. deleted by an earlier GC with a shorter --retain); skipped, first: " + broken.get(0));
     }
     String checkpoints = ReachableFiles.key(config.checkpointRoot().replaceFirst("/*$", "/"));
-    List<Storage.StoredObject> objects = storage.listWithTimes(bucket, prefix);
+    List<Storage.ObjectInfo> objects = storage.list(bucket, prefix);
     long bytes = 0;
     long unreachableBytes = 0;
     int unreachable = 0;
     int young = 0;
-    List<Storage.StoredObject> doomed = new ArrayList<>();
-    for (Storage.StoredObject o : objects) {
+    List<Storage.ObjectInfo> doomed = new ArrayList<>();
+    for (Storage.ObjectInfo o : objects) {
       bytes += o.size();
       String key = bucket + "/" + o.key();
       if (reachable.files().contains(key) || key.startsWith(checkpoints)) {
@@ -113,7 +113,7 @@ public final class GarbageCollector {
       doomed.add(o);
     }
     List<String> sample = doomed.stream().limit(10).map(o -> "s3://" + bucket + "/" + o.key()).toList();
-    long doomedBytes = doomed.stream().mapToLong(Storage.StoredObject::size).sum();
+    long doomedBytes = doomed.stream().mapToLong(Storage.ObjectInfo::size).sum();
     out.accept("sweep s3://" + bucket + "/" + prefix + ": " + objects.size() + " objects, " + mib(bytes) + "; "
         + unreachable + " unreachable (" + mib(unreachableBytes) + "), of which " + young + " younger than the "
         + Durations.show(options.grace()) + " grace period are kept");
@@ -123,7 +123,7 @@ public final class GarbageCollector {
       out.accept("dry run: would delete " + doomed.size() + " objects (" + mib(doomedBytes) + ")");
       sample.forEach(s -> out.accept("  would delete " + s));
     } else {
-      for (Storage.StoredObject o : doomed) {
+      for (Storage.ObjectInfo o : doomed) {
         storage.remove(bucket, o.key());
         deleted++;
         deletedBytes += o.size();

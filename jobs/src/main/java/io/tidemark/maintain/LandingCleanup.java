@@ -3,17 +3,14 @@ package io.tidemark.maintain;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.land.Dataset;
 import io.tidemark.lakehouse.Storage;
+import io.tidemark.stream.OffsetLog;
 import io.tidemark.stream.StreamSpec;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.execution.streaming.FileStreamSource;
@@ -95,12 +92,12 @@ public final class LandingCleanup {
   /** The files ({@code bucket/key}) of every batch the checkpoint's commit log holds; empty without one. */
   private Set<String> committedFiles(String checkpoint) {
     Set<String> files = new HashSet<>();
-    long last = lastCommitted(checkpoint);
+    long last = OffsetLog.lastCommitted(spark, checkpoint);
     if (last < 0) {
       return files;
     }
     // the source log counts its own offsets (a batch without new files adds none): read the committed batch's
-    long logOffset = sourceLogOffset(checkpoint, last);
+    long logOffset = OffsetLog.sourceLogOffset(spark, checkpoint, last);
     if (logOffset < 0) {
       return files;
     }
@@ -114,44 +111,5 @@ public final class LandingCleanup {
       }
     }
     return files;
-  }
-
-  /** The file source's log offset in the offsets of {@code batchId} (the line after the version and metadata). */
-  private long sourceLogOffset(String checkpoint, long batchId) {
-    Path file = new Path(checkpoint, "offsets/" + batchId);
-    try {
-      FileSystem fs = file.getFileSystem(spark.sparkContext().hadoopConfiguration());
-      try (java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(fs.open(file),
-          java.nio.charset.StandardCharsets.UTF_8))) {
-        r.readLine();
-        r.readLine();
-        String source = r.readLine();
-        if (source == null || source.isBlank() || source.equals("-")) {
-          return -1;
-        }
-        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(source).path("logOffset").asLong(-1);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + file, e);
-    }
-  }
-
-  private long lastCommitted(String checkpoint) {
-    Path commits = new Path(checkpoint, "commits");
-    try {
-      FileSystem fs = commits.getFileSystem(spark.sparkContext().hadoopConfiguration());
-      if (!fs.exists(commits)) {
-        return -1;
-      }
-      long last = -1;
-      for (FileStatus f : fs.listStatus(commits)) {
-        if (f.getPath().getName().matches("\\d+")) {
-          last = Math.max(last, Long.parseLong(f.getPath().getName()));
-        }
-      }
-      return last;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + commits, e);
-    }
   }
 }

@@ -38,11 +38,18 @@ public final class OffsetLog {
    * been emitted, every event at or before it has been dropped or kept for good. Empty without a committed batch.
    */
   static java.util.Optional<java.time.Instant> committedWatermark(SparkSession spark, String checkpoint) {
+    long last = lastCommitted(spark, checkpoint);
+    return last < 0 ? java.util.Optional.empty()
+        : java.util.Optional.of(java.time.Instant.ofEpochMilli(read(spark, checkpoint, last).watermarkMs()));
+  }
+
+  /** The newest batch the checkpoint's commit log holds, or -1 when none is committed. */
+  public static long lastCommitted(SparkSession spark, String checkpoint) {
     Path commits = new Path(checkpoint, "commits");
     try {
       FileSystem fs = commits.getFileSystem(spark.sparkContext().hadoopConfiguration());
       if (!fs.exists(commits)) {
-        return java.util.Optional.empty();
+        return -1;
       }
       long last = -1;
       for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(commits)) {
@@ -51,10 +58,25 @@ public final class OffsetLog {
           last = Math.max(last, Long.parseLong(n));
         }
       }
-      return last < 0 ? java.util.Optional.empty()
-          : java.util.Optional.of(java.time.Instant.ofEpochMilli(read(spark, checkpoint, last).watermarkMs()));
+      return last;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + commits, e);
+    }
+  }
+
+  /**
+   * The file source's own log offset in the offsets of {@code batchId} (its first source line), or -1 when the
+   * batch has none: the source log counts only batches that found new files.
+   */
+  public static long sourceLogOffset(SparkSession spark, String checkpoint, long batchId) {
+    String source = read(spark, checkpoint, batchId).sourceOffsets().lines().findFirst().orElse("");
+    if (source.isBlank() || source.equals("-")) {
+      return -1;
+    }
+    try {
+      return JSON.readTree(source).path("logOffset").asLong(-1);
+    } catch (IOException e) {
+      throw new UncheckedIOException("offsets/" + batchId + " of " + checkpoint + ": not JSON", e);
     }
   }
 

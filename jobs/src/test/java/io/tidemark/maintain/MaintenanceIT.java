@@ -64,7 +64,7 @@ class MaintenanceIT extends StackTest {
     Storage storage = p.lakehouse().storage();
     String bucket = p.config().warehouseBucket();
     String prefix = "warehouse/" + ns + "/";
-    List<Storage.StoredObject> objectsBefore = storage.listWithTimes(bucket, prefix);
+    List<Storage.ObjectInfo> objectsBefore = storage.list(bucket, prefix);
     // an object no commit ever referenced, as a failed write leaves behind
     String orphan = prefix + "orphan/data/00000-orphan.parquet";
     storage.put(bucket, orphan, "not referenced".getBytes(StandardCharsets.UTF_8), "application/octet-stream");
@@ -80,7 +80,7 @@ class MaintenanceIT extends StackTest {
     assertThat(stack.nessie().hash("main")).as("no commit by a dry run").isEqualTo(mainHash);
     List<String> expected = new ArrayList<>(List.of(keys(objectsBefore).split(",")));
     expected.add(orphan);
-    assertThat(keys(storage.listWithTimes(bucket, prefix))).as("no object deleted or written by a dry run")
+    assertThat(keys(storage.list(bucket, prefix))).as("no object deleted or written by a dry run")
         .isEqualTo(String.join(",", expected.stream().sorted().toList()));
 
     // compaction: fewer files, the same rows
@@ -108,8 +108,8 @@ class MaintenanceIT extends StackTest {
     GarbageCollector.Result gc = m.gc(new GarbageCollector.Options(Duration.ZERO, Duration.ZERO, ns + "/", false));
     System.out.println(String.join("\n", log));
     assertThat(gc.deleted()).as("%s", log).isPositive();
-    List<Storage.StoredObject> objectsAfter = storage.listWithTimes(bucket, prefix);
-    long bytesAfter = objectsAfter.stream().mapToLong(Storage.StoredObject::size).sum();
+    List<Storage.ObjectInfo> objectsAfter = storage.list(bucket, prefix);
+    long bytesAfter = objectsAfter.stream().mapToLong(Storage.ObjectInfo::size).sum();
     assertThat(bytesAfter).as("storage bytes go down").isLessThan(gc.bytes());
     assertThat(keys(objectsAfter)).doesNotContain(orphan);
     assertThat(readAll(tables, List.of("main", tag, branch))).as("every table on every reference, after GC")
@@ -217,7 +217,7 @@ class MaintenanceIT extends StackTest {
     return out;
   }
 
-  private static String keys(List<Storage.StoredObject> objects) {
-    return String.join(",", objects.stream().map(Storage.StoredObject::key).sorted().toList());
+  private static String keys(List<Storage.ObjectInfo> objects) {
+    return String.join(",", objects.stream().map(Storage.ObjectInfo::key).sorted().toList());
   }
 }
