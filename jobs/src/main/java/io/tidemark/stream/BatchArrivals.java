@@ -1,5 +1,6 @@
 package io.tidemark.stream;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
@@ -9,6 +10,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.execution.streaming.FileStreamSource;
 import org.apache.spark.sql.execution.streaming.FileStreamSourceLog;
 import scala.Option;
+import scala.Tuple2;
 
 /**
  * Which landed arrivals a micro-batch read, from the file source's log in the checkpoint ({@code sources/0}): the
@@ -20,15 +22,25 @@ final class BatchArrivals {
 
   private BatchArrivals() {}
 
-  /** "3", "1-3" or "1,4"; empty when the batch read no file (a no-data batch) or the paths have no arrival. */
+  /**
+   * "3", "1-3" or "1,4"; empty when the batch read no file (a no-data batch) or the paths have no arrival. The
+   * source log numbers its entries itself, one per batch that found new files, so after a query's first no-data
+   * batch its numbers and the query's batch ids part: the batch's own range is read from the offset log.
+   */
   static String of(SparkSession spark, String checkpoint, long batchId) {
-    FileStreamSourceLog log = new FileStreamSourceLog(FileStreamSourceLog.VERSION(), spark,
-        new org.apache.hadoop.fs.Path(checkpoint, "sources/0").toString());
-    Option<FileStreamSource.FileEntry[]> files = log.get(batchId);
-    if (files.isEmpty()) {
+    long end = OffsetLog.sourceLogOffset(spark, checkpoint, batchId);
+    long start = batchId > 0 ? OffsetLog.sourceLogOffset(spark, checkpoint, batchId - 1) : -1;
+    if (end < 0 || end <= start) {
       return "";
     }
-    return describe(Arrays.stream(files.get()).map(FileStreamSource.FileEntry::path).toList());
+    FileStreamSourceLog log = new FileStreamSourceLog(FileStreamSourceLog.VERSION(), spark,
+        new org.apache.hadoop.fs.Path(checkpoint, "sources/0").toString());
+    List<String> paths = new ArrayList<>();
+    for (Tuple2<Object, FileStreamSource.FileEntry[]> entry : log.get(Option.apply((Object) (start + 1)),
+        Option.apply((Object) end))) {
+      Arrays.stream(entry._2()).map(FileStreamSource.FileEntry::path).forEach(paths::add);
+    }
+    return describe(paths);
   }
 
   static String describe(List<String> paths) {

@@ -35,5 +35,15 @@ class CommitLogIT extends StackTest {
     assertThat(rows).isPositive();
     assertThat(commit.message()).as("the stream, batch, arrival and rows; no watermark before the first batch ends")
         .isEqualTo("dedup batch 0 (arrival 1): append " + rows + " row(s) to " + table);
+
+    // the next run's batch: the first run ended with a no-data batch, so the query's batch ids and the file source's
+    // log numbers part from here on; the commit still names the arrival it read
+    landing.land(SeedScenarios.DEDUP.arrivals().get(1));
+    r = Cli.run(env, "stream", "dedup", "--source", landing.source(Dataset.EVENTS), "--table", table.toString(),
+        "--checkpoint", tmp.resolve("cp").toString());
+    assertThat(r.exitCode()).as(r.toString()).isZero();
+    NessieRest.Commit second = stack.nessie().commits(stack.config().nessieRef()).stream()
+        .filter(c -> c.message().contains(table.toString())).findFirst().orElseThrow();
+    assertThat(second.message()).as("the second run's commit").startsWith("dedup batch 2 (arrival 2): append ");
   }
 }
