@@ -12,6 +12,7 @@ import org.apache.iceberg.spark.CommitMetadata;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 
 /**
@@ -86,7 +87,17 @@ final class BatchCommitter {
    * when this query already committed the batch there, or when there is nothing to write.
    */
   void commit(long batchId, TableName table, Dataset<Row> output, Output kind, Consumer<Dataset<Row>> writer) {
-    SparkSession spark = output.sparkSession();
+    commit(output.sparkSession(), batchId, table, output, kind, null, writer);
+  }
+
+  /** The same for rows computed on the driver: counted without a Spark job, and nothing to do when none. */
+  void commit(SparkSession spark, long batchId, TableName table, List<Row> rows, StructType schema,
+              Consumer<Dataset<Row>> writer) {
+    commit(spark, batchId, table, spark.createDataFrame(rows, schema), Output.DERIVED, (long) rows.size(), writer);
+  }
+
+  private void commit(SparkSession spark, long batchId, TableName table, Dataset<Row> output, Output kind,
+                      Long knownRows, Consumer<Dataset<Row>> writer) {
     String queryId = spark.sparkContext().getLocalProperty("sql.streaming.queryId");
     if (queryId == null) {
       throw new IllegalStateException("not inside a streaming micro-batch");
@@ -123,7 +134,7 @@ final class BatchCommitter {
     boolean cache = kind != Output.DERIVED;
     Dataset<Row> rows = cache ? output.persist(StorageLevel.MEMORY_AND_DISK()) : output;
     try {
-      long n = rows.count();
+      long n = knownRows != null ? knownRows : rows.count();
       long t1 = System.nanoTime();
       long commitMs = 0;
       if (n > 0) {

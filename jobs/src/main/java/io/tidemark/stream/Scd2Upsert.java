@@ -9,11 +9,19 @@ import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.Schemas;
 import io.tidemark.lakehouse.TableCatalog;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * The company dimension as SCD2, from a stream of changes: {@code foreachBatch}, and per micro-batch one
@@ -26,6 +34,8 @@ import org.apache.spark.sql.SparkSession;
  *       dimension; only the difference is merged, keyed on (company_id, valid_from), so a replay, or all input
  *       again with a new checkpoint, finds nothing to do and commits nothing.
  * </ol>
+ * A small batch (the usual arrival: up to 10k companies and 100k changes) is settled on the driver: three reads
+ * and two writes, instead of the dozen Spark jobs whose fixed costs would be most of its time.
  * Upstream, a watermark on change_ts (a day by default) bounds the state that drops repeated change lines; a
  * change later than that is left to the restatement job, which finds it in the raw archive.
  */
@@ -67,26 +77,70 @@ public final class Scd2Upsert {
    * and the log's buckets with); beyond it, a broadcast join.
    */
   private static final int IN_LIST_MAX = 10_000;
+  /**
+   * Changes a batch holds at most to be settled on the driver; its companies' rows in the log and the dimension
+   * come along. A few MB of rows there save the dozen Spark jobs (and their fixed costs) of doing it in Spark.
+   */
+  private static final int DRIVER_MAX_ROWS = 100_000;
+  /** A row of the difference: a version and what to do with it, {@code upsert} or {@code delete}. */
+  private static final StructType DIFF = Schemas.COMPANY_VERSION.add("op", DataTypes.StringType);
 
   private static void upsert(Dataset<Row> batch, long batchId, TableName dimension, TableName changeLog,
                              BatchCommitter committer) {
-    SparkSession spark = batch.sparkSession();
     Dataset<Row> incoming = batch.persist();
-    Dataset<Row> logged = null;
-    Dataset<Row> current = null;
     try {
-      // runs the batch's plan once (the dedup state moves on) and brings the touched companies to the driver;
-      // a batch without changes has nothing to merge
-      List<Row> keys = incoming.select("company_id").distinct().collectAsList();
-      if (keys.isEmpty()) {
+      // runs the batch's plan once (the dedup state moves on) and tells how big the batch is; a batch without
+      // changes has nothing to merge
+      List<Row> perCompany = incoming.groupBy("company_id").count().collectAsList();
+      long rows = perCompany.stream().mapToLong(r -> r.getLong(1)).sum();
+      if (perCompany.isEmpty()) {
         return;
       }
-      // each table is read once per batch, for the touched companies only: the log's changes (what is applied
-      // already, and with the batch's new changes the history) and the dimension's versions
-      logged = touched(spark, spark.table(changeLog.sql()).select(CHANGE[0], CHANGE[1], CHANGE[2], CHANGE[3],
-          CHANGE[4]), keys);
-      current = touched(spark, spark.table(dimension.sql())
-          .select(Schemas.columns(Schemas.COMPANY_VERSION)), keys);
+      Object[] keys = perCompany.stream().map(r -> r.get(0)).toArray();
+      if (keys.length <= IN_LIST_MAX && rows <= DRIVER_MAX_ROWS) {
+        upsertOnDriver(incoming, keys, batchId, dimension, changeLog, committer);
+      } else {
+        upsertWithSpark(incoming, keys, batchId, dimension, changeLog, committer);
+      }
+    } finally {
+      incoming.unpersist();
+    }
+  }
+
+  /**
+   * A small batch: its changes, and its companies' rows of the log and the dimension (each read once, with an
+   * IN list), are brought to the driver, and the history and the difference are computed there.
+   */
+  private static void upsertOnDriver(Dataset<Row> incoming, Object[] keys, long batchId, TableName dimension,
+                                     TableName changeLog, BatchCommitter committer) {
+    SparkSession spark = incoming.sparkSession();
+    List<Row> batch = incoming.select(CHANGE[0], CHANGE[1], CHANGE[2], CHANGE[3], CHANGE[4]).collectAsList();
+    List<Row> logged = spark.table(changeLog.sql()).select(CHANGE[0], CHANGE[1], CHANGE[2], CHANGE[3], CHANGE[4])
+        .where(col("company_id").isin(keys)).collectAsList();
+    List<Row> current = spark.table(dimension.sql()).select(Schemas.columns(Schemas.COMPANY_VERSION))
+        .where(col("company_id").isin(keys)).collectAsList();
+    Set<List<Object>> applied = logged.stream().map(Scd2Upsert::values).collect(Collectors.toSet());
+    List<Row> fresh = batch.stream().filter(r -> !applied.contains(values(r))).toList();
+    committer.commit(spark, batchId, changeLog, fresh, Schemas.COMPANY_CHANGE,
+        rows -> append(rows, changeLog.sql()));
+    // as in Spark: the log after the append holds exactly logged + fresh
+    List<Row> history = new ArrayList<>(logged);
+    history.addAll(fresh);
+    committer.commit(spark, batchId, dimension, difference(Scd2History.rebuildRows(history), current), DIFF,
+        diff -> merge(diff, dimension.sql()));
+  }
+
+  /** A large batch: the same steps in Spark, its companies' rows of the log and the dimension read once, cached. */
+  private static void upsertWithSpark(Dataset<Row> incoming, Object[] keys, long batchId, TableName dimension,
+                                      TableName changeLog, BatchCommitter committer) {
+    SparkSession spark = incoming.sparkSession();
+    Dataset<Row> touched = keys.length <= IN_LIST_MAX ? null : broadcast(spark.createDataFrame(
+        Arrays.stream(keys).map(RowFactory::create).toList(), new StructType().add("company_id", "string")));
+    Dataset<Row> logged = pick(spark.table(changeLog.sql()).select(CHANGE[0], CHANGE[1], CHANGE[2], CHANGE[3],
+        CHANGE[4]), keys, touched).persist();
+    Dataset<Row> current = pick(spark.table(dimension.sql()).select(Schemas.columns(Schemas.COMPANY_VERSION)),
+        keys, touched).persist();
+    try {
       Dataset<Row> fresh = incoming.join(logged, sameChange(incoming, logged), "left_anti");
       committer.commit(batchId, changeLog, fresh, BatchCommitter.Output.SMALL, rows -> append(rows, changeLog.sql()));
       // the log after the append holds exactly logged + fresh (when the append was done before a crash, fresh is
@@ -95,26 +149,18 @@ public final class Scd2Upsert {
       committer.commit(batchId, dimension, difference(history, current), BatchCommitter.Output.SMALL,
           diff -> merge(diff, dimension.sql()));
     } finally {
-      incoming.unpersist();
-      if (logged != null) {
-        logged.unpersist();
-      }
-      if (current != null) {
-        current.unpersist();
-      }
+      logged.unpersist();
+      current.unpersist();
     }
   }
 
-  /**
-   * The rows of {@code table} of these companies, read once: for a small batch brought to the driver (a local
-   * relation, which later writes to the table cannot invalidate), else cached.
-   */
-  private static Dataset<Row> touched(SparkSession spark, Dataset<Row> table, List<Row> keys) {
-    if (keys.size() <= IN_LIST_MAX) {
-      Dataset<Row> picked = table.where(col("company_id").isin(keys.stream().map(r -> r.get(0)).toArray()));
-      return spark.createDataFrame(picked.collectAsList(), picked.schema());
-    }
-    return table.join(broadcast(spark.createDataFrame(keys, keys.get(0).schema())), "company_id").persist();
+  /** The rows of these companies: with an IN list, or joined with {@code touched} when there are many. */
+  private static Dataset<Row> pick(Dataset<Row> table, Object[] keys, Dataset<Row> touched) {
+    return touched == null ? table.where(col("company_id").isin(keys)) : table.join(touched, "company_id");
+  }
+
+  private static List<Object> values(Row r) {
+    return IntStream.range(0, r.size()).mapToObj(r::get).toList();
   }
 
   /** The changes (normalized) that the log does not hold yet. */
@@ -146,6 +192,25 @@ public final class Scd2Upsert {
         .select(Schemas.columns(Schemas.COMPANY_VERSION))
         .withColumn("op", lit("delete"));
     return upserts.unionByName(gone);
+  }
+
+  /** {@link #difference(Dataset, Dataset)} on the driver, to rows of {@link #DIFF}. */
+  static List<Row> difference(List<Row> history, List<Row> current) {
+    Set<List<Object>> now = current.stream().map(Scd2Upsert::values).collect(Collectors.toSet());
+    Set<List<Object>> versionKeys = history.stream().map(r -> Arrays.asList(r.get(0), r.get(3)))
+        .collect(Collectors.toSet());
+    List<Row> diff = new ArrayList<>();
+    history.stream().map(Scd2Upsert::values).filter(v -> !now.contains(v)).distinct()
+        .forEach(v -> diff.add(withOp(v, "upsert")));
+    current.stream().filter(r -> !versionKeys.contains(Arrays.asList(r.get(0), r.get(3))))
+        .forEach(r -> diff.add(withOp(values(r), "delete")));
+    return diff;
+  }
+
+  private static Row withOp(List<Object> version, String op) {
+    Object[] v = version.toArray(new Object[version.size() + 1]);
+    v[version.size()] = op;
+    return RowFactory.create(v);
   }
 
   private static Column sameChange(Dataset<Row> a, Dataset<Row> b) {

@@ -194,6 +194,41 @@ class Scd2IT extends StackTest {
     assertInvariants(t);
   }
 
+  /**
+   * A small batch is settled on the driver, a large one in Spark: both must give the same history and the same
+   * difference, here on changes made to collide (several at one instant, nulls, deletes, names that Java's and
+   * Spark's string orders sort differently).
+   */
+  @Test
+  void driverAndSparkSettleChangesAlike() {
+    java.util.Random random = new java.util.Random(7);
+    String[] names = {"Acme", "acme", "\uff21cme", "\ud83d\ude00cme", "Bolt", null};
+    String[] tiers = {"gold", "silver", null};
+    Boolean[] deleted = {false, false, false, true, null};
+    List<org.apache.spark.sql.Row> changes = new ArrayList<>();
+    for (int i = 0; i < 600; i++) {
+      changes.add(org.apache.spark.sql.RowFactory.create("c" + random.nextInt(60), names[random.nextInt(names.length)],
+          tiers[random.nextInt(tiers.length)],
+          java.sql.Timestamp.valueOf(java.time.LocalDateTime.of(2026, 1, 1, 0, 0).plusMinutes(random.nextInt(20))),
+          deleted[random.nextInt(deleted.length)]));
+    }
+    List<org.apache.spark.sql.Row> earlier = changes.subList(0, 300);
+    List<org.apache.spark.sql.Row> onDriver = Scd2History.rebuildRows(changes);
+    org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> inSpark =
+        Scd2History.rebuild(spark.createDataFrame(changes, io.tidemark.lakehouse.Schemas.COMPANY_CHANGE));
+    assertThat(sorted(onDriver)).as("history").isEqualTo(sorted(inSpark.collectAsList())).hasSizeGreaterThan(60);
+
+    org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> current =
+        Scd2History.rebuild(spark.createDataFrame(earlier, io.tidemark.lakehouse.Schemas.COMPANY_CHANGE));
+    List<String> diff = sorted(Scd2Upsert.difference(onDriver, current.collectAsList()));
+    assertThat(diff).as("difference").isEqualTo(sorted(Scd2Upsert.difference(inSpark, current).collectAsList()));
+    assertThat(diff).anyMatch(r -> r.endsWith(",upsert]")).anyMatch(r -> r.endsWith(",delete]"));
+  }
+
+  private static List<String> sorted(List<org.apache.spark.sql.Row> rows) {
+    return rows.stream().map(org.apache.spark.sql.Row::toString).sorted().toList();
+  }
+
   private static long lines(Path f) {
     try {
       return Files.readAllLines(f).size();
