@@ -107,7 +107,9 @@ class Airflow:
         self.home = home
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.env = dict(home.env, TIDEMARK_AIRFLOW_PORT=str(self.port))
+        # every DAG loads paused and the test unpauses the two it runs: tidemark_maintenance, daily at 00:00 UTC,
+        # would otherwise commit a compaction to main when the test runs over midnight (it did, and main moved)
+        self.env = dict(home.env, TIDEMARK_AIRFLOW_PORT=str(self.port), AIRFLOW__CORE__DAGS_ARE_PAUSED_AT_CREATION="True")
         self.token = None
 
     def stack(self, command: str) -> subprocess.CompletedProcess:
@@ -239,6 +241,8 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
             >= {"tidemark_arrivals", "tidemark_restatement"}, 180)
     # unpaused from the start: Airflow queues an Asset event only for DAGs that are not paused at that moment
     af.pause("tidemark_restatement", False)
+    af.pause("tidemark_arrivals", False)
+    assert af.call("GET", "/api/v2/dags/tidemark_maintenance")["is_paused"], "the maintenance DAG would run at midnight"
 
     # 1. the arrivals of the seed scenario
     run = af.call("POST", "/api/v2/dags/tidemark_arrivals/dagRuns", {"logical_date": None, "conf": {"scenario": "seed"}})
