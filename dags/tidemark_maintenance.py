@@ -44,8 +44,9 @@ with DAG(
     doc_md=DOC,
     # at midnight UTC, the first time at the first midnight after the DAG appears: with a start date in the past
     # Airflow would run the latest midnight's at once, and a stack just started would compact and collect before
-    # its first arrival, holding the writers' pool meanwhile
-    schedule=CronTriggerTimetable("0 0 * * *", timezone="UTC", run_immediately=False),
+    # its first arrival, holding the writers' pool meanwhile. A zero timedelta, not False: Airflow 3.3.2 takes False
+    # like None, and a DAG appearing less than 2.4 h after midnight would run that midnight's at once
+    schedule=CronTriggerTimetable("0 0 * * *", timezone="UTC", run_immediately=timedelta(0)),
     catchup=False,
     max_active_runs=1,
     tags=["tidemark", "maintenance", "nessie"],

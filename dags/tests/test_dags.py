@@ -124,7 +124,7 @@ def test_restatement_stages_in_order_and_scheduled_on_the_assets(dagbag):
 
 def test_restatement_run_id_is_stable_and_valid():
     import re
-    from datetime import datetime, timezone
+    from datetime import datetime, timedelta, timezone
     from types import SimpleNamespace
 
     from tidemark_lib import restatement_run_id
@@ -139,7 +139,7 @@ def test_restatement_run_id_is_stable_and_valid():
 
 
 def test_restatement_stage_commands_render_with_the_run_id(dagbag):
-    from datetime import datetime, timezone
+    from datetime import datetime, timedelta, timezone
     from types import SimpleNamespace
 
     from tidemark_lib import restatement_run_id
@@ -212,7 +212,7 @@ def test_count_arrivals_of_a_landed_directory(dagbag, tmp_path):
     assert "scenario landed: set `landed`" in unset.stderr
 
 
-def test_maintenance_runs_daily_compaction_then_gc_then_retention_in_the_writers_pool(dagbag):
+def test_maintenance_runs_daily_compaction_then_gc_then_retention_in_the_writers_pool(dagbag, monkeypatch):
     from tidemark_lib import MAIN_WRITERS_POOL, SPARK_JAR
 
     dag = dagbag.dags["tidemark_maintenance"]
@@ -223,15 +223,23 @@ def test_maintenance_runs_daily_compaction_then_gc_then_retention_in_the_writers
     assert dag.timetable.expression == "0 0 * * *"  # @daily
     # unpaused on a stack just started, its first run waits for the next midnight (it would hold the writers' pool
     # before the first arrival otherwise)
-    from datetime import datetime, timezone
+    from datetime import datetime, timedelta, timezone
 
     from airflow.serialization.encoders import coerce_to_core_timetable
     from airflow.timetables.base import TimeRestriction
 
-    first = coerce_to_core_timetable(dag.timetable).next_dagrun_info(
-        last_automated_data_interval=None,
-        restriction=TimeRestriction(earliest=dag.start_date, latest=None, catchup=dag.catchup))
-    assert first.run_after > datetime.now(timezone.utc)
+    import airflow.timetables.trigger
+
+    timetable = coerce_to_core_timetable(dag.timetable)
+    # also just after midnight, where Airflow's default would run the past midnight's at once
+    for now in (datetime.now(timezone.utc), datetime(2026, 12, 2, 0, 0, 1, tzinfo=timezone.utc),
+                datetime(2026, 12, 2, 0, 15, tzinfo=timezone.utc), datetime(2026, 12, 2, 2, 0, tzinfo=timezone.utc),
+                datetime(2026, 12, 2, 23, 59, tzinfo=timezone.utc)):
+        monkeypatch.setattr(airflow.timetables.trigger, "utcnow", lambda now=now: now)
+        first = timetable.next_dagrun_info(
+            last_automated_data_interval=None,
+            restriction=TimeRestriction(earliest=dag.start_date, latest=None, catchup=dag.catchup))
+        assert now < first.run_after <= now + timedelta(days=1), (now, first.run_after)
     for job in jobs:
         task = dag.get_task(job)
         assert task.task_type == "TidemarkSparkSubmitOperator"
