@@ -124,7 +124,7 @@ def test_restatement_stages_in_order_and_scheduled_on_the_assets(dagbag):
 
 def test_restatement_run_id_is_stable_and_valid():
     import re
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timezone
     from types import SimpleNamespace
 
     from tidemark_lib import restatement_run_id
@@ -139,7 +139,7 @@ def test_restatement_run_id_is_stable_and_valid():
 
 
 def test_restatement_stage_commands_render_with_the_run_id(dagbag):
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timezone
     from types import SimpleNamespace
 
     from tidemark_lib import restatement_run_id

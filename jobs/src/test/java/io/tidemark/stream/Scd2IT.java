@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.audit.Scd2Invariants;
 import io.tidemark.config.TableName;
+import io.tidemark.lakehouse.Schemas;
 import io.tidemark.lakehouse.TableCatalog;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.Dataset;
@@ -18,12 +19,17 @@ import io.tidemark.testing.StackTest;
 import io.tidemark.testing.StreamScript;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Timestamp;
 import java.time.Duration;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.function.Consumer;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.junit.jupiter.api.Test;
 
 class Scd2IT extends StackTest {
@@ -201,32 +207,32 @@ class Scd2IT extends StackTest {
    */
   @Test
   void driverAndSparkSettleChangesAlike() {
-    java.util.Random random = new java.util.Random(7);
+    Random random = new Random(7);
     String[] names = {"Acme", "acme", "\uff21cme", "\ud83d\ude00cme", "Bolt", null};
     String[] tiers = {"gold", "silver", null};
     Boolean[] deleted = {false, false, false, true, null};
-    List<org.apache.spark.sql.Row> changes = new ArrayList<>();
+    List<Row> changes = new ArrayList<>();
     for (int i = 0; i < 600; i++) {
-      changes.add(org.apache.spark.sql.RowFactory.create("c" + random.nextInt(60), names[random.nextInt(names.length)],
+      changes.add(RowFactory.create("c" + random.nextInt(60), names[random.nextInt(names.length)],
           tiers[random.nextInt(tiers.length)],
-          java.sql.Timestamp.valueOf(java.time.LocalDateTime.of(2026, 1, 1, 0, 0).plusMinutes(random.nextInt(20))),
+          Timestamp.valueOf(LocalDateTime.of(2026, 1, 1, 0, 0).plusMinutes(random.nextInt(20))),
           deleted[random.nextInt(deleted.length)]));
     }
-    List<org.apache.spark.sql.Row> earlier = changes.subList(0, 300);
-    List<org.apache.spark.sql.Row> onDriver = Scd2History.rebuildRows(changes);
-    org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> inSpark =
-        Scd2History.rebuild(spark.createDataFrame(changes, io.tidemark.lakehouse.Schemas.COMPANY_CHANGE));
+    List<Row> earlier = changes.subList(0, 300);
+    List<Row> onDriver = Scd2History.rebuildRows(changes);
+    org.apache.spark.sql.Dataset<Row> inSpark =
+        Scd2History.rebuild(spark.createDataFrame(changes, Schemas.COMPANY_CHANGE));
     assertThat(sorted(onDriver)).as("history").isEqualTo(sorted(inSpark.collectAsList())).hasSizeGreaterThan(60);
 
-    org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> current =
-        Scd2History.rebuild(spark.createDataFrame(earlier, io.tidemark.lakehouse.Schemas.COMPANY_CHANGE));
+    org.apache.spark.sql.Dataset<Row> current =
+        Scd2History.rebuild(spark.createDataFrame(earlier, Schemas.COMPANY_CHANGE));
     List<String> diff = sorted(Scd2Upsert.difference(onDriver, current.collectAsList()));
     assertThat(diff).as("difference").isEqualTo(sorted(Scd2Upsert.difference(inSpark, current).collectAsList()));
     assertThat(diff).anyMatch(r -> r.endsWith(",upsert]")).anyMatch(r -> r.endsWith(",delete]"));
   }
 
-  private static List<String> sorted(List<org.apache.spark.sql.Row> rows) {
-    return rows.stream().map(org.apache.spark.sql.Row::toString).sorted().toList();
+  private static List<String> sorted(List<Row> rows) {
+    return rows.stream().map(Row::toString).sorted().toList();
   }
 
   private static long lines(Path f) {
