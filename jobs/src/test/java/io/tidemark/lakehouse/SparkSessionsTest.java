@@ -37,6 +37,16 @@ class SparkSessionsTest {
     }
   }
 
+  @Test
+  void localCheckpointsRenameThroughTheFileSystemApiAndS3OnesKeepSparksDefault() {
+    String key = "spark.sql.streaming.checkpointFileManagerClass";
+    assertThat(SparkSessions.conf(config, endpoints)).containsEntry(key,
+        "org.apache.spark.sql.execution.streaming.FileSystemBasedCheckpointFileManager");
+    TidemarkConfig onS3 = TidemarkConfig.of(Map.of("TIDEMARK_HOME", "/tmp/tidemark-unit",
+        "TIDEMARK_CHECKPOINT_ROOT", "s3a://tidemark-warehouse/checkpoints"), Map.of());
+    assertThat(SparkSessions.conf(onS3, endpoints)).doesNotContainKey(key);
+  }
+
   private static void restore(String value) {
     if (value == null) {
       System.clearProperty("spark.master");
