@@ -39,6 +39,8 @@ final class BatchCommitter {
    * commits with its id, so later batches of the run need no lookup.
    */
   private final Map<TableName, Long> lastCommitted = new java.util.HashMap<>();
+  private long lateDropped;
+  private long duplicatesDropped;
 
   /**
    * What one batch did to one table; compute covers producing and counting the rows, write the data files and
@@ -54,6 +56,28 @@ final class BatchCommitter {
 
   List<BatchResult> results() {
     return results;
+  }
+
+  /** The watermark the batch runs with, as Spark wrote it into the offset log before running it. */
+  long watermarkMs(SparkSession spark, long batchId) {
+    return OffsetLog.read(spark, checkpoint, batchId).watermarkMs();
+  }
+
+  /**
+   * Rows a stream without a stateful operator dropped itself: behind the watermark, or repeats of rows already
+   * written. The run's report adds them to what the stateful operators dropped.
+   */
+  void dropped(long late, long duplicates) {
+    lateDropped += late;
+    duplicatesDropped += duplicates;
+  }
+
+  long lateDropped() {
+    return lateDropped;
+  }
+
+  long duplicatesDropped() {
+    return duplicatesDropped;
   }
 
   /** How a stream's output is best written; each way runs the batch's plan exactly once. */

@@ -8,6 +8,7 @@ import io.tidemark.config.Durations;
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.Schemas;
 import io.tidemark.lakehouse.TableCatalog;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,8 +37,9 @@ import org.apache.spark.sql.types.StructType;
  * </ol>
  * A small batch (the usual arrival: up to 10k companies and 100k changes) is settled on the driver: three reads
  * and two writes, instead of the dozen Spark jobs whose fixed costs would be most of its time.
- * Upstream, a watermark on change_ts (a day by default) bounds the state that drops repeated change lines; a
- * change later than that is left to the restatement job, which finds it in the raw archive.
+ * A change at or before the batch's watermark on change_ts (the newest change seen before, less a day by
+ * default) is late: it is left to the restatement job, which finds it in the raw archive. A repeated change
+ * line is applied once, since the log already holds it; so the stream keeps no state of its own.
  */
 public final class Scd2Upsert {
   public static final String NAME = "scd2";
@@ -64,9 +66,11 @@ public final class Scd2Upsert {
   public static RunReport run(SparkSession spark, String source, TableName dimension, TableName changeLog,
                               String checkpoint, Duration watermark) {
     Preflight.check(spark, source, TableCatalog.companies(dimension), TableCatalog.companyChanges(changeLog));
+    // no stateful operator: the batch's own late filter and the change log (a change applied once is not applied
+    // again) do what dropDuplicatesWithinWatermark did, without its state store and the trailing no-data batch
+    // it needs to evict; Spark still tracks the watermark and records it in the offset log
     Dataset<Row> changes = Scd2History.normalize(LineFormat.COMPANY_CHANGES.valid(spark, source))
-        .withWatermark("change_ts", Durations.spark(watermark))
-        .dropDuplicatesWithinWatermark(CHANGE);
+        .withWatermark("change_ts", Durations.spark(watermark));
     BatchCommitter committer = new BatchCommitter(NAME, checkpoint);
     return StreamRun.run(NAME, "late change(s)", StreamRun.availableNow(changes, checkpoint,
         (batch, id) -> upsert(batch, id, dimension, changeLog, committer)), committer);
@@ -85,42 +89,62 @@ public final class Scd2Upsert {
   /** A row of the difference: a version and what to do with it, {@code upsert} or {@code delete}. */
   private static final StructType DIFF = Schemas.COMPANY_VERSION.add("op", DataTypes.StringType);
 
+  /**
+   * Input a batch may have at most (Spark's size estimate of its files) to be collected to the driver at once,
+   * before its rows and companies are counted: a few MB of change lines.
+   */
+  private static final long DRIVER_MAX_BYTES = 16L << 20;
+
   private static void upsert(Dataset<Row> batch, long batchId, TableName dimension, TableName changeLog,
                              BatchCommitter committer) {
-    Dataset<Row> incoming = batch.persist();
-    try {
-      // runs the batch's plan once (the dedup state moves on) and tells how big the batch is; a batch without
-      // changes has nothing to merge
-      List<Row> perCompany = incoming.groupBy("company_id").count().collectAsList();
-      long rows = perCompany.stream().mapToLong(r -> r.getLong(1)).sum();
-      if (perCompany.isEmpty()) {
+    // as the stateful operators do: a change at or before the batch's watermark is late, left to the restatement
+    Timestamp watermark = new Timestamp(committer.watermarkMs(batch.sparkSession(), batchId));
+    Dataset<Row> changes = batch.select(CHANGE[0], CHANGE[1], CHANGE[2], CHANGE[3], CHANGE[4]);
+    if (changes.queryExecution().optimizedPlan().stats().sizeInBytes().longValue() <= DRIVER_MAX_BYTES) {
+      List<Row> all = changes.collectAsList();
+      List<Row> onTime = all.stream().filter(r -> r.getTimestamp(3).after(watermark)).toList();
+      long keys = onTime.stream().map(r -> r.get(0)).distinct().count();
+      if (keys <= IN_LIST_MAX && onTime.size() <= DRIVER_MAX_ROWS) {
+        committer.dropped(all.size() - onTime.size(), 0);
+        if (!onTime.isEmpty()) {
+          upsertOnDriver(batch.sparkSession(), onTime, batchId, dimension, changeLog, committer);
+        }
         return;
       }
-      Object[] keys = perCompany.stream().map(r -> r.get(0)).toArray();
-      if (keys.length <= IN_LIST_MAX && rows <= DRIVER_MAX_ROWS) {
-        upsertOnDriver(incoming, keys, batchId, dimension, changeLog, committer);
-      } else {
-        upsertWithSpark(incoming, keys, batchId, dimension, changeLog, committer);
+    }
+    Dataset<Row> onTime = changes.where(col("change_ts").gt(lit(watermark))).persist();
+    Dataset<Row> incoming = onTime.distinct().persist();
+    try {
+      long arrived = changes.count();
+      long inTime = onTime.count();
+      List<Row> perCompany = incoming.groupBy("company_id").count().collectAsList();
+      committer.dropped(arrived - inTime, inTime - perCompany.stream().mapToLong(r -> r.getLong(1)).sum());
+      if (!perCompany.isEmpty()) {
+        upsertWithSpark(incoming, perCompany.stream().map(r -> r.get(0)).toArray(), batchId, dimension, changeLog,
+            committer);
       }
     } finally {
       incoming.unpersist();
+      onTime.unpersist();
     }
   }
 
   /**
    * A small batch: its changes, and its companies' rows of the log and the dimension (each read once, with an
-   * IN list), are brought to the driver, and the history and the difference are computed there.
+   * IN list), are on the driver, and the history and the difference are computed there.
    */
-  private static void upsertOnDriver(Dataset<Row> incoming, Object[] keys, long batchId, TableName dimension,
+  private static void upsertOnDriver(SparkSession spark, List<Row> batch, long batchId, TableName dimension,
                                      TableName changeLog, BatchCommitter committer) {
-    SparkSession spark = incoming.sparkSession();
-    List<Row> batch = incoming.select(CHANGE[0], CHANGE[1], CHANGE[2], CHANGE[3], CHANGE[4]).collectAsList();
+    Object[] keys = batch.stream().map(r -> r.get(0)).distinct().toArray();
     List<Row> logged = spark.table(changeLog.sql()).select(CHANGE[0], CHANGE[1], CHANGE[2], CHANGE[3], CHANGE[4])
         .where(col("company_id").isin(keys)).collectAsList();
     List<Row> current = spark.table(dimension.sql()).select(Schemas.columns(Schemas.COMPANY_VERSION))
         .where(col("company_id").isin(keys)).collectAsList();
     Set<List<Object>> applied = logged.stream().map(Scd2Upsert::values).collect(Collectors.toSet());
-    List<Row> fresh = batch.stream().filter(r -> !applied.contains(values(r))).toList();
+    // a change repeated in the batch, or already in the log, is applied once
+    List<Row> fresh = batch.stream().map(Scd2Upsert::values).distinct().filter(v -> !applied.contains(v))
+        .map(v -> RowFactory.create(v.toArray())).toList();
+    committer.dropped(0, batch.size() - fresh.size());
     committer.commit(spark, batchId, changeLog, fresh, Schemas.COMPANY_CHANGE,
         rows -> append(rows, changeLog.sql()));
     // as in Spark: the log after the append holds exactly logged + fresh

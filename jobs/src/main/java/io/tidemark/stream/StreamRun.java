@@ -104,6 +104,8 @@ final class StreamRun {
         stateMemory += op.memoryUsedBytes();
       }
     }
+    late += committer.lateDropped();
+    duplicates += committer.duplicatesDropped();
     Map<TableName, Long> written = new LinkedHashMap<>();
     int skipped = 0;
     for (BatchCommitter.BatchResult r : committer.results()) {
