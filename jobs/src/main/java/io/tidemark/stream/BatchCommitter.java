@@ -6,13 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.ToLongFunction;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.spark.CommitMetadata;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 
 /**
@@ -114,14 +114,28 @@ final class BatchCommitter {
     commit(output.sparkSession(), batchId, table, output, kind, null, writer);
   }
 
-  /** The same for rows computed on the driver: counted without a Spark job, and nothing to do when none. */
-  void commit(SparkSession spark, long batchId, TableName table, List<Row> rows, StructType schema,
-              Consumer<Dataset<Row>> writer) {
-    commit(spark, batchId, table, spark.createDataFrame(rows, schema), Output.DERIVED, (long) rows.size(), writer);
+  /**
+   * The same for rows the driver holds, written by {@code write} straight through Iceberg's API (see
+   * {@link io.tidemark.lakehouse.DriverWrites}): it gets the summary properties the commit must carry. Nothing to
+   * do when there are no rows.
+   */
+  void commitOnDriver(SparkSession spark, long batchId, TableName table, long rows,
+                      Consumer<Map<String, String>> write) {
+    commitWith(spark, batchId, table, null, Output.DERIVED, rows, props -> {
+      long before = CommitTimings.commitMs(table);
+      write.accept(props);
+      return CommitTimings.commitMs(table) - before;
+    });
   }
 
   private void commit(SparkSession spark, long batchId, TableName table, Dataset<Row> output, Output kind,
                       Long knownRows, Consumer<Dataset<Row>> writer) {
+    commitWith(spark, batchId, table, output, kind, knownRows, props -> write(output, writer, props, table));
+  }
+
+  /** {@code write} commits with the given summary properties and returns the catalog commit's milliseconds. */
+  private void commitWith(SparkSession spark, long batchId, TableName table, Dataset<Row> output, Output kind,
+                          Long knownRows, ToLongFunction<Map<String, String>> write) {
     String queryId = spark.sparkContext().getLocalProperty("sql.streaming.queryId");
     if (queryId == null) {
       throw new IllegalStateException("not inside a streaming micro-batch");
@@ -143,7 +157,7 @@ final class BatchCommitter {
         BatchArrivals.of(spark, checkpoint, batchId));
     long t0 = System.nanoTime();
     if (kind == Output.LARGE && !OffsetLog.noNewData(spark, checkpoint, batchId)) {
-      long commitMs = write(output, writer, props, table);
+      long commitMs = write.applyAsLong(props);
       lastCommitted.put(table, batchId);
       long t1 = System.nanoTime();
       Snapshot committed = Provenance.batchSnapshot(load(spark, table), queryId, batchId).orElseThrow(() ->
@@ -162,7 +176,7 @@ final class BatchCommitter {
       long t1 = System.nanoTime();
       long commitMs = 0;
       if (n > 0) {
-        commitMs = write(rows, writer, props, table);
+        commitMs = write.applyAsLong(props);
         lastCommitted.put(table, batchId);
         crashIfAsked("after-commit", batchId);
       }

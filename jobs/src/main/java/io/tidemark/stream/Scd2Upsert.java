@@ -6,22 +6,31 @@ import static org.apache.spark.sql.functions.lit;
 
 import io.tidemark.config.Durations;
 import io.tidemark.config.TableName;
+import io.tidemark.lakehouse.DriverWrites;
+import io.tidemark.lakehouse.IcebergTables;
 import io.tidemark.lakehouse.Schemas;
 import io.tidemark.lakehouse.TableCatalog;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.apache.iceberg.MetadataColumns;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.spark.SparkReadOptions;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -86,8 +95,6 @@ public final class Scd2Upsert {
    * come along. A few MB of rows there save the dozen Spark jobs (and their fixed costs) of doing it in Spark.
    */
   private static final int DRIVER_MAX_ROWS = 100_000;
-  /** A row of the difference: a version and what to do with it, {@code upsert} or {@code delete}. */
-  private static final StructType DIFF = Schemas.COMPANY_VERSION.add("op", DataTypes.StringType);
 
   /**
    * Input a batch may have at most (Spark's size estimate of its files) to be collected to the driver at once,
@@ -131,27 +138,53 @@ public final class Scd2Upsert {
 
   /**
    * A small batch: its changes, and its companies' rows of the log and the dimension (each read once, with an
-   * IN list), are on the driver, and the history and the difference are computed there.
+   * IN list), are on the driver; the history and the difference are computed there, and both commits are written
+   * there too (see {@link DriverWrites}): the changes appended to the log, and the dimension's difference as
+   * position deletes of the versions it replaces or removes plus the new versions, validated like a MERGE against
+   * the snapshot the versions were read from.
    */
   private static void upsertOnDriver(SparkSession spark, List<Row> batch, long batchId, TableName dimension,
                                      TableName changeLog, BatchCommitter committer) {
     Object[] keys = batch.stream().map(r -> r.get(0)).distinct().toArray();
     List<Row> logged = spark.table(changeLog.sql()).select(CHANGE[0], CHANGE[1], CHANGE[2], CHANGE[3], CHANGE[4])
         .where(col("company_id").isin(keys)).collectAsList();
-    List<Row> current = spark.table(dimension.sql()).select(Schemas.columns(Schemas.COMPANY_VERSION))
-        .where(col("company_id").isin(keys)).collectAsList();
+    Table dim = IcebergTables.load(spark, dimension);
+    Long readAt = dim.currentSnapshot() == null ? null : dim.currentSnapshot().snapshotId();
+    Map<List<Object>, DriverWrites.Position> at = new HashMap<>();
+    List<Row> current = new ArrayList<>();
+    if (readAt != null) {
+      Column[] read = Stream.concat(Arrays.stream(Schemas.columns(Schemas.COMPANY_VERSION)),
+          Stream.of(col(MetadataColumns.FILE_PATH.name()), col(MetadataColumns.ROW_POSITION.name())))
+          .toArray(Column[]::new);
+      for (Row r : spark.read().option(SparkReadOptions.SNAPSHOT_ID, readAt).table(dimension.sql()).select(read)
+          .where(col("company_id").isin(keys)).collectAsList()) {
+        Row version = RowFactory.create(IntStream.range(0, 6).mapToObj(r::get).toArray());
+        current.add(version);
+        at.put(versionKey(version), new DriverWrites.Position(r.getString(6), r.getLong(7)));
+      }
+    }
     Set<List<Object>> applied = logged.stream().map(Scd2Upsert::values).collect(Collectors.toSet());
     // a change repeated in the batch, or already in the log, is applied once
     List<Row> fresh = batch.stream().map(Scd2Upsert::values).distinct().filter(v -> !applied.contains(v))
         .map(v -> RowFactory.create(v.toArray())).toList();
     committer.dropped(0, batch.size() - fresh.size());
-    committer.commit(spark, batchId, changeLog, fresh, Schemas.COMPANY_CHANGE,
-        rows -> append(rows, changeLog.sql()));
+    committer.commitOnDriver(spark, batchId, changeLog, fresh.size(),
+        props -> DriverWrites.append(IcebergTables.load(spark, changeLog), Schemas.COMPANY_CHANGE, fresh, props));
     // as in Spark: the log after the append holds exactly logged + fresh
     List<Row> history = new ArrayList<>(logged);
     history.addAll(fresh);
-    committer.commit(spark, batchId, dimension, difference(Scd2History.rebuildRows(history), current), DIFF,
-        diff -> merge(diff, dimension.sql()));
+    List<Row> diff = difference(Scd2History.rebuildRows(history), current);
+    // MERGE's rules: a version keyed on (company_id, valid_from) is replaced when it is in the difference, removed
+    // when marked so; an upsert is written anew
+    List<DriverWrites.Position> removed = diff.stream().map(r -> at.get(versionKey(r))).filter(Objects::nonNull)
+        .toList();
+    List<Row> added = diff.stream().filter(r -> "upsert".equals(r.getString(6))).toList();
+    committer.commitOnDriver(spark, batchId, dimension, diff.size(), props -> DriverWrites.replace(dim, readAt,
+        removed, Schemas.COMPANY_VERSION, added, Expressions.in("company_id", keys), props));
+  }
+
+  private static List<Object> versionKey(Row version) {
+    return Arrays.asList(version.get(0), version.get(3));
   }
 
   /** A large batch: the same steps in Spark, its companies' rows of the log and the dimension read once, cached. */
@@ -218,7 +251,10 @@ public final class Scd2Upsert {
     return upserts.unionByName(gone);
   }
 
-  /** {@link #difference(Dataset, Dataset)} on the driver, to rows of {@link #DIFF}. */
+  /**
+   * {@link #difference(Dataset, Dataset)} on the driver: rows of {@link Schemas#COMPANY_VERSION} and what to do with
+   * each, {@code upsert} or {@code delete}, as a seventh field.
+   */
   static List<Row> difference(List<Row> history, List<Row> current) {
     Set<List<Object>> now = current.stream().map(Scd2Upsert::values).collect(Collectors.toSet());
     Set<List<Object>> versionKeys = history.stream().map(r -> Arrays.asList(r.get(0), r.get(3)))

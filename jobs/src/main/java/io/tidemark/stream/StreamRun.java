@@ -94,7 +94,8 @@ final class StreamRun {
         duplicates += op.customMetrics().getOrDefault("numDroppedDuplicateRows", 0L);
       }
       String wm = p.eventTime().get("watermark");
-      if (wm != null) {
+      // before any event time was seen Spark reports the epoch: no watermark yet
+      if (wm != null && !Instant.EPOCH.equals(Instant.parse(wm))) {
         watermark = Instant.parse(wm);
       }
     }
