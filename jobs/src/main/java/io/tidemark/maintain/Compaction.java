@@ -74,7 +74,15 @@ public final class Compaction {
       try {
         Row data = call("rewrite_data_files", table, "options => map('target-file-size-bytes', '"
             + options.targetFileBytes() + "', 'min-input-files', '" + options.minInputFiles() + "', "
-            + "'partial-progress.enabled', 'false')");
+            + "'partial-progress.enabled', 'false', "
+            // the SCD2 stream deletes rows by position (see DriverWrites): a data file with deletes is rewritten
+            // without them, and delete files left pointing at rewritten files go too
+            + "'delete-file-threshold', '1', 'remove-dangling-deletes', 'true')");
+        if (deleteFiles(IcebergTables.load(spark, table)) > 0) {
+          // a delete file whose rows were all applied by the rewrite above still points at the files it replaced
+          // when it came with the rewrite's starting snapshot; rewriting the delete files drops such dangling ones
+          call("rewrite_position_delete_files", table, "options => map('rewrite-all', 'true')");
+        }
         call("rewrite_manifests", table, null);
         Table after = IcebergTables.load(spark, table);
         return new Result(table, files, dataFiles(after), data.getInt(0), data.getInt(1), manifests,
@@ -108,6 +116,11 @@ public final class Compaction {
   static int dataFiles(Table table) {
     Snapshot s = table.currentSnapshot();
     return s == null ? 0 : Integer.parseInt(s.summary().getOrDefault("total-data-files", "0"));
+  }
+
+  static int deleteFiles(Table table) {
+    Snapshot s = table.currentSnapshot();
+    return s == null ? 0 : Integer.parseInt(s.summary().getOrDefault("total-delete-files", "0"));
   }
 
   static int manifests(Table table) {

@@ -33,7 +33,10 @@ import org.junit.jupiter.api.Test;
  * and after. GC marks every reference of the shared Nessie and sweeps only the pipeline's namespace.
  */
 class MaintenanceIT extends StackTest {
-  private static final GeneratorSpec SPEC = new GeneratorSpec(13, 3_000, 8, 0.03, 0.02, 1, 0.02, 4, 0, 1,
+  private static final GeneratorSpec EVENTS = new GeneratorSpec(13, 3_000, 8, 0.03, 0.02, 1, 0.02, 4, 0, 1,
+      GeneratorSpec.DEFAULT_START, 60);
+  /** The same events, and company changes for the SCD2 dimension. */
+  private static final GeneratorSpec SPEC = new GeneratorSpec(13, 3_000, 8, 0.03, 0.02, 1, 0.02, 4, 40, 10,
       GeneratorSpec.DEFAULT_START, 60);
 
   private final List<String> log = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -58,6 +61,8 @@ class MaintenanceIT extends StackTest {
       }
     }
     Map<String, List<String>> before = readAll(tables, List.of("main", tag, branch));
+    TableName dimension = p.config().tables().companies();
+    assertThat(deleteFiles(dimension)).as("the SCD2 stream replaced versions by position deletes").isPositive();
     assertThat(before.get(p.config().tables().rawEvents() + "@" + tag)).as("the tag reads an older main")
         .isNotEmpty().hasSizeLessThan(before.get(p.config().tables().rawEvents() + "@main").size());
     Maintenance m = new Maintenance(p.lakehouse(), log::add);
@@ -94,6 +99,7 @@ class MaintenanceIT extends StackTest {
       Compaction.Result r = compacted.stream().filter(c -> c.table().equals(t)).findFirst().orElseThrow();
       assertThat(r.filesAfter()).as("%s", r).isLessThan(r.filesBefore());
     }
+    assertThat(deleteFiles(dimension)).as("the SCD2 stream's position deletes are applied and gone").isZero();
     Map<String, List<String>> afterCompaction = readAll(tables, List.of("main", tag, branch));
     assertThat(afterCompaction).as("every table on every reference, after compaction").isEqualTo(before);
 
@@ -121,16 +127,20 @@ class MaintenanceIT extends StackTest {
     // landing zone: only what every stream of the dataset committed goes; an arrival no stream read yet stays
     String landingBucket = p.config().landingBucket();
     int landedEvents = storage.list(landingBucket, "events/").size();
+    int landedChanges = storage.list(landingBucket, "companies/").size();
     p.lander().land(new Arrival(99, List.of(LandingFile.of(Dataset.EVENTS, "unread.jsonl",
         "{\"event_id\":1,\"company_id\":\"c1\",\"amount\":1.0,\"event_ts\":\"2026-01-02T00:00:00Z\"}\n"))));
     LandingCleanup.Result toGo = m.landing(new LandingCleanup.Options("", true));
-    assertThat(toGo.removable()).as("%s", log).isEqualTo(landedEvents).isPositive();
+    assertThat(landedChanges).isPositive();
+    assertThat(toGo.removable()).as("%s", log).isEqualTo(landedEvents + landedChanges).isPositive();
     assertThat(storage.list(landingBucket, "events/")).hasSize(landedEvents + 1);
     LandingCleanup.Result archived = m.landing(new LandingCleanup.Options("archive/", false));
-    assertThat(archived.removed()).isEqualTo(landedEvents);
+    assertThat(archived.removed()).isEqualTo(landedEvents + landedChanges);
     assertThat(storage.list(landingBucket, "events/")).extracting(Storage.ObjectInfo::key)
         .containsExactly("events/arrival=0099/unread.jsonl");
     assertThat(storage.list(landingBucket, "archive/events/")).hasSize(landedEvents);
+    assertThat(storage.list(landingBucket, "companies/")).isEmpty();
+    assertThat(storage.list(landingBucket, "archive/companies/")).hasSize(landedChanges);
   }
 
   @Test
@@ -139,7 +149,7 @@ class MaintenanceIT extends StackTest {
     TableName raw = p.config().tables().rawEvents();
     TableName rejected = p.config().tables().rejected();
     StreamSpec rawStream = StreamSpec.of(StreamKind.RAW, p.config());
-    List<Arrival> arrivals = new GeneratedScenario(SPEC).arrivals();
+    List<Arrival> arrivals = new GeneratedScenario(EVENTS).arrivals();
     long lines = 0;
     for (Arrival a : arrivals.subList(0, 2)) {
       p.lander().land(a);
@@ -215,6 +225,10 @@ class MaintenanceIT extends StackTest {
       }
     }
     return out;
+  }
+
+  private long deleteFiles(TableName table) {
+    return spark.sql("SELECT * FROM " + table.sql() + ".files WHERE content = 1").count();
   }
 
   private static String keys(List<Storage.ObjectInfo> objects) {
