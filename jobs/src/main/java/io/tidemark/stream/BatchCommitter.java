@@ -150,6 +150,12 @@ final class BatchCommitter {
     }
     long catalogMs = (System.nanoTime() - c0) / 1_000_000;
     if (known >= batchId) {
+      if (output != null && kind != Output.DERIVED) {
+        // the plan must still run: its event times move the watermark on (Spark records the next batch's watermark
+        // from this execution) and its stateful operator writes the same state again; skipped, the next batch
+        // would run with the old watermark and keep what the uninterrupted run dropped as late
+        output.write().format("noop").mode("append").save();
+      }
       results.add(new BatchResult(batchId, table, 0, true, meta.watermarkMs(), 0, 0, 0, catalogMs));
       return;
     }

@@ -25,11 +25,11 @@ import org.junit.jupiter.api.Test;
 /**
  * Crashes at every point of a micro-batch, through the real command ({@code stream all}, a JVM of its own
  * per run): before the Iceberg commit, between the Iceberg commit and the checkpoint commit (for the raw
- * stream, between its two tables' commits), a SIGKILL in the middle of a run, and a checkpoint commit marker
- * deleted after a run. After each rerun every table equals an uninterrupted run over the same arrivals.
+ * stream, between its two tables' commits; for dedup, whose rerun must still move its watermark on), a SIGKILL in
+ * the middle of a run, and a checkpoint commit marker deleted after a run. After each rerun every table equals an uninterrupted run over the same arrivals.
  */
 class ExactlyOnceIT extends StackTest {
-  private static final GeneratorSpec SPEC = new GeneratorSpec(77, 4_000, 6, 0.04, 0.02, 1, 0.02, 5, 0, 1,
+  private static final GeneratorSpec SPEC = new GeneratorSpec(77, 4_000, 6, 0.04, 0.02, 1, 0.02, 6, 0, 1,
       GeneratorSpec.DEFAULT_START, 60);
 
   ExactlyOnceIT() {
@@ -99,8 +99,14 @@ class ExactlyOnceIT extends StackTest {
     reference.run();
     crashThenRerun(env, "dedup:before-commit:*", "dedup: ", "row(s) into " + test.events());
 
-    // arrival 5: SIGKILL in the middle of the run, once dedup has started its batch
+    // arrival 5: dedup dies between its Iceberg commit and its checkpoint commit: the rerun skips the write but
+    // must still move the watermark on, or arrival 6 runs with the old one and keeps what the reference drops
     landing.land(arrivals.get(4));
+    reference.run();
+    crashThenRerun(env, "dedup:after-commit:*", "dedup: ", "1 batch(es) already committed");
+
+    // arrival 6: SIGKILL in the middle of the run, once dedup has started its batch
+    landing.land(arrivals.get(5));
     reference.run();
     int next = lastBatch(cpRoot.resolve("dedup")) + 1;
     Process p = Cli.start(env, "stream", "all");
