@@ -39,7 +39,7 @@ final class StreamNarrator {
     for (RunReport r : reports) {
       out.println("   " + r.summary());
     }
-    out.println(String.format(java.util.Locale.ROOT, "   arrival %d: %d stream(s) ran in %.1f s", arrival,
+    out.println(String.format(java.util.Locale.ROOT, "   arrival %d: %d stream(s) ran at once in %.1f s", arrival,
         reports.size(), seconds));
     RunReport counts = report(reports, WindowedCounts.NAME);
     if (counts != null && counts.watermark() != null) {

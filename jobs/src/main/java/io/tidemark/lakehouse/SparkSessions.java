@@ -57,6 +57,9 @@ public final class SparkSessions {
     c.put("spark.ui.enabled", "false");
     c.put("spark.redaction.regex", "(?i)secret|password|token|access[.-]key");
     c.put("spark.ui.showConsoleProgress", "false");
+    // `stream all` runs its streams at once, each in a scheduler pool of its own (made when first named): a large
+    // arrival's jobs in one stream do not queue the others' small ones
+    c.put("spark.scheduler.mode", "FAIR");
     // streaming: both are frozen into a checkpoint at its first run
     c.put("spark.sql.streaming.stateStore.providerClass", "rocksdb".equals(config.stateStore())
         ? "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"

@@ -1,0 +1,91 @@
+package io.tidemark.stream;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
+import org.apache.spark.SparkContext;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Runs independent availableNow runs at the same time in one SparkSession. Runs in different lanes run at once,
+ * each lane in its own scheduler pool (the session runs the FAIR scheduler: one lane's jobs do not queue behind
+ * another's); runs in one lane (e.g. two that append to the same table) run one after the other. A small arrival
+ * spends most of a run's time waiting on round trips (catalog, object store, checkpoint files), so runs overlap
+ * well even on two cores. Each run is exactly-once on its own; a failing run stops none of the others, and every
+ * run ends (committed, or failed) before the first failure, in the given order, is thrown with the others attached.
+ */
+public final class ConcurrentRuns {
+  /** The local property that puts a thread's Spark jobs into a scheduler pool; streaming threads inherit it. */
+  static final String POOL = "spark.scheduler.pool";
+
+  /** One run: its lane (and pool) and what it does. */
+  public record Run(String lane, Supplier<RunReport> body) {}
+
+  private ConcurrentRuns() {}
+
+  /** Runs each lane in its own thread and returns the reports in the given order of the runs. */
+  public static List<RunReport> run(SparkSession spark, List<Run> runs) {
+    Map<String, List<Integer>> lanes = new LinkedHashMap<>();
+    for (int i = 0; i < runs.size(); i++) {
+      lanes.computeIfAbsent(runs.get(i).lane(), k -> new ArrayList<>()).add(i);
+    }
+    Object[] outcomes = new Object[runs.size()];
+    SparkContext sc = spark.sparkContext();
+    ExecutorService threads = Executors.newFixedThreadPool(Math.max(1, lanes.size()), r -> {
+      Thread t = new Thread(r, "tidemark-run");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      lanes.forEach((lane, indexes) -> futures.add(threads.submit(() -> {
+        sc.setLocalProperty(POOL, lane);
+        try {
+          for (int i : indexes) {
+            try {
+              outcomes[i] = runs.get(i).body().get();
+            } catch (RuntimeException | Error e) {
+              outcomes[i] = e;
+            }
+          }
+        } finally {
+          sc.setLocalProperty(POOL, null);
+        }
+      })));
+      for (Future<?> f : futures) {
+        f.get();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StreamException("interrupted while the streams ran", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("a lane of runs failed outside its runs", e.getCause());
+    } finally {
+      threads.shutdown();
+    }
+    List<RunReport> reports = new ArrayList<>();
+    Throwable first = null;
+    for (Object o : outcomes) {
+      if (o instanceof RunReport r) {
+        reports.add(r);
+      } else if (first == null) {
+        first = (Throwable) o;
+      } else {
+        first.addSuppressed((Throwable) o);
+      }
+    }
+    if (first instanceof RuntimeException re) {
+      throw re;
+    }
+    if (first instanceof Error err) {
+      throw err;
+    }
+    return reports;
+  }
+}
