@@ -22,7 +22,6 @@ import stat
 import subprocess
 import sys
 import textwrap
-import venv
 from pathlib import Path
 
 import pytest
@@ -335,7 +334,9 @@ def test_airflow_image_installs_the_native_stacks_pins():
     assert re.search(r"pip check", lines), "the image does not check the installed set"
     # the native stack's venv comes from the very same two files
     venv_script = (ROOT / "infra" / "airflow" / "venv").read_text()
-    assert '-r "$here/requirements.txt" -c "$here/constraints.txt"' in venv_script
+    assert '"$here/requirements.txt" "$here/constraints.txt"' in venv_script
+    python_venv = (ROOT / "infra" / "python-venv").read_text()
+    assert 'args=(-r "$2")' in python_venv and 'args+=(-c "$3")' in python_venv
     # anything else pip installs in the image is pinned exactly
     for extra in re.findall(r"pip install [^&]*?((?:[\w.-]+==[\w.]+\s*)+)(?:&&|$)", lines):
         for pkg in extra.split():
@@ -739,16 +740,10 @@ def test_nessie_has_the_embedded_servers_settings(stack):
 def lint_venv() -> Path:
     home = Path(os.environ.get("TIDEMARK_LINT_VENV", ROOT / ".venv" / "lint"))
     reqs = ROOT / "infra" / "tests" / "requirements-lint.txt"
-    stamp = home / ".tidemark-stamp"
-    if stamp.is_file() and stamp.read_text() == reqs.read_text() and (home / "bin" / "hadolint").is_file():
-        return home
-    shutil.rmtree(home, ignore_errors=True)
-    venv.create(home, with_pip=True)
-    run = subprocess.run([str(home / "bin" / "pip"), "install", "-q", "--disable-pip-version-check", "-r",
-                          str(reqs)], capture_output=True, text=True, timeout=600)
+    run = subprocess.run([str(ROOT / "infra" / "python-venv"), str(home), str(reqs)], capture_output=True, text=True,
+                         timeout=900)
     assert run.returncode == 0, f"cannot install the linters of {reqs}:\n{run.stderr[-2000:]}"
-    stamp.write_text(reqs.read_text())
-    return home
+    return Path(run.stdout.strip())
 
 
 def test_dockerfiles_pass_hadolint():

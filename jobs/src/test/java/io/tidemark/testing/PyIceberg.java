@@ -8,18 +8,14 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * PyIceberg, pinned by {@code src/test/python/requirements-pyiceberg.txt}, in a virtual environment under
- * {@code target/} made with {@code python3 -m venv} and pip; reused while the requirements file is unchanged (the
- * first install takes minutes). Runs {@code src/test/python/iceberg_rest_client.py} against the REST catalog,
+ * {@code target/} made by {@code infra/python-venv}; reused while the requirements file is unchanged (the first
+ * install takes minutes). Runs {@code src/test/python/iceberg_rest_client.py} against the REST catalog,
  * with the S3 keys in its environment. Anything that does not work fails the test with pip's or Python's words:
  * an outside reader that cannot be installed is a failure, never a skip.
  */
@@ -28,7 +24,6 @@ public final class PyIceberg {
   private static final Path REQUIREMENTS = PYTHON_DIR.resolve("requirements-pyiceberg.txt");
   private static final Path SCRIPT = PYTHON_DIR.resolve("iceberg_rest_client.py");
   private static final Path VENV = Path.of("target/pyiceberg-venv");
-  private static final Path STAMP = VENV.resolve("requirements.sha256");
   private static final long INSTALL_MINUTES = 30;
   private static final long RUN_MINUTES = 5;
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -74,32 +69,15 @@ public final class PyIceberg {
     }
   }
 
+  /** infra/python-venv makes it (or waits for ./run-tests, which starts making it while Maven builds). */
   private static Path virtualEnv() {
-    String wanted = sha256(REQUIREMENTS);
-    Path venvPython = VENV.resolve("bin/python");
-    try {
-      if (Files.isExecutable(venvPython) && Files.isRegularFile(STAMP)
-          && Files.readString(STAMP, StandardCharsets.UTF_8).strip().equals(wanted)) {
-        return venvPython.toAbsolutePath();
-      }
-      deleteTree(VENV);
-    } catch (IOException e) {
-      throw new AssertionError("cannot reuse " + VENV + ": " + e.getMessage(), e);
-    }
-    String python3 = System.getProperty("tidemark.python", "python3");
+    Path repo = Path.of(System.getProperty("tidemark.repo.dir", ".."));
     long t0 = System.nanoTime();
-    require(exec(new ProcessBuilder(python3, "-m", "venv", VENV.toString()), null, INSTALL_MINUTES),
-        python3 + " -m venv " + VENV + " (on Debian: apt-get install python3-venv)");
-    require(exec(new ProcessBuilder(venvPython.toString(), "-m", "pip", "install", "--no-input", "--quiet",
-        "--disable-pip-version-check", "-r", REQUIREMENTS.toString()), null, INSTALL_MINUTES),
-        "pip install -r " + REQUIREMENTS);
-    try {
-      Files.writeString(STAMP, wanted + "\n", StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new AssertionError("cannot write " + STAMP, e);
-    }
-    System.out.printf("[pyiceberg] virtual environment made in %.0f s: %s%n", (System.nanoTime() - t0) / 1e9, VENV);
-    return venvPython.toAbsolutePath();
+    Exec e = exec(new ProcessBuilder(repo.resolve("infra/python-venv").toString(), VENV.toAbsolutePath().toString(),
+        REQUIREMENTS.toAbsolutePath().toString()), null, INSTALL_MINUTES);
+    require(e, "infra/python-venv " + VENV + " " + REQUIREMENTS);
+    System.out.printf("[pyiceberg] virtual environment ready in %.0f s: %s%n", (System.nanoTime() - t0) / 1e9, VENV);
+    return Path.of(e.out.strip()).resolve("bin/python").toAbsolutePath();
   }
 
   private record Exec(int code, String out, String err) {}
@@ -140,25 +118,6 @@ public final class PyIceberg {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError("interrupted", e);
-    }
-  }
-
-  private static String sha256(Path file) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
-    } catch (IOException | NoSuchAlgorithmException e) {
-      throw new AssertionError("cannot read " + file + ": " + e.getMessage(), e);
-    }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
     }
   }
 }
