@@ -336,7 +336,7 @@ def test_airflow_image_installs_the_native_stacks_pins():
     venv_script = (ROOT / "infra" / "airflow" / "venv").read_text()
     assert '"$here/requirements.txt" "$here/constraints.txt"' in venv_script
     python_venv = (ROOT / "infra" / "python-venv").read_text()
-    assert 'args=(-r "$2")' in python_venv and 'args+=(-c "$3")' in python_venv
+    assert 'pip_args=(-r "$1")' in python_venv and 'pip_args+=(-c "$2")' in python_venv
     # anything else pip installs in the image is pinned exactly
     for extra in re.findall(r"pip install [^&]*?((?:[\w.-]+==[\w.]+\s*)+)(?:&&|$)", lines):
         for pkg in extra.split():
