@@ -30,8 +30,6 @@ import org.apache.iceberg.Table;
  * and removed. The cost should follow the late data, not the size of the tables.
  */
 public final class RestateBench {
-  private static final int ARRIVALS = 5;
-
   private final Lakehouse base;
   private final PrintWriter out;
   private final Path dir;
@@ -42,9 +40,10 @@ public final class RestateBench {
     this.dir = dir;
   }
 
-  public void run(List<Integer> histories, int late, int eventsPerDay) throws Exception {
+  /** {@code arrivals}: how many arrivals the history lands in, each run through the streams. */
+  public void run(List<Integer> histories, int late, int eventsPerDay, int arrivals) throws Exception {
     out.println("== restatement cost vs history: " + eventsPerDay + " events a day, " + late
-        + " late events in the measured run; history in " + ARRIVALS + " arrivals");
+        + " late events in the measured run; history in " + arrivals + " arrivals");
     out.printf(Locale.ROOT, "%9s %6s %10s %10s %9s %9s %9s %9s %9s%n", "history", "days", "first s", "measured s",
         "windows", "events", "files+", "files-", "rows+-");
     Double smallest = null;
@@ -55,8 +54,8 @@ public final class RestateBench {
       Lakehouse lh = Lakehouse.attach(config, base.endpoints(), base.spark());
       Bootstrap.run(lh.spark(), lh.storage(), config);
       Lander lander = new Lander(lh.storage(), config.landingBucket(), "");
-      GeneratorSpec spec = new GeneratorSpec(3, history, 20, 0.01, 0, 0, 0, ARRIVALS, 0, 1,
-          GeneratorSpec.DEFAULT_START, days * 24 * 60 / ARRIVALS);
+      GeneratorSpec spec = new GeneratorSpec(3, history, 20, 0.01, 0, 0, 0, arrivals, 0, 1,
+          GeneratorSpec.DEFAULT_START, days * 24 * 60 / arrivals);
       for (Arrival a : new GeneratedScenario(spec).arrivals()) {
         lander.land(a);
         Streams.all(lh.spark(), config);
@@ -66,7 +65,7 @@ public final class RestateBench {
       double first = (System.nanoTime() - t0) / 1e9;
 
       Instant end = GeneratorSpec.DEFAULT_START.plus(Duration.ofDays(days));
-      lander.land(lateArrival(ARRIVALS + 1, late, history, end));
+      lander.land(lateArrival(arrivals + 1, late, history, end));
       Streams.all(lh.spark(), config);
       long[] before = totals(lh, config);
       long t1 = System.nanoTime();

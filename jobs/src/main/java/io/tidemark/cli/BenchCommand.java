@@ -77,15 +77,24 @@ final class BenchCommand implements Runnable {
     @Option(names = "--events-per-day", defaultValue = "10000", description = "Default: ${DEFAULT-VALUE}.")
     int eventsPerDay;
 
+    @Option(names = "--arrivals", defaultValue = "5",
+        description = "Arrivals the history lands in, each run through the streams (default: ${DEFAULT-VALUE}).")
+    int arrivals;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Default: <home>/bench.")
     Path outDir;
 
     @Override
     public Integer call() throws Exception {
+      if (arrivals < 1 || late < 1 || eventsPerDay < 1 || histories.stream().anyMatch(h -> h < 1)) {
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+            "--histories, --late, --events-per-day and --arrivals must be >= 1");
+      }
       TidemarkConfig config = Tidemark.root(spec).config();
       Path dir = outDir(config, outDir);
       try (Lakehouse lh = Lakehouse.open(config, "tidemark bench restate")) {
-        new io.tidemark.bench.RestateBench(lh, spec.commandLine().getOut(), dir).run(histories, late, eventsPerDay);
+        new io.tidemark.bench.RestateBench(lh, spec.commandLine().getOut(), dir)
+            .run(histories, late, eventsPerDay, arrivals);
       }
       return 0;
     }

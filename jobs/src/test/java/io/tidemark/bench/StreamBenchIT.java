@@ -42,7 +42,7 @@ class StreamBenchIT {
   @Test
   void benchRestateRunsAndCompares() {
     Cli.Result r = Cli.run(TestStack.get().env(), "bench", "restate", "--histories", "1000,2000", "--late", "10",
-        "--events-per-day", "500", "--out", out.toString());
+        "--events-per-day", "500", "--arrivals", "2", "--out", out.toString());
     assertThat(r.exitCode()).as("%s", r).isZero();
     assertThat(r.out()).containsPattern("\\s+1000\\s+2\\s+[\\d.]+\\s+[\\d.]+\\s+\\d+\\s+10\\s")
         .contains("2.0x the history:");
