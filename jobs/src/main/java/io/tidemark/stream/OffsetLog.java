@@ -12,7 +12,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * Reads a query's offset log in its checkpoint. Spark writes {@code offsets/<batch>} before it runs the batch;
+ * Reads a query's offset log (and its commit log) in its checkpoint. Spark writes {@code offsets/<batch>} before it runs the batch;
  * its metadata line holds the event-time watermark the batch uses (to drop late rows and to finalize
  * windows) and the batch timestamp. Those are the provenance a commit carries.
  */
@@ -45,14 +45,22 @@ public final class OffsetLog {
 
   /** The newest batch the checkpoint's commit log holds, or -1 when none is committed. */
   public static long lastCommitted(SparkSession spark, String checkpoint) {
-    Path commits = new Path(checkpoint, "commits");
+    return newest(spark, new Path(checkpoint, "commits"));
+  }
+
+  /** The newest batch the checkpoint's offset log holds (planned, maybe not committed), or -1 when none. */
+  static long lastPlanned(SparkSession spark, String checkpoint) {
+    return newest(spark, new Path(checkpoint, "offsets"));
+  }
+
+  private static long newest(SparkSession spark, Path log) {
     try {
-      FileSystem fs = commits.getFileSystem(spark.sparkContext().hadoopConfiguration());
-      if (!fs.exists(commits)) {
+      FileSystem fs = log.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      if (!fs.exists(log)) {
         return -1;
       }
       long last = -1;
-      for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(commits)) {
+      for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(log)) {
         String n = f.getPath().getName();
         if (n.matches("\\d+")) {
           last = Math.max(last, Long.parseLong(n));
@@ -60,7 +68,27 @@ public final class OffsetLog {
       }
       return last;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + commits, e);
+      throw new UncheckedIOException("cannot read " + log, e);
+    }
+  }
+
+  /**
+   * The watermark Spark computed from a committed batch's event times, for the batches after it: its commit log
+   * entry ({@code commits/<batch>}) holds it.
+   */
+  static long nextWatermarkMs(SparkSession spark, String checkpoint, long batchId) {
+    Path file = new Path(checkpoint, "commits/" + batchId);
+    try {
+      FileSystem fs = file.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(file), StandardCharsets.UTF_8))) {
+        String version = r.readLine();
+        if (version == null || !version.startsWith("v")) {
+          throw new IllegalStateException(file + ": not a commit log entry");
+        }
+        return JSON.readTree(r.readLine()).path("nextBatchWatermarkMs").asLong(0);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
     }
   }
 

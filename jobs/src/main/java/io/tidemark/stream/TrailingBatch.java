@@ -1,0 +1,75 @@
+package io.tidemark.stream;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Gives a stateful query back the trailing no-data batch that a crash can cost it.
+ *
+ * <p>A data batch that moves the watermark is followed, in the same run, by a batch without new data: it evicts
+ * state and emits the windows the new watermark finalized. The next data batch then drops its late rows against
+ * that same watermark, because Spark 3.5 drops a batch's late rows against the watermark of the batch before it
+ * (its eviction uses the batch's own). A process that dies after the data batch's checkpoint commit and before
+ * the no-data batch is planned leaves a checkpoint whose restart never runs that batch: Spark restores the new
+ * watermark from the commit, but the next data batch drops late rows against the old one and keeps what an
+ * uninterrupted run drops (dedup keeps late repeats, counts count late events).
+ *
+ * <p>Before such a query starts: when its newest batch is committed, moved the watermark, and nothing was
+ * planned after it, the no-data batch is planned as Spark plans one: an offset log entry with the same source
+ * offsets as the batch before (no new input) and the new watermark. Spark runs a planned, uncommitted batch
+ * first when it starts, so the run goes on as the uninterrupted one did. An uninterrupted run never leaves that
+ * shape: it ends with its no-data batch.
+ */
+final class TrailingBatch {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private TrailingBatch() {}
+
+  /** Plans the lost trailing batch of the query at {@code checkpoint}, if it lost one; whether it did. */
+  static boolean restoreIfLost(SparkSession spark, String checkpoint) {
+    long committed = OffsetLog.lastCommitted(spark, checkpoint);
+    if (committed < 0 || OffsetLog.lastPlanned(spark, checkpoint) != committed) {
+      // nothing run yet, or a planned batch without its commit: Spark runs that one again itself
+      return false;
+    }
+    long next = OffsetLog.nextWatermarkMs(spark, checkpoint, committed);
+    if (next <= OffsetLog.read(spark, checkpoint, committed).watermarkMs()) {
+      return false;
+    }
+    Path last = new Path(checkpoint, "offsets/" + committed);
+    Path planned = new Path(checkpoint, "offsets/" + (committed + 1));
+    Path tmp = new Path(checkpoint, "offsets/." + (committed + 1) + ".tidemark.tmp");
+    try {
+      FileSystem fs = last.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      List<String> lines;
+      try (FSDataInputStream in = fs.open(last)) {
+        lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+      }
+      // version, metadata, then one line of offsets per source: the same sources, nothing new in them
+      ObjectNode meta = (ObjectNode) JSON.readTree(lines.get(1));
+      meta.put("batchWatermarkMs", next);
+      meta.put("batchTimestampMs", System.currentTimeMillis());
+      StringBuilder entry = new StringBuilder(lines.get(0)).append('\n').append(JSON.writeValueAsString(meta));
+      lines.subList(2, lines.size()).forEach(l -> entry.append('\n').append(l));
+      try (OutputStream out = fs.create(tmp, true)) {
+        out.write(entry.toString().getBytes(StandardCharsets.UTF_8));
+      }
+      // in place whole or not at all: Spark reads every entry that has a batch number for a name
+      if (!fs.rename(tmp, planned)) {
+        throw new IOException("rename to " + planned + " returned false");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot plan the no-data batch " + planned + " a crash cost the query", e);
+    }
+    return true;
+  }
+}
