@@ -3,7 +3,10 @@ package io.tidemark.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.TableName;
+import io.tidemark.lakehouse.TableCatalog;
+import io.tidemark.land.Arrival;
 import io.tidemark.land.Dataset;
+import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.testing.DuckOracle;
 import io.tidemark.testing.Landing;
@@ -12,6 +15,7 @@ import io.tidemark.testing.StackTest;
 import io.tidemark.testing.StreamScript;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.junit.jupiter.api.Test;
@@ -83,6 +87,34 @@ class SeedStreamsIT extends StackTest {
     try (DuckOracle oracle = new DuckOracle(landing.downloadEach(Dataset.EVENTS, tmp))) {
       assertThat(fx.eventRows(table)).isEqualTo(oracle.dedup(Duration.ofMinutes(30)));
     }
+  }
+
+  /**
+   * A line whose every field but one converts is invalid for every stream, whichever columns a stream's query
+   * uses: counts use no amount, and Spark's JSON reader parses only the columns a query needs, so an amount that
+   * is not a number would go unnoticed there while the raw archive quarantines the line.
+   */
+  @Test
+  void aLineTheRawArchiveRejectsIsCountedByNoStream() throws Exception {
+    Landing landing = stack.landing("badfield").land(new Arrival(1, List.of(LandingFile.of(Dataset.EVENTS, "a.jsonl",
+        """
+        {"event_id":1,"company_id":"c1","amount":1.5,"event_ts":"2026-01-01T00:01:00Z"}
+        {"event_id":2,"company_id":"c1","amount":"n/a","event_ts":"2026-01-01T00:02:00Z"}
+        {"event_id":3,"company_id":"c1","amount":2,"event_ts":"2026-01-01T01:00:00Z"}
+        """))));
+    String source = landing.source(Dataset.EVENTS);
+    TableName raw = fx.table(TableCatalog::rawEvents, "badfield_raw");
+    TableName rejected = fx.table(TableCatalog::rejected, "badfield_rejected");
+    TableName counts = fx.counts("badfield_counts");
+    TableName events = fx.events("badfield_events");
+    RawArchive.run(spark, source, raw, rejected, tmp.resolve("cp-raw").toString());
+    WindowedCounts.run(spark, source, counts.toString(), tmp.resolve("cp-counts").toString());
+    Dedup.run(spark, source, events.toString(), tmp.resolve("cp-dedup").toString());
+    assertThat(fx.strings("SELECT reason FROM " + rejected.sql())).containsExactly("amount is not a number: n/a");
+    assertThat(fx.countRows(counts)).as("the window counts the raw archive's one valid event in it")
+        .containsExactly("c1|2026-01-01 00:00:00|1");
+    assertThat(fx.strings("SELECT CAST(event_id AS STRING) FROM " + events.sql() + " ORDER BY event_id"))
+        .containsExactly("1", "3");
   }
 
   @Test
