@@ -40,6 +40,14 @@ DEMO_TABLES = WORK / "demo-tables.json"
 SHOTS = ROOT / "target" / "screenshots"
 
 
+def alive(pid: int) -> bool:
+    """Whether process pid runs (a zombie has ended; 0 is no process)."""
+    try:
+        return pid > 0 and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -178,26 +186,49 @@ def seconds(ti: dict, field: str) -> float:
 
 
 class Demo:
-    """What `tidemark demo` makes: DemoIT's tables when the Java tests just ran the demo with the same jar (as
-    ./run-tests does), else the demo run here on a home of its own, alongside the Airflow run."""
+    """What `tidemark demo` makes: DemoIT's tables when the Java tests ran the demo with the same jar, else the demo
+    run here on a home of its own, alongside the Airflow run. ./run-tests runs the Java tests at the same time as this
+    one and names their process in TIDEMARK_JAVA_TESTS_PID: DemoIT's tables are then awaited while it lives."""
 
     def __init__(self):
         WORK.mkdir(parents=True, exist_ok=True)
         self.proc = self.home = None
         self.started = time.monotonic()
-        jar = hashlib.sha256((ROOT / "jobs" / "target" / "tidemark.jar").read_bytes()).hexdigest()
-        if DEMO_TABLES.is_file() and json.loads(DEMO_TABLES.read_text())["jar_sha256"] == jar:
+        self.jar = hashlib.sha256((ROOT / "jobs" / "target" / "tidemark.jar").read_bytes()).hexdigest()
+        self.java_tests = int(os.environ.get("TIDEMARK_JAVA_TESTS_PID") or 0)
+        if self.demoit_rows() is not None:
             log(f"tidemark demo: DemoIT's tables ({DEMO_TABLES.name}, made by the same jar)")
-            return
+        elif alive(self.java_tests):
+            log("tidemark demo: DemoIT's tables awaited (the Java tests run alongside)")
+        else:
+            self.start()
+
+    def demoit_rows(self) -> list[dict] | None:
+        """DemoIT's rows, if its file was made by this jar (it is written whole, by a rename)."""
+        if DEMO_TABLES.is_file():
+            made = json.loads(DEMO_TABLES.read_text())
+            if made["jar_sha256"] == self.jar:
+                return made["rows"]
+        return None
+
+    def start(self) -> None:
         self.home = Home("demo-home")
         self.proc = subprocess.Popen(["bash", "-c", "exec " + tidemark_cli("demo")], env=self.home.env,
                                      stdout=open(self.home.dir / "demo.log", "w"), stderr=subprocess.STDOUT)
 
     def tables(self) -> dict[str, list[str]]:
         if self.proc is None:
-            return by_table(json.loads(DEMO_TABLES.read_text())["rows"])
+            waited = time.monotonic()
+            while (rows := self.demoit_rows()) is None and alive(self.java_tests):
+                time.sleep(5)
+            if rows is not None:
+                if self.java_tests:
+                    log(f"tidemark demo: DemoIT's tables after waiting {time.monotonic() - waited:.0f} s")
+                return by_table(rows)
+            log("tidemark demo: the Java tests ended without DemoIT's tables; the demo runs here")
+            self.start()
         assert self.proc.wait(timeout=1500) == 0, (self.home.dir / "demo.log").read_text()[-3000:]
-        log(f"tidemark demo (alongside): {time.monotonic() - self.started:.0f} s")
+        log(f"tidemark demo (here): {time.monotonic() - self.started:.0f} s")
         assert any(t == "TAG" and r.startswith("restated-") for r, (t, _) in self.home.references().items())
         return self.home.tables()
 

@@ -12,6 +12,7 @@ import io.tidemark.testing.TestStack;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -98,7 +99,10 @@ class DemoIT {
     out.put("jar_sha256", sha256(Path.of(System.getProperty("tidemark.jar"))));
     out.set("rows", json.readTree(rows.out()));
     Path file = Files.createDirectories(REPO.resolve("target/airflow-tests")).resolve("demo-tables.json");
-    Files.writeString(file, json.writeValueAsString(out));
+    // the Airflow test may be waiting for it (./run-tests runs it alongside): it must never see half a file
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    Files.writeString(tmp, json.writeValueAsString(out));
+    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
   private static String sha256(Path file) throws IOException {
