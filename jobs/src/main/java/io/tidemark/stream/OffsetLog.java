@@ -2,19 +2,19 @@ package io.tidemark.stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * Reads a query's offset log (and its commit log) in its checkpoint. Spark writes {@code offsets/<batch>} before it runs the batch;
- * its metadata line holds the event-time watermark the batch uses (to drop late rows and to finalize
- * windows) and the batch timestamp. Those are the provenance a commit carries.
+ * Reads a query's offset log (and its commit log) in its checkpoint. Spark writes {@code offsets/<batch>} before
+ * it runs the batch; its metadata line holds the event-time watermark the batch uses (to drop late rows and to
+ * finalize windows) and the batch timestamp. Those are the provenance a commit carries.
  */
 public final class OffsetLog {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -77,20 +77,13 @@ public final class OffsetLog {
    * entry ({@code commits/<batch>}) holds it.
    */
   static long nextWatermarkMs(SparkSession spark, String checkpoint, long batchId) {
-    Path file = new Path(checkpoint, "commits/" + batchId);
     try {
-      FileSystem fs = file.getFileSystem(spark.sparkContext().hadoopConfiguration());
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(file), StandardCharsets.UTF_8))) {
-        String version = r.readLine();
-        if (version == null || !version.startsWith("v")) {
-          throw new IllegalStateException(file + ": not a commit log entry");
-        }
-        return JSON.readTree(r.readLine()).path("nextBatchWatermarkMs").asLong(0);
-      }
+      return JSON.readTree(entry(spark, checkpoint, "commits", batchId).get(1)).path("nextBatchWatermarkMs").asLong(0);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + file, e);
+      throw new UncheckedIOException("commits/" + batchId + " of " + checkpoint + ": not JSON", e);
     }
   }
+
 
   /**
    * The file source's own log offset in the offsets of {@code batchId} (its first source line), or -1 when the
@@ -109,21 +102,32 @@ public final class OffsetLog {
   }
 
   static BatchMetadata read(SparkSession spark, String checkpoint, long batchId) {
-    Path file = new Path(checkpoint, "offsets/" + batchId);
+    List<String> lines = entry(spark, checkpoint, "offsets", batchId);
+    try {
+      JsonNode meta = JSON.readTree(lines.get(1));
+      StringBuilder offsets = new StringBuilder();
+      lines.subList(2, lines.size()).forEach(l -> offsets.append(l).append('\n'));
+      return new BatchMetadata(meta.path("batchWatermarkMs").asLong(0), meta.path("batchTimestampMs").asLong(0),
+          offsets.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException("offsets/" + batchId + " of " + checkpoint + ": not JSON", e);
+    }
+  }
+
+  /**
+   * The lines of entry {@code batchId} of the checkpoint's {@code log} ({@code offsets} or {@code commits}): a
+   * version line, a line of JSON metadata, then (offsets) a line per source.
+   */
+  static List<String> entry(SparkSession spark, String checkpoint, String log, long batchId) {
+    Path file = new Path(checkpoint, log + "/" + batchId);
     try {
       FileSystem fs = file.getFileSystem(spark.sparkContext().hadoopConfiguration());
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(file), StandardCharsets.UTF_8))) {
-        String version = r.readLine();
-        if (version == null || !version.startsWith("v")) {
-          throw new IllegalStateException(file + ": not an offset log entry");
+      try (FSDataInputStream in = fs.open(file)) {
+        List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        if (lines.size() < 2 || !lines.get(0).startsWith("v")) {
+          throw new IllegalStateException(file + ": not an entry of a " + log + " log");
         }
-        JsonNode meta = JSON.readTree(r.readLine());
-        StringBuilder offsets = new StringBuilder();
-        for (String line = r.readLine(); line != null; line = r.readLine()) {
-          offsets.append(line).append('\n');
-        }
-        return new BatchMetadata(meta.path("batchWatermarkMs").asLong(0), meta.path("batchTimestampMs").asLong(0),
-            offsets.toString());
+        return lines;
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file, e);

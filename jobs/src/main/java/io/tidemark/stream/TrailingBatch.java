@@ -7,7 +7,6 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
@@ -34,26 +33,22 @@ final class TrailingBatch {
 
   private TrailingBatch() {}
 
-  /** Plans the lost trailing batch of the query at {@code checkpoint}, if it lost one; whether it did. */
-  static boolean restoreIfLost(SparkSession spark, String checkpoint) {
+  /** Plans the lost trailing batch of the query at {@code checkpoint}, if it lost one. */
+  static void restoreIfLost(SparkSession spark, String checkpoint) {
     long committed = OffsetLog.lastCommitted(spark, checkpoint);
     if (committed < 0 || OffsetLog.lastPlanned(spark, checkpoint) != committed) {
       // nothing run yet, or a planned batch without its commit: Spark runs that one again itself
-      return false;
+      return;
     }
     long next = OffsetLog.nextWatermarkMs(spark, checkpoint, committed);
     if (next <= OffsetLog.read(spark, checkpoint, committed).watermarkMs()) {
-      return false;
+      return;
     }
-    Path last = new Path(checkpoint, "offsets/" + committed);
     Path planned = new Path(checkpoint, "offsets/" + (committed + 1));
     Path tmp = new Path(checkpoint, "offsets/." + (committed + 1) + ".tidemark.tmp");
     try {
-      FileSystem fs = last.getFileSystem(spark.sparkContext().hadoopConfiguration());
-      List<String> lines;
-      try (FSDataInputStream in = fs.open(last)) {
-        lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-      }
+      FileSystem fs = planned.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      List<String> lines = OffsetLog.entry(spark, checkpoint, "offsets", committed);
       // version, metadata, then one line of offsets per source: the same sources, nothing new in them
       ObjectNode meta = (ObjectNode) JSON.readTree(lines.get(1));
       meta.put("batchWatermarkMs", next);
@@ -70,6 +65,5 @@ final class TrailingBatch {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot plan the no-data batch " + planned + " a crash cost the query", e);
     }
-    return true;
   }
 }
