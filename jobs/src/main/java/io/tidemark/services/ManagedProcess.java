@@ -19,6 +19,7 @@ import java.util.Optional;
  */
 final class ManagedProcess {
   private static final Path SETSID = Path.of("/usr/bin/setsid");
+  private static final Duration START_TOLERANCE = Duration.ofSeconds(10);
 
   private final String name;
   private final Path pidFile;
@@ -49,10 +50,22 @@ final class ManagedProcess {
       Optional<Instant> recorded = parts.length > 1 ? Optional.of(Instant.parse(parts[1])) : Optional.empty();
       return ProcessHandle.of(pid)
           .filter(ProcessHandle::isAlive)
-          .filter(h -> recorded.isEmpty() || h.info().startInstant().map(recorded.get()::equals).orElse(true));
+          .filter(h -> recorded.isEmpty()
+              || h.info().startInstant().map(s -> sameStart(recorded.get(), s)).orElse(true));
     } catch (IOException | RuntimeException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * Whether a process seen starting at {@code seen} is the one recorded as starting at {@code recorded}. Not to the
+   * millisecond: a JVM works a start out from the boot time the kernel gives in whole seconds, and that moves
+   * when the clock is corrected, so two JVMs can place one start a second or more apart (seen in a 30-minute test
+   * run: from one moment on, every command took both test stacks' servers for someone else's). A recycled pid is
+   * another process, started after ours ended: far from our start but for a server that died at once.
+   */
+  static boolean sameStart(Instant recorded, Instant seen) {
+    return Duration.between(recorded, seen).abs().compareTo(START_TOLERANCE) <= 0;
   }
 
   /**
