@@ -78,12 +78,12 @@ public final class OffsetLog {
    */
   static long nextWatermarkMs(SparkSession spark, String checkpoint, long batchId) {
     try {
-      return JSON.readTree(entry(spark, checkpoint, "commits", batchId).get(1)).path("nextBatchWatermarkMs").asLong(0);
+      String meta = entry(spark, checkpoint, "commits", batchId).get(1);
+      return JSON.readTree(meta).path("nextBatchWatermarkMs").asLong(0);
     } catch (IOException e) {
       throw new UncheckedIOException("commits/" + batchId + " of " + checkpoint + ": not JSON", e);
     }
   }
-
 
   /**
    * The file source's own log offset in the offsets of {@code batchId} (its first source line), or -1 when the
