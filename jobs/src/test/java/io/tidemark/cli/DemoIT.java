@@ -93,7 +93,7 @@ class DemoIT {
             + scoped.get(i).sql());
       }
     }
-    Cli.Result rows = Cli.run(env, "sql", "--format", "json", String.join(" UNION ALL ", selects));
+    Cli.Result rows = Cli.inProcess(env, "sql", "--format", "json", String.join(" UNION ALL ", selects));
     assertThat(rows.exitCode()).as("%s", rows).isZero();
     ObjectNode out = json.createObjectNode();
     out.put("jar_sha256", sha256(Path.of(System.getProperty("tidemark.jar"))));

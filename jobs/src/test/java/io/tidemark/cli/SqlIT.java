@@ -9,6 +9,10 @@ import io.tidemark.testing.StackTest;
 import io.tidemark.testing.TestStack;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The sql command. What it reads and prints through its command line in this JVM ({@link Cli#inProcess}); its errors
+ * from a JVM of its own, where only the command's one line reaches stderr (the libraries' logs go to the log file).
+ */
 class SqlIT extends StackTest {
   /** {@code ns.table@branch} reads the branch; main does not see what was written there. */
   @Test
@@ -19,7 +23,7 @@ class SqlIT extends StackTest {
     spark.sql("INSERT INTO facts.`event_counts@" + branch + "` VALUES ('" + company
         + "', TIMESTAMP '2026-01-01 00:05:00', 7)");
 
-    Cli.Result onBranch = Cli.run(stack.env(), "sql", "--format", "json",
+    Cli.Result onBranch = Cli.inProcess(stack.env(), "sql", "--format", "json",
         "SELECT company_id, w_start, n FROM facts.event_counts@" + branch + " WHERE company_id = '" + company + "'");
     assertThat(onBranch.exitCode()).as("%s", onBranch).isZero();
     JsonNode rows = new ObjectMapper().readTree(onBranch.out());
@@ -27,7 +31,7 @@ class SqlIT extends StackTest {
     assertThat(rows.get(0).get("n").asInt()).isEqualTo(7);
     assertThat(rows.get(0).get("w_start").asText()).isEqualTo("2026-01-01T00:05:00.000Z");
 
-    Cli.Result onMain = Cli.run(stack.env(), "sql", "--format", "csv",
+    Cli.Result onMain = Cli.inProcess(stack.env(), "sql", "--format", "csv",
         "SELECT count(*) AS c FROM facts.event_counts WHERE company_id = '" + company + "'");
     assertThat(onMain.out()).isEqualTo("c\n0\n");
   }
@@ -35,12 +39,12 @@ class SqlIT extends StackTest {
   @Test
   void ddlAndAlignedTable() {
     String ns = TestStack.unique("sqlddl");
-    Cli.Result ddl = Cli.run(stack.env(), "sql", "CREATE NAMESPACE " + ns);
+    Cli.Result ddl = Cli.inProcess(stack.env(), "sql", "CREATE NAMESPACE " + ns);
     assertThat(ddl.exitCode()).as("%s", ddl).isZero();
     assertThat(ddl.out()).isEqualTo("OK\n");
     spark.sql("CREATE TABLE " + ns + ".t (k STRING, v INT) USING iceberg");
     spark.sql("INSERT INTO " + ns + ".t VALUES ('a', 1), ('bbbbbb', NULL)");
-    Cli.Result table = Cli.run(stack.env(), "sql", "SELECT * FROM " + ns + ".t ORDER BY k;");
+    Cli.Result table = Cli.inProcess(stack.env(), "sql", "SELECT * FROM " + ns + ".t ORDER BY k;");
     assertThat(table.exitCode()).as("%s", table).isZero();
     assertThat(table.out()).isEqualTo("""
         +--------+------+

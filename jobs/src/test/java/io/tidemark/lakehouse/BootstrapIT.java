@@ -46,7 +46,10 @@ class BootstrapIT extends StackTest {
     assertThat(stack.lakehouse().storage().bucketExists(stack.config().warehouseBucket())).isTrue();
   }
 
-  /** The command itself, twice, on fresh table names: the second run leaves the commit log as it was. */
+  /**
+   * The command itself, twice, on fresh table names (the second in this JVM): the second run leaves the commit log
+   * as it was.
+   */
   @Test
   void bootstrapCommandTwiceGivesTheSameCommitLog() {
     String ns = TestStack.unique("boot");
@@ -56,7 +59,7 @@ class BootstrapIT extends StackTest {
     assertThat(first.out()).contains("namespaces created: " + ns).contains("tables created: " + ns + ".raw_events");
     List<String> afterFirst = nessie.log("main");
 
-    Cli.Result second = Cli.run(env, "bootstrap");
+    Cli.Result second = Cli.inProcess(env, "bootstrap");
     assertThat(second.exitCode()).as("%s", second).isZero();
     assertThat(second.out()).contains("bootstrap: nothing to do, everything exists");
     assertThat(nessie.log("main")).as("commit log after the second bootstrap").isEqualTo(afterFirst);

@@ -167,10 +167,10 @@ class IcebergRestIT {
         .anyMatch(v -> v.endsWith("=" + secret));
   }
 
-  /** Rows read by {@code tidemark sql --format json} (the real command), timestamps as microseconds. */
+  /** Rows read by {@code tidemark sql --format json} (the real command line), timestamps as microseconds. */
   private List<List<Object>> tidemarkSql(String table, String ref) {
     TableName name = TableName.parse(table);
-    Cli.Result r = Cli.run(stack.env(), "sql", "--format", "json",
+    Cli.Result r = Cli.inProcess(stack.env(), "sql", "--format", "json",
         "SELECT id, name, amount, unix_micros(ts) AS ts FROM " + name.sqlAt(ref) + " ORDER BY id");
     assertThat(r.exitCode()).as("%s", r).isZero();
     try {

@@ -115,12 +115,12 @@ class LandIT {
     assertThat(first.out()).contains("arrival 1: s3://" + bucket + "/" + prefix
         + "/events/arrival=0001/part-1.jsonl  1 line(s)").contains("landed");
 
-    Cli.Result again = Cli.run(env, "land", "--from", dir.toString(), "--prefix", prefix);
+    Cli.Result again = Cli.inProcess(env, "land", "--from", dir.toString(), "--prefix", prefix);
     assertThat(again.exitCode()).as("%s", again).isZero();
     assertThat(again.out()).contains("arrival=0001/part-1.jsonl").contains("already there, unchanged");
 
     Files.writeString(dir.resolve("part-1.jsonl"), "{\"event_id\":2}\n");
-    Cli.Result next = Cli.run(env, "land", "--from", dir.toString(), "--prefix", prefix);
+    Cli.Result next = Cli.inProcess(env, "land", "--from", dir.toString(), "--prefix", prefix);
     assertThat(next.out()).as("new content is the next arrival").contains("arrival=0002/part-1.jsonl");
     assertThat(storage.list(bucket, prefix + "/")).hasSize(2);
   }
@@ -139,7 +139,8 @@ class LandIT {
     assertThat(storage.get(bucket, prefix + "/events/arrival=0001/" + firstEvents.name()))
         .as("what landed is what the generator makes").isEqualTo(firstEvents.content());
 
-    Cli.Result one = Cli.run(stack.env(), "land", "--scenario", "seed-counts", "--arrival", "9", "--prefix", prefix);
+    Cli.Result one = Cli.inProcess(stack.env(), "land", "--scenario", "seed-counts", "--arrival", "9", "--prefix",
+        prefix);
     assertThat(one.exitCode()).isEqualTo(1);
     assertThat(one.errLines()).containsExactly("tidemark: --arrival 9: scenario seed-counts has arrivals 1..3");
   }
@@ -166,15 +167,17 @@ class LandIT {
     }
 
     Path local = tmp.resolve("landed");
-    Cli.Result copy = Cli.run(stack.env(), "land", "--replay", "s3a://" + bucket + "/" + from, "--to-dir",
+    Cli.Result copy = Cli.inProcess(stack.env(), "land", "--replay", "s3a://" + bucket + "/" + from, "--to-dir",
         local.toString());
     assertThat(copy.exitCode()).as("%s", copy).isZero();
-    Cli.Result second = Cli.run(stack.env(), "land", "--replay", local.toString(), "--arrival", "2", "--prefix", one);
+    Cli.Result second = Cli.inProcess(stack.env(), "land", "--replay", local.toString(), "--arrival", "2", "--prefix",
+        one);
     assertThat(second.exitCode()).as("%s", second).isZero();
     assertThat(keys(one)).isNotEmpty().allMatch(k -> k.contains("/arrival=0002/"))
         .isEqualTo(keys(from).stream().filter(k -> k.contains("/arrival=0002/")).toList());
 
-    Cli.Result missing = Cli.run(stack.env(), "land", "--replay", local.toString(), "--arrival", "9", "--prefix", one);
+    Cli.Result missing = Cli.inProcess(stack.env(), "land", "--replay", local.toString(), "--arrival", "9", "--prefix",
+        one);
     assertThat(missing.exitCode()).isEqualTo(1);
     assertThat(missing.errLines()).containsExactly("tidemark: --arrival 9: " + local + " has arrivals 1.."
         + arrivals.size());

@@ -24,12 +24,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The restatement stage by stage through the real command, each stage a JVM of its own as an Airflow task runs
- * it: {@code restate plan|write|audit|publish|tag --run-id ID} (three long stages run in this JVM through the same
- * stage code, to keep the test's time down). Out of order, a stage fails naming the one to run
- * first; rerun, it changes nothing; a write killed half way and run again converges; a failed audit leaves main
- * alone and, once the branch is fixed, audit, publish and tag go on; a publish after main moved recomputes; a run
- * with nothing to restate lets every later stage say so and succeed.
+ * The restatement stage by stage through the real command line, {@code restate plan|write|audit|publish|tag --run-id
+ * ID}, as Airflow's tasks run it: the write killed half way in a JVM of its own (its crash hook halts the JVM), the
+ * other stages in this JVM ({@link Cli#inProcess}: each a new command on the suite's warm SparkSession, so a stage
+ * keeps nothing in memory for the next; the Airflow test runs every stage as a spark-submit of its own). Out of
+ * order, a stage fails naming the one to run first; rerun, it changes nothing; a write killed half way and run
+ * again converges; a failed audit leaves main alone and, once the branch is fixed, audit, publish and tag go on; a
+ * publish after main moved recomputes; a run with nothing to restate lets every later stage say so and succeed.
  */
 class RestateStagesIT {
   private final TestStack stack = TestStack.get();
@@ -123,7 +124,6 @@ class RestateStagesIT {
 
     // fixed on the branch: audit again, then it goes on
     spark.sql("UPDATE " + t.eventCounts().sqlAt(branch) + " SET n = n - 100" + c1);
-    // (in this JVM, whose Spark is warm: the same stage code, without another JVM's start on a loaded machine)
     Restatement.StageResult audited = inProcess(p, prefix, id).stage("audit");
     assertThat(audited.outcome()).as("%s", audited).isEqualTo(Restatement.StageResult.Outcome.DONE);
     assertThat(audited.lines()).noneMatch(l -> l.contains("FAIL "))
@@ -206,12 +206,12 @@ class RestateStagesIT {
     }
 
     Cli.Result run(String stage, String id) {
-      return Cli.run(env, "restate", stage, "--run-id", id, "--ref-prefix", prefix);
+      return Cli.inProcess(env, "restate", stage, "--run-id", id, "--ref-prefix", prefix);
     }
 
     /**
      * A stage that is done, run again: it says so and changes neither main nor the branch. Through the command
-     * once (the tag), the other reruns in this JVM through the same stage code: a JVM each would cost minutes.
+     * line once (the tag), the other reruns through the stage code the command calls.
      */
     void again(String stage, String id, String branch, Refs before) throws Exception {
       if (stage.equals("tag")) {

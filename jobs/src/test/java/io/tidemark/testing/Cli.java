@@ -1,6 +1,12 @@
 package io.tidemark.testing;
 
+import io.tidemark.cli.Tidemark;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.lakehouse.SparkSessions;
+import io.tidemark.services.Services;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +19,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.apache.spark.sql.internal.SQLConf;
+import picocli.CommandLine;
+import scala.collection.JavaConverters;
 
 /**
  * Runs the real command exactly as scripts and Airflow do: {@code java -jar jobs/target/tidemark.jar ...}, in a
@@ -133,6 +142,51 @@ public final class Cli {
     cmd.addAll(List.of("-jar", jar().toString()));
     cmd.addAll(List.of(args));
     return cmd;
+  }
+
+  /**
+   * Runs the command in this JVM, on the test suite's SparkSession (warm, so a stage takes seconds where a fresh JVM
+   * takes half a minute): the same command line, the same code and services, exit code and output as the jar gives.
+   * For tests whose subject is not the JVM's start; what only a JVM of its own shows (a crash hook, which halts
+   * the JVM; the libraries' logs kept off the console) needs {@link #run}. Refused for an environment whose Spark
+   * settings differ from the suite's session: a session's catalog is made once, and would quietly answer for
+   * another stack. The runtime settings a command puts on the shared session are put back afterwards.
+   */
+  public static Result inProcess(Map<String, String> env, String... args) {
+    if (env.containsKey("TIDEMARK_TEST_CRASH")) {
+      throw new IllegalArgumentException("a crash hook halts the JVM: run it with Cli.run");
+    }
+    TestStack stack = TestStack.get();
+    TidemarkConfig config = TidemarkConfig.of(env, Map.of());
+    if (!config.home().equals(stack.config().home())
+        || !SparkSessions.conf(config, new Services(config).endpoints())
+            .equals(SparkSessions.conf(stack.config(), stack.endpoints()))) {
+      throw new IllegalArgumentException("not the test stack's Spark settings: run it with Cli.run");
+    }
+    // the session's own settings: through spark.conf() Spark refuses to set back its core settings (the app name)
+    SQLConf conf = stack.spark().sessionState().conf();
+    Map<String, String> before = JavaConverters.mapAsJavaMap(conf.getAllConfs());
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cl = Tidemark.commandLine(env);
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    long t0 = System.nanoTime();
+    int code;
+    try {
+      code = cl.execute(args);
+    } finally {
+      JavaConverters.mapAsJavaMap(conf.getAllConfs()).forEach((k, v) -> {
+        if (!before.containsKey(k)) {
+          conf.unsetConf(k);
+        } else if (!before.get(k).equals(v)) {
+          conf.setConfString(k, before.get(k));
+        }
+      });
+    }
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    System.out.printf("[cli in this JVM] tidemark %s -> exit %d in %.1f s%n", String.join(" ", args), code, seconds);
+    return new Result(code, out.toString(), err.toString(), seconds);
   }
 
   /** Starts {@code java -jar tidemark.jar args} and returns at once, e.g. to kill it mid-run. */
