@@ -10,14 +10,17 @@ import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The benchmark commands run end to end on tiny sizes (and draw their chart); their numbers are not checked. */
+/**
+ * The benchmark commands run end to end on tiny sizes (and draw their chart); their numbers are not checked. Through
+ * their command lines in this JVM (its Spark is warm): a benchmark is a command like the others at start.
+ */
 class StreamBenchIT {
   @TempDir
   Path out;
 
   @Test
   void benchStreamsRunsAndDrawsItsChart() throws Exception {
-    Cli.Result r = Cli.run(TestStack.get().env(), "bench", "streams", "--sizes", "1000", "--repeat", "1",
+    Cli.Result r = Cli.inProcess(TestStack.get().env(), "bench", "streams", "--sizes", "1000", "--repeat", "1",
         "--runs", "3", "--events-per-run", "1000", "--out", out.toString());
     assertThat(r.exitCode()).as("%s", r).isZero();
     assertThat(r.out()).contains("== throughput", "== state and checkpoint growth")
@@ -32,7 +35,7 @@ class StreamBenchIT {
 
   @Test
   void benchScd2RunsBothLayouts() {
-    Cli.Result r = Cli.run(TestStack.get().env(), "bench", "scd2", "--sizes", "50,120", "--changes", "20",
+    Cli.Result r = Cli.inProcess(TestStack.get().env(), "bench", "scd2", "--sizes", "50,120", "--changes", "20",
         "--out", out.toString());
     assertThat(r.exitCode()).as("%s", r).isZero();
     assertThat(r.out()).containsPattern("copy-on-write\\s+2\\s+120\\s")
@@ -41,7 +44,7 @@ class StreamBenchIT {
 
   @Test
   void benchRestateRunsAndCompares() {
-    Cli.Result r = Cli.run(TestStack.get().env(), "bench", "restate", "--histories", "1000,2000", "--late", "10",
+    Cli.Result r = Cli.inProcess(TestStack.get().env(), "bench", "restate", "--histories", "1000,2000", "--late", "10",
         "--events-per-day", "500", "--arrivals", "2", "--out", out.toString());
     assertThat(r.exitCode()).as("%s", r).isZero();
     assertThat(r.out()).containsPattern("\\s+1000\\s+2\\s+[\\d.]+\\s+[\\d.]+\\s+\\d+\\s+10\\s")
