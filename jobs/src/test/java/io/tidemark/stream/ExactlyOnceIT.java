@@ -23,10 +23,12 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Crashes at every point of a micro-batch, through the real command ({@code stream all}, a JVM of its own
- * per run): before the Iceberg commit, between the Iceberg commit and the checkpoint commit (for the raw
- * stream, between its two tables' commits; for dedup, whose rerun must still move its watermark on), a SIGKILL in
- * the middle of a run, and a checkpoint commit marker deleted after a run. After each rerun every table equals an uninterrupted run over the same arrivals.
+ * Crashes at every point of a micro-batch, through the real command ({@code stream all}; each crash in a JVM of its
+ * own, each rerun a new command line in this JVM, as a recovery has only the checkpoints and the tables to go on):
+ * before the Iceberg commit, between the Iceberg commit and the checkpoint commit (for the raw stream, between its
+ * two tables' commits; for dedup, whose rerun must still move its watermark on), a SIGKILL in the middle of a run,
+ * and a checkpoint commit marker deleted after a run. After each rerun every table equals an uninterrupted run over
+ * the same arrivals.
  */
 class ExactlyOnceIT extends StackTest {
   private static final GeneratorSpec SPEC = new GeneratorSpec(77, 4_000, 6, 0.04, 0.02, 1, 0.02, 6, 0, 1,
@@ -60,7 +62,7 @@ class ExactlyOnceIT extends StackTest {
 
   @Test
   void crashesAnywhereThenRerunGiveTheUninterruptedTables() throws Exception {
-    // the pipeline under test: its own bucket, tables and checkpoints, run by the command in JVMs of their own
+    // the pipeline under test: its own bucket, tables and checkpoints, run by the command
     Path cpRoot = tmp.resolve("checkpoints");
     Pipeline pipeline = new Pipeline(stack, "once", cpRoot);
     Map<String, String> env = pipeline.env();
@@ -116,7 +118,7 @@ class ExactlyOnceIT extends StackTest {
       Thread.sleep(20);
     }
     p.destroyForcibly().waitFor();
-    assertThat(Cli.run(env, "stream", "all").exitCode()).isZero();
+    assertThat(Cli.inProcess(env, "stream", "all").exitCode()).isZero();
     assertSameContents(test, ref, "after the SIGKILL and a rerun");
 
     // a checkpoint commit marker lost after a run: the batch runs again and writes nothing twice
@@ -124,7 +126,7 @@ class ExactlyOnceIT extends StackTest {
     int last = lastBatch(counts);
     Files.delete(counts.resolve("commits/" + last));
     Files.deleteIfExists(counts.resolve("commits/." + last + ".crc"));
-    Cli.Result again = Cli.run(env, "stream", "all");
+    Cli.Result again = Cli.inProcess(env, "stream", "all");
     assertThat(again.exitCode()).as("%s", again).isZero();
     assertSameContents(test, ref, "after losing a commit marker");
     assertThat(fx.count(test.counts())).isPositive();
@@ -206,7 +208,7 @@ class ExactlyOnceIT extends StackTest {
   private void crashThenRerun(Map<String, String> env, String hook, String stream, String rerunSays) {
     Cli.Result crash = Cli.run(Cli.crashing(env, hook), "stream", "all");
     assertThat(crash.exitCode()).as("the hook %s halts the JVM: %s", hook, crash).isEqualTo(137);
-    Cli.Result rerun = Cli.run(env, "stream", "all");
+    Cli.Result rerun = Cli.inProcess(env, "stream", "all");
     assertThat(rerun.exitCode()).as("%s", rerun).isZero();
     assertThat(rerun.out().lines().filter(l -> l.startsWith(stream)).findFirst().orElse(""))
         .as("the rerun of %s", hook).contains(rerunSays);

@@ -109,7 +109,7 @@ class Scd2IT extends StackTest {
     long logRows = fx.count(t.log());
     String head = stack.nessie().hash("main");
 
-    Cli.Result replay = Cli.run(stack.env(), args);
+    Cli.Result replay = Cli.inProcess(stack.env(), args);
     assertThat(replay.exitCode()).as("%s", replay).isZero();
     assertThat(replay.out()).contains("2 batch(es) already committed");
     assertThat(stack.nessie().hash("main")).as("the replay commits nothing").isEqualTo(head);
