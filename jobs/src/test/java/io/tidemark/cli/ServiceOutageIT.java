@@ -63,7 +63,9 @@ class ServiceOutageIT {
 
       assertThat(Cli.run(env, "services", "up").exitCode()).isZero();
       Run rerun = await(start(env, "stream", "all"));
-      assertThat(rerun.code()).as("%s", rerun).isZero();
+      // the home goes with the test: a failure carries the log's end (it failed once, on 2026-12-03, with
+      // "IOException: connection closed locally", and nothing was left to read)
+      assertThat(rerun.code()).as("%s\n--- the end of %s\n%s", rerun, log, tail(log)).isZero();
       assertThat(rerun.err()).as("a normal run keeps the console to tidemark's own lines").isEmpty();
       assertThat(rerun.out()).contains("dedup: ").contains("windowed-counts: ");
       Cli.Result dups = Cli.run(env, "sql", "--format", "csv",
@@ -75,6 +77,14 @@ class ServiceOutageIT {
     } finally {
       Cli.run(env, "services", "down");
     }
+  }
+
+  private static String tail(Path file) throws Exception {
+    if (!Files.isRegularFile(file)) {
+      return "(no log file)";
+    }
+    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    return String.join("\n", lines.subList(Math.max(0, lines.size() - 80), lines.size()));
   }
 
   private long pid(String name) throws Exception {

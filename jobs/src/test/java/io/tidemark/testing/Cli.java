@@ -25,7 +25,8 @@ import scala.collection.JavaConverters;
 
 /**
  * Runs the real command exactly as scripts and Airflow do: {@code java -jar jobs/target/tidemark.jar ...}, in a
- * fresh JVM, with a given environment (no TIDEMARK_* variable leaks in from the test JVM).
+ * fresh JVM, with a given environment (no TIDEMARK_* variable leaks in from the test JVM); or, where a fresh JVM is
+ * not what a test is about, its command line in the test JVM ({@link #inProcess}).
  */
 public final class Cli {
   /** A hang guard, not a speed assertion: nothing tidemark does in tests takes minutes. */
