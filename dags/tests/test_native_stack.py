@@ -284,7 +284,7 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
     af.wait(lambda: {d["dag_id"] for d in af.call("GET", "/api/v2/dags")["dags"]}
             >= {"tidemark_arrivals", "tidemark_restatement"}, 180)
     # a write waits for a lock that another process holds longer than SQLite's own 5 s (the stack's ?timeout=60):
-    # on a loaded machine the scheduler did, and unpausing answered 500 "Database error" after exactly 5 s
+    # on a loaded machine Airflow's own processes did, and a pause answered 500 "Database error" after 5 s
     db = sqlite3.connect(home.dir / "airflow" / "airflow.db", timeout=60, isolation_level=None, check_same_thread=False)
     db.execute("BEGIN EXCLUSIVE")
     release = threading.Timer(8, db.execute, ("COMMIT",))
