@@ -107,7 +107,7 @@ public final class RestateBench {
     for (var t : List.of(config.tables().eventCounts(), config.tables().events())) {
       Table table = IcebergTables.load(lh.spark(), t);
       for (Snapshot s : table.snapshots()) {
-        if (Provenance.madeBy(s, Provenance.RESTATEMENT)) {
+        if (Provenance.madeBy(s, io.tidemark.lakehouse.CommitKeys.RESTATEMENT_STREAM)) {
           acc[0] += Long.parseLong(s.summary().getOrDefault("added-data-files", "0"));
           acc[1] += Long.parseLong(s.summary().getOrDefault("deleted-data-files", "0"));
           acc[2] += Long.parseLong(s.summary().getOrDefault("added-records", "0"))

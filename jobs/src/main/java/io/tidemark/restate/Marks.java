@@ -1,5 +1,6 @@
 package io.tidemark.restate;
 
+import io.tidemark.lakehouse.CommitKeys;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -11,11 +12,11 @@ import java.util.Optional;
  */
 record Marks(Optional<Long> rawEvents, Optional<Long> rawChanges, Optional<Instant> counts, Optional<Instant> dedup,
              Optional<Instant> scd2) {
-  static final String RAW_EVENTS = "tidemark.raw-events-snapshot";
-  static final String RAW_CHANGES = "tidemark.raw-changes-snapshot";
-  static final String COUNTS = "tidemark.counts-watermark";
-  static final String DEDUP = "tidemark.dedup-watermark";
-  static final String SCD2 = "tidemark.scd2-watermark";
+  static final String RAW_EVENTS = CommitKeys.RAW_EVENTS_SNAPSHOT;
+  static final String RAW_CHANGES = CommitKeys.RAW_CHANGES_SNAPSHOT;
+  static final String COUNTS = CommitKeys.COUNTS_WATERMARK;
+  static final String DEDUP = CommitKeys.DEDUP_WATERMARK;
+  static final String SCD2 = CommitKeys.SCD2_WATERMARK;
 
   static Marks none() {
     return new Marks(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());

@@ -1,5 +1,6 @@
 package io.tidemark.restate;
 
+import io.tidemark.lakehouse.CommitKeys;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -13,14 +14,14 @@ import java.util.Map;
  */
 record Plan(String runId, String branch, int attempt, String hash, Marks previous, Marks now, int windows,
             long events, long changes) {
-  static final String RUN_ID = io.tidemark.stream.Provenance.RUN_ID;
-  static final String STAGE = "tidemark.stage";
-  static final String BRANCH = "tidemark.branch";
-  private static final String ATTEMPT = "tidemark.attempt";
-  private static final String WINDOWS = "tidemark.windows-planned";
-  private static final String EVENTS = "tidemark.events-planned";
-  private static final String CHANGES = "tidemark.company-changes-planned";
-  private static final String PREVIOUS = "tidemark.previous.";
+  static final String RUN_ID = CommitKeys.RUN_ID;
+  static final String STAGE = CommitKeys.STAGE;
+  static final String BRANCH = CommitKeys.BRANCH;
+  private static final String ATTEMPT = CommitKeys.ATTEMPT;
+  private static final String WINDOWS = CommitKeys.WINDOWS_PLANNED;
+  private static final String EVENTS = CommitKeys.EVENTS_PLANNED;
+  private static final String CHANGES = CommitKeys.CHANGES_PLANNED;
+  private static final String PREVIOUS = CommitKeys.PREVIOUS;
 
   boolean nothingToDo() {
     return windows == 0 && events == 0 && changes == 0;
@@ -46,7 +47,7 @@ record Plan(String runId, String branch, int attempt, String hash, Marks previou
     m.put(EVENTS, Long.toString(events));
     m.put(CHANGES, Long.toString(changes));
     m.putAll(now.properties());
-    previous.properties().forEach((k, v) -> m.put(PREVIOUS + k.substring("tidemark.".length()), v));
+    previous.properties().forEach((k, v) -> m.put(CommitKeys.previous(k), v));
     return m;
   }
 
@@ -54,7 +55,7 @@ record Plan(String runId, String branch, int attempt, String hash, Marks previou
     Map<String, String> previous = new LinkedHashMap<>();
     p.forEach((k, v) -> {
       if (k.startsWith(PREVIOUS)) {
-        previous.put("tidemark." + k.substring(PREVIOUS.length()), v);
+        previous.put(CommitKeys.PREFIX + k.substring(PREVIOUS.length()), v);
       }
     });
     return new Plan(p.get(RUN_ID), p.get(BRANCH), Integer.parseInt(p.get(ATTEMPT)), hash, Marks.of(previous),

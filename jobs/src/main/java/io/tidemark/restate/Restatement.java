@@ -3,8 +3,9 @@ package io.tidemark.restate;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.lakehouse.CommitKeys;
 import io.tidemark.lakehouse.Lakehouse;
-import io.tidemark.publish.NessieRefs;
+import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.stream.Dedup;
 import io.tidemark.stream.Provenance;
 import io.tidemark.stream.Scd2Upsert;
@@ -46,7 +47,7 @@ public final class Restatement {
   public static final String BRANCH = "restate-";
   public static final String TAG = "restated-";
   /** In the published commit: the raw events table, which names the pipeline whose marks the commit holds. */
-  static final String PIPELINE = "tidemark.pipeline";
+  static final String PIPELINE = CommitKeys.PIPELINE;
 
   /**
    * How a run goes. {@code refPrefix} keeps runs of separate setups (tests, benchmarks) apart in one Nessie;
@@ -358,10 +359,11 @@ public final class Restatement {
     Map<String, String> props = new LinkedHashMap<>(plan.now().properties());
     props.put(Plan.RUN_ID, options.runId());
     props.put(Plan.BRANCH, plan.branch());
-    props.put("tidemark.windows-corrected", Integer.toString(plan.windows()));
-    props.put("tidemark.events-corrected", Long.toString(plan.events()));
-    props.put("tidemark.company-changes-applied", Long.toString(plan.changes()));
-    props.put("tidemark.audit", checks + " checks passed");
+    props.put(CommitKeys.WINDOWS_CORRECTED, Integer.toString(plan.windows()));
+    props.put(CommitKeys.EVENTS_CORRECTED, Long.toString(plan.events()));
+    props.put(CommitKeys.CHANGES_APPLIED, Long.toString(plan.changes()));
+    props.put(CommitKeys.AUDIT, CommitKeys.PASSED);
+    props.put(CommitKeys.AUDIT_CHECKS, Integer.toString(checks));
     props.put(Plan.STAGE, "publish");
     props.put(PIPELINE, config.tables().rawEvents().toString());
     return props;

@@ -1,7 +1,8 @@
 package io.tidemark.restate;
 
 import io.tidemark.audit.AuditCheck;
-import io.tidemark.publish.NessieRefs;
+import io.tidemark.lakehouse.CommitKeys;
+import io.tidemark.lakehouse.nessie.NessieRefs;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,9 +20,9 @@ import org.projectnessie.model.LogResponse.LogEntry;
  */
 final class RunLedger {
   static final String AUTHOR = "tidemark-restate";
-  private static final String AUDIT = "tidemark.audit";
-  private static final String CHECKS = "tidemark.audit-checks";
-  private static final String FAILURE = "tidemark.audit-failure";
+  private static final String AUDIT = CommitKeys.AUDIT;
+  private static final String CHECKS = CommitKeys.AUDIT_CHECKS;
+  private static final String FAILURE = CommitKeys.AUDIT_FAILURE;
 
   private final NessieRefs refs;
   private final String prefix;
@@ -66,7 +67,7 @@ final class RunLedger {
           .map(CommitMeta::getHash).findFirst();
       Optional<RunState.AuditMark> audit = marks.stream()
           .filter(m -> "audit".equals(m.getProperties().get(Plan.STAGE))).findFirst()
-          .map(m -> new RunState.AuditMark(m.getHash(), "passed".equals(m.getProperties().get(AUDIT)),
+          .map(m -> new RunState.AuditMark(m.getHash(), CommitKeys.PASSED.equals(m.getProperties().get(AUDIT)),
               Integer.parseInt(m.getProperties().getOrDefault(CHECKS, "0")), m.getProperties().get(FAILURE)));
       return new RunState(Optional.of(head), plan, written, audit, merged, tagged);
     }
@@ -92,7 +93,7 @@ final class RunLedger {
   void markAudited(Plan plan, List<AuditCheck> checks) {
     Map<String, String> p = stage(plan, "audit");
     Optional<AuditCheck> failed = checks.stream().filter(c -> !c.passed()).findFirst();
-    p.put(AUDIT, failed.isEmpty() ? "passed" : "failed");
+    p.put(AUDIT, failed.isEmpty() ? CommitKeys.PASSED : CommitKeys.FAILED);
     p.put(CHECKS, Integer.toString(checks.size()));
     failed.ifPresent(f -> p.put(FAILURE, f.toString()));
     refs.mark(plan.branch(), "restatement " + runId + " audit " + (failed.isEmpty() ? "passed (" + checks.size()
@@ -104,7 +105,7 @@ final class RunLedger {
     p.put(Plan.RUN_ID, runId);
     p.put(Plan.STAGE, stage);
     p.put(Plan.BRANCH, plan.branch());
-    p.put("tidemark.plan", plan.hash());
+    p.put(CommitKeys.PLAN, plan.hash());
     return p;
   }
 }

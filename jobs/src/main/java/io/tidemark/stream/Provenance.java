@@ -1,5 +1,14 @@
 package io.tidemark.stream;
 
+import static io.tidemark.lakehouse.CommitKeys.ARRIVALS;
+import static io.tidemark.lakehouse.CommitKeys.BATCH_ID;
+import static io.tidemark.lakehouse.CommitKeys.QUERY_ID;
+import static io.tidemark.lakehouse.CommitKeys.RESTATEMENT_STREAM;
+import static io.tidemark.lakehouse.CommitKeys.RUN_ID;
+import static io.tidemark.lakehouse.CommitKeys.STREAM;
+import static io.tidemark.lakehouse.CommitKeys.WATERMARK;
+import static io.tidemark.lakehouse.CommitKeys.WATERMARK_MS;
+
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.IcebergTables;
 import java.time.Instant;
@@ -18,21 +27,6 @@ import org.apache.spark.sql.SparkSession;
  * restatement reads from it how far a stream has finalized its output.
  */
 public final class Provenance {
-  /** The stream that made the commit ({@link #RESTATEMENT} for the restatement). */
-  public static final String STREAM = "tidemark.stream";
-  public static final String QUERY_ID = "tidemark.query-id";
-  public static final String BATCH_ID = "tidemark.batch-id";
-  /** The batch's watermark as an ISO instant, for people reading the snapshots table. */
-  public static final String WATERMARK = "tidemark.watermark";
-  /** The same watermark in epoch milliseconds, for code. */
-  public static final String WATERMARK_MS = "tidemark.watermark-ms";
-  /** The landed arrivals the batch read ("3", "1-3", "1,4"), when its files name one; for people and the Nessie log. */
-  public static final String ARRIVALS = "tidemark.arrivals";
-  /** The restatement run that made the commit. */
-  public static final String RUN_ID = "tidemark.run-id";
-  /** The value of {@link #STREAM} on the restatement's commits. */
-  public static final String RESTATEMENT = "restate";
-
   private Provenance() {}
 
   /** The summary properties of a stream's commit of one micro-batch. */
@@ -54,7 +48,7 @@ public final class Provenance {
   public static Map<String, String> ofRestatement(String runId) {
     Map<String, String> props = new LinkedHashMap<>();
     props.put(RUN_ID, runId);
-    props.put(STREAM, RESTATEMENT);
+    props.put(STREAM, RESTATEMENT_STREAM);
     return props;
   }
 

@@ -10,7 +10,7 @@ import io.tidemark.land.Dataset;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
-import io.tidemark.publish.NessieRefs;
+import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.stream.StreamKind;
 import io.tidemark.stream.StreamSpec;
 import io.tidemark.testing.Pipeline;

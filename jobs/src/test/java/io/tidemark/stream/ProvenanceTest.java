@@ -2,6 +2,7 @@ package io.tidemark.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.lakehouse.CommitKeys;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
@@ -44,7 +45,7 @@ class ProvenanceTest {
     assertThat(Provenance.lastCommittedBatch(t, "q2")).isZero();
     assertThat(Provenance.lastCommittedBatch(t, "q3")).isEqualTo(-1);
     assertThat(Provenance.batchSnapshot(t, "q1", 1)).get()
-        .satisfies(s -> assertThat(s.summary()).containsEntry(Provenance.WATERMARK, "1970-01-01T00:01:00Z"));
+        .satisfies(s -> assertThat(s.summary()).containsEntry(CommitKeys.WATERMARK, "1970-01-01T00:01:00Z"));
     assertThat(Provenance.batchSnapshot(t, "q1", 2)).isEmpty();
   }
 
@@ -57,8 +58,8 @@ class ProvenanceTest {
     commit(t, Map.of());
     assertThat(Provenance.committedWatermark(t, "windowed-counts")).contains(Instant.parse("2026-01-01T00:20:00Z"));
     assertThat(Provenance.committedWatermark(t, "dedup")).isEmpty();
-    assertThat(Provenance.madeBy(t.currentSnapshot(), Provenance.RESTATEMENT)).isFalse();
-    assertThat(Provenance.madeBy(t.snapshot(t.currentSnapshot().parentId()), Provenance.RESTATEMENT)).isTrue();
+    assertThat(Provenance.madeBy(t.currentSnapshot(), CommitKeys.RESTATEMENT_STREAM)).isFalse();
+    assertThat(Provenance.madeBy(t.snapshot(t.currentSnapshot().parentId()), CommitKeys.RESTATEMENT_STREAM)).isTrue();
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.tidemark.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.TableName;
+import io.tidemark.lakehouse.CommitKeys;
 import io.tidemark.lakehouse.TableCatalog;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.Dataset;
@@ -61,10 +62,10 @@ class SeedStreamsIT extends StackTest {
     Table iceberg = BatchCommitter.load(spark, table);
     Snapshot last = iceberg.currentSnapshot();
     assertThat(last.summary()).as("provenance of the commit")
-        .containsEntry(Provenance.STREAM, WindowedCounts.NAME)
-        .containsEntry(Provenance.WATERMARK, "2026-01-01T00:10:00Z")
-        .containsKey(Provenance.QUERY_ID)
-        .containsKey(Provenance.BATCH_ID);
+        .containsEntry(CommitKeys.STREAM, WindowedCounts.NAME)
+        .containsEntry(CommitKeys.WATERMARK, "2026-01-01T00:10:00Z")
+        .containsKey(CommitKeys.QUERY_ID)
+        .containsKey(CommitKeys.BATCH_ID);
     int snapshots = 0;
     for (Snapshot s : iceberg.snapshots()) {
       snapshots++;

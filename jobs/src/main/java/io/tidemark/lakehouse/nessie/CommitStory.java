@@ -1,5 +1,6 @@
 package io.tidemark.lakehouse.nessie;
 
+import io.tidemark.lakehouse.CommitKeys;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -15,21 +16,18 @@ public record CommitStory(String author, String message, Map<String, String> pro
   /** Set by an orchestrator (e.g. Airflow: "airflow tidemark_arrivals/manual__2026-01-01T00:00:00"); optional. */
   public static final String RUN_CONTEXT_ENV = "TIDEMARK_RUN_CONTEXT";
 
-  // the keys of io.tidemark.stream.Provenance, spelled here because the catalog must not depend on the streams
-  private static final String PREFIX = "tidemark.";
-
   /**
    * The story of a snapshot committed to {@code table}, or empty when the snapshot carries no tidemark provenance
    * (a table created by hand, SQL typed by a person): those keep Iceberg's own message.
    */
   public static Optional<CommitStory> of(String table, String operation, Map<String, String> summary,
                                          String runContext) {
-    String stream = summary.get(PREFIX + "stream");
+    String stream = summary.get(CommitKeys.STREAM);
     if (stream == null) {
       return Optional.empty();
     }
     String context = runContext == null || runContext.isBlank() ? "" : " [" + runContext.strip() + "]";
-    String runId = summary.get(PREFIX + "run-id");
+    String runId = summary.get(CommitKeys.RUN_ID);
     String author;
     StringBuilder msg = new StringBuilder();
     if (runId != null) {
@@ -38,11 +36,11 @@ public record CommitStory(String author, String message, Map<String, String> pro
     } else {
       author = "tidemark-stream/" + stream + context;
       msg.append(stream);
-      String batch = summary.get(PREFIX + "batch-id");
+      String batch = summary.get(CommitKeys.BATCH_ID);
       if (batch != null) {
         msg.append(" batch ").append(batch);
       }
-      String arrivals = summary.get(PREFIX + "arrivals");
+      String arrivals = summary.get(CommitKeys.ARRIVALS);
       if (arrivals != null && !arrivals.isBlank()) {
         msg.append(arrivals.contains(",") || arrivals.contains("-") ? " (arrivals " : " (arrival ")
             .append(arrivals).append(')');
@@ -51,19 +49,19 @@ public record CommitStory(String author, String message, Map<String, String> pro
     }
     msg.append(operation == null ? "commit" : operation).append(' ').append(rows(summary)).append(' ')
         .append(preposition(operation)).append(' ').append(table);
-    String watermark = summary.get(PREFIX + "watermark");
+    String watermark = summary.get(CommitKeys.WATERMARK);
     // the raw archives have no watermark, and a stream's first batch has none yet
-    if (watermark != null && runId == null && !"0".equals(summary.get(PREFIX + "watermark-ms"))) {
+    if (watermark != null && runId == null && !"0".equals(summary.get(CommitKeys.WATERMARK_MS))) {
       msg.append("; watermark ").append(watermark);
     }
     Map<String, String> props = new LinkedHashMap<>();
     summary.forEach((k, v) -> {
-      if (k.startsWith(PREFIX)) {
+      if (k.startsWith(CommitKeys.PREFIX)) {
         props.put(k, v);
       }
     });
     if (!context.isEmpty()) {
-      props.put(PREFIX + "run-context", runContext.strip());
+      props.put(CommitKeys.RUN_CONTEXT, runContext.strip());
     }
     return Optional.of(new CommitStory(author, msg.toString(), props));
   }

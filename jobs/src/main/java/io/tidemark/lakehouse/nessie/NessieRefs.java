@@ -1,4 +1,4 @@
-package io.tidemark.publish;
+package io.tidemark.lakehouse.nessie;
 
 import io.tidemark.services.Endpoints;
 import java.util.Comparator;
@@ -41,11 +41,11 @@ public final class NessieRefs implements AutoCloseable {
     try {
       Reference r = api.getReference().refName(name).get();
       if (!(r instanceof Branch b)) {
-        throw new PublishException(name + " is not a branch");
+        throw new NessieRefException(name + " is not a branch");
       }
       return b;
     } catch (NessieNotFoundException e) {
-      throw new PublishException("no branch " + name + " in Nessie");
+      throw new NessieRefException("no branch " + name + " in Nessie");
     }
   }
 
@@ -64,7 +64,7 @@ public final class NessieRefs implements AutoCloseable {
       return (Branch) api.createReference().sourceRefName(from.getName())
           .reference(Branch.of(name, from.getHash())).create();
     } catch (NessieConflictException | NessieNotFoundException e) {
-      throw new PublishException("cannot create branch " + name + ": " + e.getMessage());
+      throw new NessieRefException("cannot create branch " + name + ": " + e.getMessage());
     }
   }
 
@@ -84,7 +84,7 @@ public final class NessieRefs implements AutoCloseable {
     } catch (NessieConflictException e) {
       return Optional.empty();
     } catch (NessieNotFoundException e) {
-      throw new PublishException("cannot merge " + from.getName() + " into " + into + ": " + e.getMessage());
+      throw new NessieRefException("cannot merge " + from.getName() + " into " + into + ": " + e.getMessage());
     }
   }
 
@@ -92,7 +92,7 @@ public final class NessieRefs implements AutoCloseable {
     try {
       api.createReference().sourceRefName(branch).reference(Tag.of(name, hash)).create();
     } catch (NessieConflictException | NessieNotFoundException e) {
-      throw new PublishException("cannot tag " + hash + " as " + name + ": " + e.getMessage());
+      throw new NessieRefException("cannot tag " + hash + " as " + name + ": " + e.getMessage());
     }
   }
 
@@ -100,7 +100,7 @@ public final class NessieRefs implements AutoCloseable {
     try {
       api.deleteBranch().branch(branch(name)).delete();
     } catch (NessieConflictException | NessieNotFoundException e) {
-      throw new PublishException("cannot delete branch " + name + ": " + e.getMessage());
+      throw new NessieRefException("cannot delete branch " + name + ": " + e.getMessage());
     }
   }
 
@@ -116,7 +116,7 @@ public final class NessieRefs implements AutoCloseable {
           .commitMeta(CommitMeta.builder().message(message).author(author).putAllProperties(properties).build())
           .commit();
     } catch (NessieConflictException | NessieNotFoundException e) {
-      throw new PublishException("cannot record on branch " + branch + ": " + e.getMessage());
+      throw new NessieRefException("cannot record on branch " + branch + ": " + e.getMessage());
     }
   }
 
@@ -146,7 +146,7 @@ public final class NessieRefs implements AutoCloseable {
     try {
       return api.assignBranch().branch(branch(name)).assignTo(Branch.of(name, hash)).assignAndGet();
     } catch (NessieConflictException | NessieNotFoundException e) {
-      throw new PublishException("cannot reset branch " + name + " to " + hash + ": " + e.getMessage());
+      throw new NessieRefException("cannot reset branch " + name + " to " + hash + ": " + e.getMessage());
     }
   }
 
