@@ -9,7 +9,8 @@ import static org.apache.spark.sql.functions.when;
 
 import io.tidemark.config.Tables;
 import io.tidemark.stream.Provenance;
-import io.tidemark.stream.Scd2Upsert;
+import io.tidemark.stream.Scd2ChangeLog;
+import io.tidemark.stream.Scd2Difference;
 import java.util.Map;
 import org.apache.iceberg.spark.CommitMetadata;
 import org.apache.spark.sql.Dataset;
@@ -57,11 +58,11 @@ final class CorrectionWriter {
       if (!c.companies().isEmpty()) {
         String log = tables.companyChanges().sqlAt(branch);
         String dim = tables.companies().sqlAt(branch);
-        Scd2Upsert.append(c.changes(), log);
+        Scd2ChangeLog.append(c.changes(), log);
         Dataset<Row> keys = spark.createDataset(c.companies(), Encoders.STRING()).toDF("company_id");
-        Dataset<Row> diff = Scd2Upsert.difference(keys, log, dim).persist();
+        Dataset<Row> diff = Scd2Difference.forCompanies(keys, log, dim).persist();
         if (!diff.isEmpty()) {
-          Scd2Upsert.merge(diff, dim);
+          Scd2Difference.merge(diff, dim);
         }
         diff.unpersist();
       }

@@ -12,7 +12,7 @@ import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
 import io.tidemark.lakehouse.Schemas;
 import io.tidemark.stream.Scd2History;
-import io.tidemark.stream.Scd2Upsert;
+import io.tidemark.stream.Scd2ChangeLog;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -203,6 +203,6 @@ final class Corrections {
     Dataset<Row> late = Scd2History.normalize(candidates)
         .where(col("change_ts").leq(lit(java.sql.Timestamp.from(w))))
         .distinct();
-    return Scd2Upsert.unlogged(late, at(tables.companyChanges()));
+    return Scd2ChangeLog.unlogged(late, at(tables.companyChanges()));
   }
 }

@@ -20,7 +20,7 @@ import java.util.Objects;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
 import org.apache.spark.sql.expressions.Window;
 import org.apache.spark.sql.expressions.WindowSpec;
 
@@ -104,7 +104,8 @@ public final class Scd2History {
         Change c = kept.get(i);
         Object validTo = i + 1 < kept.size() ? kept.get(i + 1).changeTs() : null;
         if (!c.deleted()) {
-          versions.add(RowFactory.create(c.companyId(), c.name(), c.tier(), c.changeTs(), validTo, validTo == null));
+          versions.add(new GenericRowWithSchema(new Object[] {c.companyId(), c.name(), c.tier(), c.changeTs(), validTo,
+              validTo == null}, Schemas.COMPANY_VERSION));
         }
       }
     }
@@ -113,11 +114,18 @@ public final class Scd2History {
 
   /** A normalized change: {@code deleted} never null, a delete without attributes. */
   private record Change(Object companyId, String name, String tier, Comparable<Object> changeTs, boolean deleted) {
+    private static final int COMPANY = Schemas.COMPANY_CHANGE.fieldIndex("company_id");
+    private static final int NAME = Schemas.COMPANY_CHANGE.fieldIndex("name");
+    private static final int TIER = Schemas.COMPANY_CHANGE.fieldIndex("tier");
+    private static final int CHANGE_TS = Schemas.COMPANY_CHANGE.fieldIndex("change_ts");
+    private static final int DELETED = Schemas.COMPANY_CHANGE.fieldIndex("deleted");
+
+    /** A row of {@link Schemas#COMPANY_CHANGE} (its fields in that order, with or without a schema). */
     @SuppressWarnings("unchecked")
     static Change of(Row r) {
-      boolean deleted = !r.isNullAt(4) && r.getBoolean(4);
-      return new Change(r.get(0), deleted ? null : r.getString(1), deleted ? null : r.getString(2),
-          (Comparable<Object>) r.get(3), deleted);
+      boolean deleted = !r.isNullAt(DELETED) && r.getBoolean(DELETED);
+      return new Change(r.get(COMPANY), deleted ? null : r.getString(NAME), deleted ? null : r.getString(TIER),
+          (Comparable<Object>) r.get(CHANGE_TS), deleted);
     }
 
     boolean sameState(Change o) {

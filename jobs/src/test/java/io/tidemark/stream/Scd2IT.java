@@ -123,16 +123,28 @@ class Scd2IT extends StackTest {
     assertInvariants(t);
   }
 
-  /** The signature: the change log next to the table, created on the way. */
+  /**
+   * The course's signature, {@code scd2(spark, source_dir, table, checkpoint)}: the change log next to the table,
+   * created on the way, and the default watermark.
+   */
+  private RunReport scd2(String sourceDir, String table, String checkpoint) {
+    TableName dim = TableName.parse(table);
+    spark.sql(TableCatalog.companyChanges(changeLogOf(dim)).createSql());
+    return Scd2Upsert.run(spark, sourceDir, dim, changeLogOf(dim), checkpoint, stack.config().scd2Watermark());
+  }
+
+  private static TableName changeLogOf(TableName dimension) {
+    return new TableName(dimension.namespace(), dimension.table() + "_changes");
+  }
+
   @Test
   void runWithTheFourArgumentContract() {
     Landing landing = stack.landing("scd2sig").land(SeedScenarios.SCD2.arrivals());
     TableName dim = fx.table(TableCatalog::companies, "sig");
-    RunReport r = Scd2Upsert.run(spark, landing.source(Dataset.COMPANIES), dim.toString(),
-        tmp.resolve("cp").toString());
+    RunReport r = scd2(landing.source(Dataset.COMPANIES), dim.toString(), tmp.resolve("cp").toString());
     assertThat(r.written(dim)).as("%s", r.summary()).isEqualTo(8);
-    assertThat(fx.count(Scd2Upsert.changeLogOf(dim))).isEqualTo(11);
-    assertThat(Scd2Invariants.check(spark, dim, Optional.of(Scd2Upsert.changeLogOf(dim)))).isEmpty();
+    assertThat(fx.count(changeLogOf(dim))).isEqualTo(11);
+    assertThat(Scd2Invariants.check(spark, dim, Optional.of(changeLogOf(dim)))).isEmpty();
   }
 
   /** The seed's mutants: an SCD1 overwrite, an old version left open, wrong effective dating. */
@@ -226,8 +238,8 @@ class Scd2IT extends StackTest {
 
     org.apache.spark.sql.Dataset<Row> current =
         Scd2History.rebuild(spark.createDataFrame(earlier, Schemas.COMPANY_CHANGE));
-    List<String> diff = sorted(Scd2Upsert.difference(onDriver, current.collectAsList()));
-    assertThat(diff).as("difference").isEqualTo(sorted(Scd2Upsert.difference(inSpark, current).collectAsList()));
+    List<String> diff = sorted(Scd2Difference.of(onDriver, current.collectAsList()));
+    assertThat(diff).as("difference").isEqualTo(sorted(Scd2Difference.of(inSpark, current).collectAsList()));
     assertThat(diff).anyMatch(r -> r.endsWith(",upsert]")).anyMatch(r -> r.endsWith(",delete]"));
   }
 

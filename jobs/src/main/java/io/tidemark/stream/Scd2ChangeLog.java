@@ -1,0 +1,48 @@
+package io.tidemark.stream;
+
+import static org.apache.spark.sql.functions.broadcast;
+
+import io.tidemark.lakehouse.Schemas;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
+
+/**
+ * The SCD2 dimension's change log: every company change applied to the dimension, once. The dimension's history is
+ * rebuilt from it, so a change applied once is never applied again, whoever brings it (a replayed batch, the
+ * restatement).
+ */
+public final class Scd2ChangeLog {
+  private Scd2ChangeLog() {}
+
+  /** The changes (normalized) that the log, given as a Spark SQL name, does not hold yet. */
+  public static Dataset<Row> unlogged(Dataset<Row> changes, String logSql) {
+    Dataset<Row> keys = changes.select("company_id").distinct();
+    Dataset<Row> logged = changes.sparkSession().table(logSql).join(broadcast(keys), "company_id");
+    return unlogged(changes, logged);
+  }
+
+  /** The changes that are not among {@code logged}. */
+  static Dataset<Row> unlogged(Dataset<Row> changes, Dataset<Row> logged) {
+    return changes.join(logged, sameChange(changes, logged), "left_anti");
+  }
+
+  private static Column sameChange(Dataset<Row> a, Dataset<Row> b) {
+    Column same = null;
+    for (String c : Schemas.COMPANY_CHANGE.fieldNames()) {
+      Column eq = a.col(c).eqNullSafe(b.col(c));
+      same = same == null ? eq : same.and(eq);
+    }
+    return same;
+  }
+
+  /** Appends changes to the log, given as a Spark SQL name (a table, or a table on a branch). */
+  public static void append(Dataset<Row> rows, String logSql) {
+    try {
+      rows.select(Schemas.columns(Schemas.COMPANY_CHANGE)).writeTo(logSql).append();
+    } catch (NoSuchTableException e) {
+      throw new StreamException("table " + logSql + " disappeared while the stream ran");
+    }
+  }
+}
