@@ -1,8 +1,8 @@
 package io.tidemark.audit;
 
-import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
-import io.tidemark.lakehouse.IcebergTables;
+import io.tidemark.lakehouse.DriverReads;
+import io.tidemark.lakehouse.Schemas;
 import io.tidemark.lakehouse.Storage;
 import io.tidemark.lakehouse.TableCatalog;
 import io.tidemark.lakehouse.TableDefinition;
@@ -17,174 +17,231 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 
 /**
- * The audit of a restatement branch before it is published: invariants of what was corrected (counts at least
- * 1, one row per window, one row per event_id, SCD2 invariants, no count going down), and an independent
- * recomputation in DuckDB of the corrected windows and first occurrences from the raw archive's own Parquet
- * files, copied from S3 with the MinIO client (DuckDB reads local files only here).
+ * The audit of a restatement branch before it is published, in one pass over what was corrected: the branch's rows
+ * of the corrected windows, events and companies read once on the driver; invariants of what was corrected (counts
+ * at least 1, one row per window, one row per event_id, no count going down, the SCD2 invariants of the rebuilt
+ * companies); and an independent recomputation in DuckDB of the corrected windows and first occurrences from the
+ * raw archive's own Parquet files (only those that may hold the corrected windows' and events' rows), copied from
+ * S3 with the MinIO client (DuckDB reads local files only here).
  */
 public final class RestatementAudit {
   /** How far apart in event time repeats of one event_id may be (the restatement's rule, shared). */
   public static final Duration DUPLICATE_SPREAD = Duration.ofDays(1);
+  private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+      .withZone(ZoneOffset.UTC);
 
-  private final SparkSession spark;
+  /** A window the restatement corrected: its count before ({@code oldN}, null for none) and after. */
+  public record CorrectedWindow(String companyId, Instant wStart, Long oldN, long newN) {}
+
+  /** An event id the restatement corrected, and the event time of its first occurrence. */
+  public record CorrectedEvent(int eventId, Instant eventTs) {}
+
+  /** The branch's tables as audited (each at the snapshot it was loaded at), and the raw archive's snapshot. */
+  public record Subject(Table counts, Table events, Table companies, Table changeLog, Table rawEvents,
+                        long rawSnapshot) {}
+
   private final Storage storage;
-  private final Tables tables;
-  private final String branch;
+  private final Tables names;
   private final Path workDir;
 
-  public RestatementAudit(SparkSession spark, Storage storage, Tables tables, String branch, Path workDir) {
-    this.spark = spark;
+  public RestatementAudit(Storage storage, Tables names, Path workDir) {
     this.storage = storage;
-    this.tables = tables;
-    this.branch = branch;
+    this.names = names;
     this.workDir = workDir;
   }
 
-  /**
-   * Audits the corrections ({@code counts}: company_id, w_start, old_n, new_n; {@code events}: event_id, ...;
-   * {@code companies}: the company ids whose history was rebuilt) against the branch and the raw archive as of
-   * {@code rawSnapshot}.
-   */
-  public List<AuditCheck> audit(Dataset<Row> counts, Dataset<Row> events, List<String> companies, long rawSnapshot,
-                                Duration window) throws IOException, SQLException {
+  public List<AuditCheck> audit(Subject s, List<CorrectedWindow> windows, List<CorrectedEvent> events,
+                                List<String> companies, Duration window) throws IOException, SQLException {
+    String countsTable = names.eventCounts().toString();
+    String eventsTable = names.events().toString();
+    Map<String, List<Long>> onBranch = windowRows(s.counts(), windows);
+    Map<Integer, List<Record>> eventRows = eventRows(s.events(), events);
     List<AuditCheck> checks = new ArrayList<>();
-    String countsTable = tables.eventCounts().toString();
-    String eventsTable = tables.events().toString();
-    counts.createOrReplaceTempView("tidemark_audit_counts");
-    events.createOrReplaceTempView("tidemark_audit_events");
-    String onBranch = "SELECT t.* FROM " + tables.eventCounts().sqlAt(branch) + " t JOIN tidemark_audit_counts c "
-        + "ON t.company_id = c.company_id AND t.w_start = c.w_start";
     checks.add(AuditCheck.of("counts: n >= 1", countsTable,
-        spark.sql(onBranch + " WHERE t.n < 1").count(), "every corrected window has n >= 1"));
+        onBranch.values().stream().flatMap(List::stream).filter(n -> n == null || n < 1).count(),
+        "every corrected window has n >= 1"));
     checks.add(AuditCheck.of("counts: one row per (company, window)", countsTable,
-        spark.sql("SELECT company_id, w_start FROM (" + onBranch + ") GROUP BY company_id, w_start HAVING count(*) <> 1")
-            .count(), counts.count() + " corrected window(s) hold one row each"));
+        onBranch.values().stream().filter(rows -> rows.size() != 1).count(),
+        windows.size() + " corrected window(s) hold one row each"));
     checks.add(AuditCheck.of("counts: no window loses events", countsTable,
-        spark.sql("SELECT * FROM tidemark_audit_counts WHERE old_n > new_n").count(),
+        windows.stream().filter(w -> w.oldN() != null && w.oldN() > w.newN()).count(),
         "a count going down means the raw archive is behind the counts stream: run `tidemark stream raw` first"));
-    String eventsOnBranch = "SELECT t.* FROM " + tables.events().sqlAt(branch) + " t JOIN tidemark_audit_events e "
-        + "ON t.event_id = e.event_id";
     checks.add(AuditCheck.of("events: one row per event_id", eventsTable,
-        spark.sql("SELECT event_id FROM (" + eventsOnBranch + ") GROUP BY event_id HAVING count(*) <> 1").count(),
-        events.count() + " corrected event_id(s) hold one row each"));
-    if (!companies.isEmpty()) {
-      Dataset<Row> keys = spark.createDataset(companies, org.apache.spark.sql.Encoders.STRING()).toDF("company_id");
-      List<Scd2Invariants.Violation> v = Scd2Invariants.check(
-          spark.table(tables.companies().sqlAt(branch)).join(keys, "company_id"),
-          Optional.of(spark.table(tables.companyChanges().sqlAt(branch)).join(keys, "company_id")));
-      checks.add(new AuditCheck("companies: SCD2 invariants", tables.companies().toString(), v.isEmpty(),
-          v.isEmpty() ? companies.size() + " rebuilt companies: one open version, no gap or overlap, equal to the "
-              + "rebuild from the change log" : v.toString()));
+        eventRows.values().stream().filter(rows -> rows.size() != 1).count(),
+        events.size() + " corrected event_id(s) hold one row each"));
+    try (Connection db = DriverManager.getConnection("jdbc:duckdb:")) {
+      try (Statement st = db.createStatement()) {
+        st.execute("SET TimeZone = 'UTC'");
+      }
+      if (!companies.isEmpty()) {
+        checks.add(scd2(db, s, companies));
+      }
+      checks.addAll(recount(db, s, windows, events, onBranch, eventRows, window));
     }
-    checks.addAll(duckdb(counts, events, rawSnapshot, window));
     return checks;
   }
 
+  /** The branch's counts of the corrected windows: "company|yyyy-MM-dd HH:mm:ss" to the n of each row. */
+  private static Map<String, List<Long>> windowRows(Table counts, List<CorrectedWindow> windows) {
+    Map<String, List<Long>> out = new TreeMap<>();
+    if (windows.isEmpty()) {
+      return out;
+    }
+    Set<String> keys = windows.stream().map(w -> w.companyId() + "|" + SECONDS.format(w.wStart()))
+        .collect(Collectors.toSet());
+    Instant lo = windows.stream().map(CorrectedWindow::wStart).min(Instant::compareTo).orElseThrow();
+    Instant hi = windows.stream().map(CorrectedWindow::wStart).max(Instant::compareTo).orElseThrow();
+    Expression filter = Expressions.and(Expressions.in("company_id", windows.stream()
+            .map(CorrectedWindow::companyId).distinct().toArray()),
+        Expressions.and(Expressions.greaterThanOrEqual("w_start", micros(lo)),
+            Expressions.lessThanOrEqual("w_start", micros(hi))));
+    for (Record r : DriverReads.read(counts, null, filter, List.of("company_id", "w_start", "n"), false,
+        Long.MAX_VALUE)) {
+      String key = r.getField("company_id") + "|" + SECONDS.format(instant(r.getField("w_start")));
+      if (keys.contains(key)) {
+        out.computeIfAbsent(key, k -> new ArrayList<>()).add((Long) r.getField("n"));
+      }
+    }
+    return out;
+  }
+
+  /** The branch's rows of the corrected event ids. */
+  private static Map<Integer, List<Record>> eventRows(Table events, List<CorrectedEvent> corrected) {
+    Map<Integer, List<Record>> out = new TreeMap<>();
+    if (corrected.isEmpty()) {
+      return out;
+    }
+    for (Record r : DriverReads.read(events, null, Expressions.in("event_id", corrected.stream()
+        .map(CorrectedEvent::eventId).distinct().toArray()), List.of(Schemas.EVENT.fieldNames()), false,
+        Long.MAX_VALUE)) {
+      out.computeIfAbsent((Integer) r.getField("event_id"), k -> new ArrayList<>()).add(r);
+    }
+    return out;
+  }
+
+  /** The SCD2 invariants of the rebuilt companies: their versions against their change log, by DuckDB. */
+  private AuditCheck scd2(Connection db, Subject s, List<String> companies) throws SQLException {
+    Expression theirs = Expressions.in("company_id", companies.toArray());
+    List<Row> versions = DriverReads.read(s.companies(), null, theirs, List.of(Schemas.COMPANY_VERSION.fieldNames()),
+        false, Long.MAX_VALUE).stream().map(r -> DriverReads.toRow(r, Schemas.COMPANY_VERSION)).toList();
+    List<Row> changes = DriverReads.read(s.changeLog(), null, theirs, List.of(Schemas.COMPANY_CHANGE.fieldNames()),
+        false, Long.MAX_VALUE).stream().map(r -> DriverReads.toRow(r, Schemas.COMPANY_CHANGE)).toList();
+    List<Scd2Invariants.Violation> v = Scd2Invariants.check(db, versions, Optional.of(changes));
+    return new AuditCheck("companies: SCD2 invariants", names.companies().toString(), v.isEmpty(),
+        v.isEmpty() ? companies.size() + " rebuilt companies: one open version, no gap or overlap, equal to the "
+            + "rebuild from the change log" : v.toString());
+  }
+
   /** DuckDB recounts the corrected windows and finds the first occurrences from the raw Parquet files. */
-  private List<AuditCheck> duckdb(Dataset<Row> counts, Dataset<Row> events, long rawSnapshot, Duration window)
+  private List<AuditCheck> recount(Connection db, Subject s, List<CorrectedWindow> windows,
+                                   List<CorrectedEvent> events, Map<String, List<Long>> onBranch,
+                                   Map<Integer, List<Record>> eventRows, Duration window)
       throws IOException, SQLException {
-    List<Row> windows = counts.select("company_id", "w_start").collectAsList();
-    List<Row> ids = events.select("event_id").collectAsList();
-    if (windows.isEmpty() && ids.isEmpty()) {
+    if (windows.isEmpty() && events.isEmpty()) {
       return List.of();
     }
     Instant lo = Instant.MAX;
     Instant hi = Instant.MIN;
-    for (Row r : windows) {
-      lo = min(lo, r.getTimestamp(1).toInstant());
-      hi = max(hi, r.getTimestamp(1).toInstant().plus(window));
+    for (CorrectedWindow w : windows) {
+      lo = min(lo, w.wStart());
+      hi = max(hi, w.wStart().plus(window));
     }
-    for (Row r : events.select("event_ts").collectAsList()) {
-      lo = min(lo, r.getTimestamp(0).toInstant().minus(DUPLICATE_SPREAD));
-      hi = max(hi, r.getTimestamp(0).toInstant().plus(DUPLICATE_SPREAD));
+    for (CorrectedEvent e : events) {
+      lo = min(lo, e.eventTs().minus(DUPLICATE_SPREAD));
+      hi = max(hi, e.eventTs().plus(DUPLICATE_SPREAD));
     }
-    List<Path> files = download(tables.rawEvents(), rawSnapshot, lo, hi);
-    List<AuditCheck> checks = new ArrayList<>();
-    try (Connection db = DriverManager.getConnection("jdbc:duckdb:"); Statement st = db.createStatement()) {
-      st.execute("SET TimeZone = 'UTC'");
-      StringBuilder list = new StringBuilder();
-      for (Path f : files) {
-        list.append(list.isEmpty() ? "" : ", ").append('\'').append(f.toAbsolutePath()).append('\'');
-      }
+    List<Path> files = download(s.rawEvents(), s.rawSnapshot(), lo, hi);
+    try (Statement st = db.createStatement()) {
       st.execute(files.isEmpty()
-          ? "CREATE TABLE raw (" + duckDbColumns(TableCatalog.rawEvents(tables.rawEvents())) + ")"
-          : "CREATE TABLE raw AS SELECT * FROM read_parquet([" + list + "])");
-      if (!windows.isEmpty()) {
-        Map<String, Long> expected = new TreeMap<>();
-        try (ResultSet rs = st.executeQuery("SELECT company_id, strftime(time_bucket(INTERVAL " + window.toSeconds()
-            + " SECOND, event_ts), '%Y-%m-%d %H:%M:%S'), count(*) FROM raw GROUP BY ALL")) {
-          while (rs.next()) {
-            expected.put(rs.getString(1) + "|" + rs.getString(2), rs.getLong(3));
-          }
+          ? "CREATE TABLE raw (" + duckDbColumns(TableCatalog.rawEvents(names.rawEvents())) + ")"
+          : "CREATE TABLE raw AS SELECT * FROM read_parquet([" + files.stream()
+              .map(f -> "'" + f.toAbsolutePath() + "'").collect(Collectors.joining(", ")) + "])");
+    }
+    List<AuditCheck> checks = new ArrayList<>();
+    if (!windows.isEmpty()) {
+      Map<String, Long> expected = new HashMap<>();
+      try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery("SELECT company_id, strftime("
+          + "time_bucket(INTERVAL " + window.toSeconds() + " SECOND, event_ts), '%Y-%m-%d %H:%M:%S'), count(*) FROM "
+          + "raw GROUP BY ALL")) {
+        while (rs.next()) {
+          expected.put(rs.getString(1) + "|" + rs.getString(2), rs.getLong(3));
         }
-        Map<String, Long> onBranch = new HashMap<>();
-        for (Row r : spark.sql("SELECT t.company_id, date_format(t.w_start, 'yyyy-MM-dd HH:mm:ss'), t.n FROM "
-            + tables.eventCounts().sqlAt(branch) + " t JOIN tidemark_audit_counts c ON t.company_id = c.company_id "
-            + "AND t.w_start = c.w_start").collectAsList()) {
-          onBranch.put(r.getString(0) + "|" + r.getString(1), r.getLong(2));
-        }
-        List<String> wrong = new ArrayList<>();
-        onBranch.forEach((k, n) -> {
-          if (!n.equals(expected.get(k))) {
-            wrong.add(k + " has n=" + n + ", DuckDB counts " + expected.get(k));
-          }
-        });
-        checks.add(AuditCheck.of("counts: DuckDB recount from the raw archive", tables.eventCounts().toString(),
-            wrong.size() + (onBranch.size() == windows.size() ? 0 : 1),
-            wrong.isEmpty() ? onBranch.size() + " corrected window(s) equal DuckDB's count over " + files.size()
-                + " raw Parquet file(s)" : String.join("; ", wrong.subList(0, Math.min(5, wrong.size())))));
       }
-      if (!ids.isEmpty()) {
-        Map<Integer, String> first = new HashMap<>();
-        try (ResultSet rs = st.executeQuery("SELECT event_id, company_id || '|' || CAST(amount AS VARCHAR) || '|' || "
-            + "strftime(event_ts, '%Y-%m-%d %H:%M:%S') FROM raw QUALIFY row_number() OVER (PARTITION BY event_id "
-            + "ORDER BY batch_id, source_file, ingest_ts, company_id, amount) = 1")) {
-          while (rs.next()) {
-            first.put(rs.getInt(1), rs.getString(2));
-          }
+      List<String> wrong = new ArrayList<>();
+      onBranch.forEach((k, ns) -> ns.forEach(n -> {
+        if (!Objects.equals(n, expected.get(k))) {
+          wrong.add(k + " has n=" + n + ", DuckDB counts " + expected.get(k));
         }
-        List<String> wrong = new ArrayList<>();
-        for (Row r : spark.sql("SELECT t.event_id, concat_ws('|', t.company_id, CAST(t.amount AS STRING), "
-            + "date_format(t.event_ts, 'yyyy-MM-dd HH:mm:ss')) FROM " + tables.events().sqlAt(branch) + " t JOIN "
-            + "tidemark_audit_events e ON t.event_id = e.event_id").collectAsList()) {
-          if (!r.getString(1).equals(first.get(r.getInt(0)))) {
-            wrong.add("event " + r.getInt(0) + " is " + r.getString(1) + ", first seen as " + first.get(r.getInt(0)));
-          }
+      }));
+      long corrected = windows.stream().map(w -> w.companyId() + "|" + SECONDS.format(w.wStart())).distinct().count();
+      checks.add(AuditCheck.of("counts: DuckDB recount from the raw archive", names.eventCounts().toString(),
+          wrong.size() + (onBranch.size() == corrected ? 0 : 1),
+          wrong.isEmpty() ? onBranch.size() + " corrected window(s) equal DuckDB's count over " + files.size()
+              + " raw Parquet file(s)" : String.join("; ", wrong.subList(0, Math.min(5, wrong.size())))));
+    }
+    if (!events.isEmpty()) {
+      Map<Integer, String> first = new HashMap<>();
+      try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery("SELECT event_id, concat_ws('|', "
+          + "company_id, CAST(amount AS VARCHAR), strftime(event_ts, '%Y-%m-%d %H:%M:%S')) FROM raw QUALIFY "
+          + "row_number() OVER (PARTITION BY event_id ORDER BY batch_id, source_file, ingest_ts, company_id, amount, "
+          + "event_ts) = 1")) {
+        while (rs.next()) {
+          first.put(rs.getInt(1), rs.getString(2));
         }
-        checks.add(AuditCheck.of("events: DuckDB first occurrence from the raw archive", tables.events().toString(),
-            wrong.size(), wrong.isEmpty() ? ids.size() + " corrected event_id(s) hold their first occurrence"
-                : String.join("; ", wrong.subList(0, Math.min(5, wrong.size())))));
       }
+      List<String> wrong = new ArrayList<>();
+      eventRows.forEach((id, rows) -> rows.forEach(r -> {
+        String held = Stream.of((String) r.getField("company_id"), r.getField("amount") == null ? null
+                : r.getField("amount").toString(), SECONDS.format(instant(r.getField("event_ts"))))
+            .filter(Objects::nonNull).collect(Collectors.joining("|"));
+        if (!held.equals(first.get(id))) {
+          wrong.add("event " + id + " is " + held + ", first seen as " + first.get(id));
+        }
+      }));
+      checks.add(AuditCheck.of("events: DuckDB first occurrence from the raw archive", names.events().toString(),
+          wrong.size(), wrong.isEmpty() ? events.size() + " corrected event_id(s) hold their first occurrence"
+              : String.join("; ", wrong.subList(0, Math.min(5, wrong.size())))));
     }
     return checks;
   }
 
   /** Copies the raw table's Parquet files that may hold rows with event time in [lo, hi) to the work dir. */
-  private List<Path> download(TableName raw, long snapshot, Instant lo, Instant hi) throws IOException {
-    Table t = IcebergTables.load(spark, raw);
+  private List<Path> download(Table raw, long snapshot, Instant lo, Instant hi) throws IOException {
     List<Path> out = new ArrayList<>();
     Files.createDirectories(workDir);
-    try (CloseableIterable<FileScanTask> tasks = t.newScan().useSnapshot(snapshot)
-        .filter(Expressions.and(Expressions.greaterThanOrEqual("event_ts", lo.toEpochMilli() * 1000),
-            Expressions.lessThan("event_ts", hi.toEpochMilli() * 1000)))
+    Set<String> seen = new HashSet<>();
+    try (CloseableIterable<FileScanTask> tasks = raw.newScan().useSnapshot(snapshot)
+        .filter(Expressions.and(Expressions.greaterThanOrEqual("event_ts", micros(lo)),
+            Expressions.lessThan("event_ts", micros(hi))))
         .planFiles()) {
       for (FileScanTask task : tasks) {
-        URI uri = URI.create(task.file().path().toString());
+        URI uri = URI.create(task.file().location());
+        if (!seen.add(uri.toString())) {
+          continue;
+        }
         String key = uri.getPath().replaceFirst("^/", "");
         Path local = workDir.resolve(key.replace('/', '_'));
         if (!Files.exists(local)) {
@@ -206,6 +263,14 @@ public final class RestatementAudit {
       default -> type;
     }));
     return String.join(", ", cols);
+  }
+
+  private static Instant instant(Object v) {
+    return ((OffsetDateTime) v).toInstant();
+  }
+
+  private static long micros(Instant i) {
+    return Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000L), i.getNano() / 1_000);
   }
 
   private static Instant min(Instant a, Instant b) {

@@ -3,14 +3,16 @@ package io.tidemark.cli;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.lakehouse.Work;
+import io.tidemark.restate.CorrectionSet.WindowFix;
 import io.tidemark.restate.LatenessReport;
 import io.tidemark.restate.Restatement;
 import io.tidemark.restate.RestatementException;
+import io.tidemark.restate.StageResult;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.apache.spark.sql.Row;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -47,29 +49,41 @@ final class RestateCommand implements Callable<Integer> {
   Path reportDir;
 
   @Mixin
-  Prefix prefix;
+  RunOptions run;
 
-  /** Kept apart in one Nessie: for pipelines (tests, benchmarks) next to the main one. */
-  static final class Prefix {
+  /** What every form of the command takes besides the run id. */
+  static final class RunOptions {
     @Option(names = "--ref-prefix", paramLabel = "P", defaultValue = "",
         description = "Put before the run's branch and tag names (Prestate-ID, Prestated-ID), to keep the "
             + "restatements of separate pipelines in one Nessie apart (default: none).")
-    String value;
+    String prefix;
+
+    @Option(names = "--driver-rows", paramLabel = "N", defaultValue = "" + Restatement.DRIVER_ROWS,
+        description = "Input rows the plan reads on the driver at most; past it the plan works in Spark (0: always "
+            + "in Spark, e.g. on a cluster; default: ${DEFAULT-VALUE}).")
+    long driverRows;
+
+    Restatement.Options apply(Restatement.Options options) {
+      return options.withPrefix(prefix).withDriverRows(driverRows);
+    }
   }
 
   @Override
   public Integer call() throws Exception {
     TidemarkConfig config = Tidemark.root(spec).config();
-    Restatement.Options options = Restatement.Options.defaults(config).withMaxAttempts(maxAttempts)
-        .withPrefix(prefix.value);
+    Restatement.Options options = run.apply(Restatement.Options.defaults(config).withMaxAttempts(maxAttempts));
     if (runId != null) {
       options = options.withRunId(runId);
     }
     PrintWriter out = spec.commandLine().getOut();
     try (Lakehouse lh = Lakehouse.open(config, "tidemark restate", "tidemark-restate/" + options.runId())) {
       Restatement restatement = new Restatement(lh, options);
+      Work.Counts before = Work.now();
       Restatement.Result r = restatement.run();
       print(r, lh, out);
+      if (Tidemark.root(spec).debug()) {
+        out.println("work: " + Work.now().since(before));
+      }
       LatenessReport.Report report = LatenessReport.compute(lh.spark(), config.tables().rawEvents(),
           config.countsWatermark(), config.countsWindow());
       LatenessReport.print(report, out);
@@ -94,10 +108,10 @@ final class RestateCommand implements Callable<Integer> {
     String runId;
 
     @Mixin
-    Prefix prefix;
+    RunOptions run;
 
     Restatement.Options options(TidemarkConfig config) {
-      return Restatement.Options.defaults(config).withRunId(runId).withPrefix(prefix.value);
+      return run.apply(Restatement.Options.defaults(config).withRunId(runId));
     }
 
     @Override
@@ -107,8 +121,12 @@ final class RestateCommand implements Callable<Integer> {
       PrintWriter out = spec.commandLine().getOut();
       try (Lakehouse lh = Lakehouse.open(config, "tidemark restate " + spec.name(),
           "tidemark-restate/" + options.runId())) {
-        Restatement.StageResult r = new Restatement(lh, options).stage(spec.name());
+        Work.Counts before = Work.now();
+        StageResult r = new Restatement(lh, options).stage(io.tidemark.restate.Stage.named(spec.name()));
         r.lines().forEach(out::println);
+        if (Tidemark.root(spec).debug()) {
+          out.println("work: " + Work.now().since(before));
+        }
         out.flush();
         if (r.failed()) {
           throw new RestatementException(r.failure());
@@ -155,12 +173,12 @@ final class RestateCommand implements Callable<Integer> {
       return;
     }
     out.println("branch " + r.branch() + (r.attempts() > 1 ? " (attempt " + r.attempts() + ": main had moved)" : ""));
-    List<Row> windows = r.windows();
+    List<WindowFix> windows = r.windows();
     out.println(windows.size() + " finalized window(s) corrected, " + r.events() + " event_id(s) corrected, "
         + r.companyChanges() + " late company change(s) applied");
-    for (Row w : windows.subList(0, Math.min(20, windows.size()))) {
-      out.println("  window " + w.getTimestamp(1).toInstant() + " " + w.getString(0) + ": n "
-          + (w.isNullAt(2) ? "(none)" : w.getLong(2)) + " -> " + w.getLong(3));
+    for (WindowFix w : windows.subList(0, Math.min(20, windows.size()))) {
+      out.println("  window " + w.wStart() + " " + w.companyId() + ": n " + (w.oldN() == null ? "(none)" : w.oldN())
+          + " -> " + w.newN());
     }
     out.println("audit:");
     r.checks().forEach(c -> out.println("  " + c));

@@ -74,6 +74,9 @@ public enum Setting {
       "dims.companies_changes"),
   TABLE_RESTATEMENT_LOG("TIDEMARK_TABLE_RESTATEMENT_LOG", "--table-restatement-log", "NS.TABLE",
       "One row per correction made by a restatement.", "audit.restatement_log"),
+  TABLE_RESTATEMENT_PLAN("TIDEMARK_TABLE_RESTATEMENT_PLAN", "--table-restatement-plan", "NS.TABLE",
+      "What each restatement planned to correct (written on its branch, read by its write and audit).",
+      "audit.restatement_plan"),
   TABLE_AUDIT_CHECKS("TIDEMARK_TABLE_AUDIT_CHECKS", "--table-audit-checks", "NS.TABLE",
       "Checks and results of every audit.", "audit.checks");
 

@@ -12,10 +12,11 @@ public record Tables(
     TableName companies,
     TableName companyChanges,
     TableName restatementLog,
+    TableName restatementPlan,
     TableName auditChecks) {
 
   public List<TableName> all() {
     return List.of(rawEvents, rejected, rawCompanyChanges, events, eventCounts, companies, companyChanges,
-        restatementLog, auditChecks);
+        restatementLog, restatementPlan, auditChecks);
   }
 }

@@ -40,6 +40,10 @@ public final class CommitKeys {
   public static final String BRANCH = "tidemark.branch";
   /** The hash of the plan's commit that a later stage's commit works from. */
   public static final String PLAN = "tidemark.plan";
+  /** On a plan's commit: the commit of main the run's branch was cut from, which the plan read. */
+  public static final String BASE = "tidemark.base";
+  /** On a plan's commit: the restatement plan table's snapshot that holds the plan's corrections. */
+  public static final String PLAN_SNAPSHOT = "tidemark.plan-snapshot";
   /** Which attempt of the run the branch is (1, or more when main moved before the publish). */
   public static final String ATTEMPT = "tidemark.attempt";
   /** The raw events table whose pipeline the commit's marks belong to (several pipelines may share a Nessie). */

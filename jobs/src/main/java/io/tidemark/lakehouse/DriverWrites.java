@@ -7,9 +7,12 @@ import java.sql.Date;
 import java.sql.Timestamp;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
@@ -19,6 +22,7 @@ import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.data.GenericFileWriterFactory;
@@ -70,8 +74,18 @@ public final class DriverWrites {
   public static void replace(Table table, Long readSnapshot, List<Position> removed, StructType fields,
                              List<Row> added, Expression conflictFilter, Map<String, String> summary) {
     if (!table.spec().isUnpartitioned()) {
-      throw new IllegalArgumentException(table.name() + " is partitioned: position deletes here are unpartitioned");
+      throw new IllegalArgumentException(table.name() + " is partitioned: name the data files of the positions");
     }
+    replace(table, readSnapshot, removed, Map.of(), fields, added, conflictFilter, summary);
+  }
+
+  /**
+   * The same for any table: {@code files} holds the data file of every removed position (as the snapshot read lists
+   * it, see {@link DriverReads#dataFiles}), whose partition its position deletes go into.
+   */
+  public static void replace(Table table, Long readSnapshot, List<Position> removed, Map<String, DataFile> files,
+                             StructType fields, List<Row> added, Expression conflictFilter,
+                             Map<String, String> summary) {
     if (removed.isEmpty() && added.isEmpty()) {
       return;
     }
@@ -80,7 +94,7 @@ public final class DriverWrites {
       dataFiles(table, fields, added).forEach(delta::addRows);
     }
     if (!removed.isEmpty()) {
-      delta.addDeletes(positionDeletes(table, removed));
+      positionDeletes(table, removed, files).forEach(delta::addDeletes);
       delta.validateDataFilesExist(removed.stream().map(Position::file).distinct().toList());
     }
     if (readSnapshot != null) {
@@ -126,20 +140,44 @@ public final class DriverWrites {
     return writer.result().dataFiles();
   }
 
-  /** One position delete file (unpartitioned), its positions in file and position order as Iceberg requires. */
-  static DeleteFile positionDeletes(Table table, List<Position> positions) {
-    PositionDeleteWriter<Record> writer = writers(table).newPositionDeleteWriter(files(table).newOutputFile(),
-        table.spec(), null);
-    PositionDelete<Record> delete = PositionDelete.create();
-    try (writer) {
-      for (Position p : positions.stream().sorted(Comparator.comparing(Position::file)
-          .thenComparingLong(Position::pos)).distinct().toList()) {
-        writer.write(delete.set(p.file(), p.pos()));
+  /**
+   * Position delete files, one per partition of the data files named (unpartitioned: one), each with its positions
+   * in file and position order as Iceberg requires.
+   */
+  static List<DeleteFile> positionDeletes(Table table, List<Position> positions, Map<String, DataFile> files) {
+    Map<String, List<Position>> byPartition = new TreeMap<>();
+    Map<String, DataFile> sample = new HashMap<>();
+    for (Position p : positions) {
+      DataFile f = files.get(p.file());
+      if (f == null && !table.spec().isUnpartitioned()) {
+        throw new IllegalArgumentException("no data file listed for a position in " + p.file());
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write a delete file of " + table.name(), e);
+      String key = f == null ? "" : f.specId() + "/" + table.specs().get(f.specId()).partitionToPath(f.partition());
+      byPartition.computeIfAbsent(key, k -> new ArrayList<>()).add(p);
+      if (f != null) {
+        sample.putIfAbsent(key, f);
+      }
     }
-    return writer.toDeleteFile();
+    List<DeleteFile> out = new ArrayList<>();
+    OutputFileFactory outputs = files(table);
+    byPartition.forEach((key, group) -> {
+      DataFile f = sample.get(key);
+      PartitionSpec spec = f == null ? table.spec() : table.specs().get(f.specId());
+      StructLike partition = f == null ? null : f.partition();
+      PositionDeleteWriter<Record> writer = writers(table).newPositionDeleteWriter(
+          partition == null ? outputs.newOutputFile() : outputs.newOutputFile(spec, partition), spec, partition);
+      PositionDelete<Record> delete = PositionDelete.create();
+      try (writer) {
+        for (Position p : group.stream().sorted(Comparator.comparing(Position::file)
+            .thenComparingLong(Position::pos)).distinct().toList()) {
+          writer.write(delete.set(p.file(), p.pos()));
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot write a delete file of " + table.name(), e);
+      }
+      out.add(writer.toDeleteFile());
+    });
+    return out;
   }
 
   /** A Spark row as a record of {@code schema}: each column by name, in Iceberg's Java types. */

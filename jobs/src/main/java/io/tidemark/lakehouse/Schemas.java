@@ -29,6 +29,15 @@ public final class Schemas {
   public static final StructType CORRECTION = StructType.fromDDL("run_id STRING, branch STRING, "
       + "target_table STRING, correction STRING, key STRING, old_value STRING, new_value STRING, "
       + "corrected_at TIMESTAMP");
+  /**
+   * A restatement's plan: one row per correction it will make, of one kind: {@code window} (company_id, w_start,
+   * old_n, new_n), {@code event} (the event's first occurrence, and old_rows: the rows the events table holds for
+   * its id) or {@code change} (a late company change).
+   */
+  public static final StructType PLANNED_CORRECTION = StructType.fromDDL("run_id STRING, branch STRING, "
+      + "attempt INT, kind STRING, company_id STRING, w_start TIMESTAMP, old_n BIGINT, new_n BIGINT, event_id INT, "
+      + "amount DOUBLE, event_ts TIMESTAMP, old_rows BIGINT, name STRING, tier STRING, change_ts TIMESTAMP, "
+      + "deleted BOOLEAN");
   /** What an audit check says (the audit table adds {@code checked_at}). */
   public static final StructType AUDIT_CHECK = StructType.fromDDL("run_id STRING, branch STRING, "
       + "check_name STRING, target_table STRING, passed BOOLEAN, detail STRING");

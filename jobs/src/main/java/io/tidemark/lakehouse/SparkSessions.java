@@ -30,7 +30,9 @@ public final class SparkSessions {
     SparkSession.Builder builder = SparkSession.builder().appName(appName);
     conf(config, endpoints).forEach(builder::config);
     builder.config("spark.sql.catalog." + CATALOG + ".user", author);
-    return builder.getOrCreate();
+    SparkSession spark = builder.getOrCreate();
+    Work.watch(spark);
+    return spark;
   }
 
   /**

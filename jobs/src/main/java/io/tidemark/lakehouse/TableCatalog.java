@@ -11,7 +11,7 @@ public final class TableCatalog {
   public static List<TableDefinition> all(Tables t) {
     return List.of(rawEvents(t.rawEvents()), rejected(t.rejected()), rawCompanyChanges(t.rawCompanyChanges()),
         events(t.events()), eventCounts(t.eventCounts()), companies(t.companies()), companyChanges(t.companyChanges()),
-        restatementLog(t.restatementLog()), auditChecks(t.auditChecks()));
+        restatementLog(t.restatementLog()), restatementPlan(t.restatementPlan()), auditChecks(t.auditChecks()));
   }
 
   public static TableDefinition rawEvents(TableName name) {
@@ -60,6 +60,12 @@ public final class TableCatalog {
     return new TableDefinition(name, Schemas.CORRECTION,
         List.of("days(corrected_at)"),
         "One row per correction made by a restatement run");
+  }
+
+  public static TableDefinition restatementPlan(TableName name) {
+    return new TableDefinition(name, Schemas.PLANNED_CORRECTION,
+        List.of(),
+        "What each restatement planned to correct, written on its branch by its plan stage");
   }
 
   public static TableDefinition auditChecks(TableName name) {

@@ -1,57 +1,79 @@
 package io.tidemark.restate;
 
-import static org.apache.spark.sql.functions.current_timestamp;
-
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.audit.RestatementAudit;
-import io.tidemark.lakehouse.Storage;
-import io.tidemark.config.Tables;
-import java.nio.file.Path;
-import java.time.Duration;
+import io.tidemark.lakehouse.DriverReads;
+import io.tidemark.lakehouse.DriverWrites;
+import io.tidemark.lakehouse.Schemas;
+import io.tidemark.stream.Provenance;
+import java.sql.Timestamp;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.StructType;
 
 /**
- * The audit step: the branch's head checked against the corrections, and the checks written on the branch
- * ({@code audit.checks}), replacing those of an earlier audit of the same branch, so the table holds the audit
- * the branch was published with. The earlier verdicts stay in the branch's commit log.
+ * The audit step: the branch as it is at one commit checked against the plan's corrections
+ * ({@link RestatementAudit}), and the checks written on the branch ({@code audit.checks}), replacing those of an
+ * earlier audit of the same branch, so the table holds the audit the branch was published with. The earlier
+ * verdicts stay in the branch's commit log.
  */
 final class BranchAudit {
-  private static final StructType CHECKS = io.tidemark.lakehouse.Schemas.AUDIT_CHECK;
+  private final RunContext ctx;
 
-  private final SparkSession spark;
-  private final Storage storage;
-  private final Tables tables;
-  private final Duration window;
-
-  BranchAudit(SparkSession spark, Storage storage, Tables tables, Duration window) {
-    this.spark = spark;
-    this.storage = storage;
-    this.tables = tables;
-    this.window = window;
+  BranchAudit(RunContext ctx) {
+    this.ctx = ctx;
   }
 
-  List<AuditCheck> audit(Plan plan, CorrectionSet c, Path workDir) throws Exception {
-    List<AuditCheck> checks = new RestatementAudit(spark, storage, tables, plan.branch(), workDir)
-        .audit(c.counts(), c.events(), c.companies(), plan.now().rawEvents().orElse(0L), window);
+  /** Audits the branch at commit {@code head} and records the checks on it. */
+  List<AuditCheck> audit(Plan plan, CorrectionSet c, String head) throws Exception {
+    PinnedTables at = PinnedTables.at(ctx.spark(), plan.branch(), head);
+    var t = ctx.tables;
+    RestatementAudit.Subject subject = new RestatementAudit.Subject(at.get(t.eventCounts()), at.get(t.events()),
+        at.get(t.companies()), at.get(t.companyChanges()), at.get(t.rawEvents()), plan.now().rawEvents().orElse(0L));
+    List<AuditCheck> checks = new RestatementAudit(ctx.lakehouse.storage(), t, ctx.options.workDir()).audit(subject,
+        c.windows().stream().map(w -> new RestatementAudit.CorrectedWindow(w.companyId(), w.wStart(), w.oldN(),
+            w.newN())).toList(),
+        c.events().stream().map(e -> new RestatementAudit.CorrectedEvent(e.eventId(), e.eventTs())).toList(),
+        c.companies(), ctx.config.countsWindow());
     record(plan, checks);
     return checks;
   }
 
-  private void record(Plan plan, List<AuditCheck> checks) throws Exception {
-    String table = tables.auditChecks().sqlAt(plan.branch());
-    String mine = " WHERE run_id = '" + plan.runId() + "' AND branch = '" + plan.branch() + "'";
-    if (spark.sql("SELECT 1 FROM " + table + mine + " LIMIT 1").count() > 0) {
-      spark.sql("DELETE FROM " + table + mine);
+  /** This run's rows of an earlier audit of the branch removed, these written: one commit on the branch. */
+  private void record(Plan plan, List<AuditCheck> checks) {
+    Table table = RunContext.table(PinnedTables.onBranch(ctx.spark(), plan.branch()), ctx.tables.auditChecks());
+    Long readAt = table.currentSnapshot() == null ? null : table.currentSnapshot().snapshotId();
+    Expression mine = mine(plan);
+    List<DriverWrites.Position> earlier = new ArrayList<>();
+    for (Record r : DriverReads.read(table, readAt, mine, List.of("run_id"), true, Long.MAX_VALUE)) {
+      earlier.add(new DriverWrites.Position((String) r.getField(DriverReads.FILE), (Long) r.getField(DriverReads.POS)));
     }
-    List<Row> rows = new ArrayList<>();
-    for (AuditCheck ch : checks) {
-      rows.add(RowFactory.create(plan.runId(), plan.branch(), ch.name(), ch.table(), ch.passed(), ch.detail()));
-    }
-    spark.createDataFrame(rows, CHECKS).withColumn("checked_at", current_timestamp()).writeTo(table).append();
+    Timestamp now = Timestamp.from(Instant.now());
+    List<Row> rows = checks.stream().map(ch -> RowFactory.create(plan.runId(), plan.branch(), ch.name(), ch.table(),
+        ch.passed(), ch.detail(), now)).toList();
+    DriverWrites.replace(table, readAt, earlier, readAt == null ? Map.of() : DriverReads.dataFiles(table, readAt, mine,
+        earlier.stream().map(DriverWrites.Position::file).collect(Collectors.toSet())),
+        Schemas.AUDIT_CHECK.add("checked_at", "TIMESTAMP"), rows, mine, Provenance.ofRestatement(plan.runId()));
+  }
+
+  /** The checks an earlier process's audit recorded on the branch. */
+  List<AuditCheck> recorded(Plan plan) {
+    Table table = RunContext.table(PinnedTables.onBranch(ctx.spark(), plan.branch()), ctx.tables.auditChecks());
+    return DriverReads.read(table, null, mine(plan), List.of("check_name", "target_table", "passed", "detail"), false,
+        Long.MAX_VALUE).stream().map(r -> new AuditCheck((String) r.getField("check_name"),
+            (String) r.getField("target_table"), (Boolean) r.getField("passed"), (String) r.getField("detail")))
+        .toList();
+  }
+
+  private static Expression mine(Plan plan) {
+    return Expressions.and(Expressions.equal("run_id", plan.runId()), Expressions.equal("branch", plan.branch()));
   }
 }

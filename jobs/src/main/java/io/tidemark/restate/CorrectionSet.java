@@ -1,38 +1,36 @@
 package io.tidemark.restate;
 
-import io.tidemark.config.Tables;
-import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoders;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 
 /**
- * The corrections of one attempt, worked out once and materialized: the windows to recount or insert, the
- * event_ids to repair, the company changes to apply (and the companies whose history they touch).
+ * What one attempt of a restatement corrects, worked out once by its plan and kept on its branch
+ * ({@link PlannedCorrections}): the finalized windows to recount or insert, the event ids whose rows are not
+ * exactly their first occurrence, the late company changes the SCD2 stream never applied.
  */
-record CorrectionSet(Dataset<Row> counts, Dataset<Row> events, Dataset<Row> changes, List<Row> windows,
-                     long eventCount, long changeCount, List<String> companies) {
+public record CorrectionSet(List<WindowFix> windows, List<EventFix> events, List<LateChange> changes) {
+  /** A finalized window whose count differs from the raw archive's; {@code oldN} null: the stream never wrote it. */
+  public record WindowFix(String companyId, Instant wStart, Long oldN, long newN) {}
 
   /**
-   * The corrections for the tables as they are at {@code ref} ({@code branch} or {@code branch#hash}), from the
-   * raw archives as of {@code now}'s snapshots, for what became final since {@code previous}.
+   * An event id and its first occurrence in the raw archive; {@code oldRows}: how many rows the events table held
+   * for it (0: the dedup dropped it as late; more than 1: repeats got through).
    */
-  static CorrectionSet compute(SparkSession spark, Tables tables, String ref, Marks previous, Marks now,
-                               Duration window) {
-    Corrections corrections = new Corrections(spark, tables, ref, previous, now, window);
-    // cut from their inputs: once written, recomputing them from the branch's head would find nothing to do
-    Dataset<Row> counts = corrections.counts().localCheckpoint(true);
-    Dataset<Row> events = corrections.dedup().localCheckpoint(true);
-    Dataset<Row> changes = corrections.companyChanges().localCheckpoint(true);
-    corrections.release();
-    List<Row> windows = counts.orderBy("w_start", "company_id").collectAsList();
-    List<String> companies = changes.select("company_id").distinct().as(Encoders.STRING()).collectAsList();
-    return new CorrectionSet(counts, events, changes, windows, events.count(), changes.count(), companies);
+  public record EventFix(int eventId, String companyId, Double amount, Instant eventTs, long oldRows) {}
+
+  /** A late company change (normalized: a delete carries no attributes). */
+  public record LateChange(String companyId, String name, String tier, Instant changeTs, boolean deleted) {}
+
+  static CorrectionSet empty() {
+    return new CorrectionSet(List.of(), List.of(), List.of());
   }
 
-  boolean isEmpty() {
-    return windows.isEmpty() && eventCount == 0 && changeCount == 0;
+  public boolean isEmpty() {
+    return windows.isEmpty() && events.isEmpty() && changes.isEmpty();
+  }
+
+  /** The companies whose history the late changes rebuild. */
+  List<String> companies() {
+    return changes.stream().map(LateChange::companyId).distinct().sorted().toList();
   }
 }

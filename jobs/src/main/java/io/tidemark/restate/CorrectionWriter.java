@@ -1,102 +1,169 @@
 package io.tidemark.restate;
 
-import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.concat_ws;
-import static org.apache.spark.sql.functions.current_timestamp;
-import static org.apache.spark.sql.functions.date_format;
-import static org.apache.spark.sql.functions.lit;
-import static org.apache.spark.sql.functions.when;
-
 import io.tidemark.config.Tables;
+import io.tidemark.lakehouse.DriverReads;
+import io.tidemark.lakehouse.DriverWrites;
+import io.tidemark.lakehouse.Schemas;
+import io.tidemark.restate.CorrectionSet.EventFix;
+import io.tidemark.restate.CorrectionSet.LateChange;
+import io.tidemark.restate.CorrectionSet.WindowFix;
 import io.tidemark.stream.Provenance;
-import io.tidemark.stream.Scd2ChangeLog;
-import io.tidemark.stream.Scd2Difference;
+import io.tidemark.stream.Scd2OnDriver;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
-import org.apache.iceberg.spark.CommitMetadata;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Encoders;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.RowFactory;
 
 /**
- * The write step: the corrections onto the branch (counts MERGE, dedup repair, late company changes and the
- * rebuilt history), then one restatement-log row per correction. Several commits: a write cut short leaves the
- * branch half written, which is why the write stage starts from the plan's commit again.
+ * The write step: the planned corrections onto the branch, each table in one commit written on the driver (see
+ * {@link DriverWrites}): the corrected windows and the repaired events as position deletes of the rows they
+ * replace plus the new rows, the late company changes into the change log and the dimension rebuilt from it, then
+ * one restatement-log row per correction. Several commits: a write cut short leaves the branch half written, which
+ * is why the write stage starts from the plan's commit again.
  */
 final class CorrectionWriter {
   /** For the crash tests only: {@code restate:after-counts} halts the JVM between the counts and the dedup writes. */
   static final String CRASH_HOOK = "TIDEMARK_TEST_CRASH";
+  private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+      .withZone(ZoneOffset.UTC);
 
-  private final SparkSession spark;
+  private final PinnedTables branch;
   private final Tables tables;
   private final String runId;
+  private final String branchName;
+  private final Map<String, String> provenance;
 
-  CorrectionWriter(SparkSession spark, Tables tables, String runId) {
-    this.spark = spark;
+  /** {@code branch}: the tables at the branch's head, to commit to. */
+  CorrectionWriter(PinnedTables branch, Tables tables, String runId, String branchName) {
+    this.branch = branch;
     this.tables = tables;
     this.runId = runId;
+    this.branchName = branchName;
+    this.provenance = Provenance.ofRestatement(runId);
   }
 
-  void write(String branch, CorrectionSet c) throws Exception {
-    Map<String, String> props = Provenance.ofRestatement(runId);
-    CommitMetadata.withCommitProperties(props, () -> {
-      if (!c.counts().isEmpty()) {
-        c.counts().createOrReplaceTempView("tidemark_restate_counts");
-        spark.sql("MERGE INTO " + tables.eventCounts().sqlAt(branch) + " t USING tidemark_restate_counts s "
-            + "ON t.company_id = s.company_id AND t.w_start = s.w_start "
-            + "WHEN MATCHED THEN UPDATE SET t.n = s.new_n "
-            + "WHEN NOT MATCHED THEN INSERT (company_id, w_start, n) VALUES (s.company_id, s.w_start, s.new_n)");
+  void write(CorrectionSet c) {
+    windows(c.windows());
+    crashIfAsked("after-counts");
+    events(c.events());
+    changes(c.changes());
+    log(c);
+  }
+
+  private void windows(List<WindowFix> windows) {
+    if (windows.isEmpty()) {
+      return;
+    }
+    Table counts = branch.get(tables.eventCounts());
+    Set<List<Object>> keys = windows.stream().map(w -> List.<Object>of(w.companyId(), w.wStart()))
+        .collect(Collectors.toSet());
+    Instant lo = windows.stream().map(WindowFix::wStart).min(Instant::compareTo).orElseThrow();
+    Instant hi = windows.stream().map(WindowFix::wStart).max(Instant::compareTo).orElseThrow();
+    Expression filter = Expressions.and(Expressions.in("company_id", windows.stream().map(WindowFix::companyId)
+        .distinct().toArray()), Expressions.and(Expressions.greaterThanOrEqual("w_start", DriverCorrections.micros(lo)),
+        Expressions.lessThanOrEqual("w_start", DriverCorrections.micros(hi))));
+    List<Row> added = windows.stream().map(w -> List.<Object>of(w.companyId(), w.wStart(), w.newN())).distinct()
+        .map(v -> RowFactory.create(v.get(0), Timestamp.from((Instant) v.get(1)), v.get(2))).toList();
+    replace(counts, filter, r -> keys.contains(List.of(r.getField("company_id"),
+        DriverCorrections.instant(r.getField("w_start")))), List.of("company_id", "w_start"), Schemas.WINDOW_COUNT,
+        added);
+  }
+
+  private void events(List<EventFix> events) {
+    if (events.isEmpty()) {
+      return;
+    }
+    Expression filter = Expressions.in("event_id", events.stream().map(EventFix::eventId).distinct().toArray());
+    List<Row> first = events.stream().map(e -> RowFactory.create(e.eventId(), e.companyId(), e.amount(),
+        Timestamp.from(e.eventTs()))).toList();
+    replace(branch.get(tables.events()), filter, r -> true, List.of("event_id"), Schemas.EVENT, first);
+  }
+
+  /** One commit: the rows {@code filter} and {@code removed} pick are deleted by position, {@code added} appended. */
+  private void replace(Table table, Expression filter, java.util.function.Predicate<Record> removed,
+                       List<String> columns, org.apache.spark.sql.types.StructType fields, List<Row> added) {
+    Long readAt = table.currentSnapshot() == null ? null : table.currentSnapshot().snapshotId();
+    List<DriverWrites.Position> positions = new ArrayList<>();
+    for (Record r : DriverReads.read(table, readAt, filter, columns, true, Long.MAX_VALUE)) {
+      if (removed.test(r)) {
+        positions.add(new DriverWrites.Position((String) r.getField(DriverReads.FILE),
+            (Long) r.getField(DriverReads.POS)));
       }
-      crashIfAsked("after-counts");
-      if (!c.events().isEmpty()) {
-        c.events().createOrReplaceTempView("tidemark_restate_events");
-        String target = tables.events().sqlAt(branch);
-        spark.sql("MERGE INTO " + target + " t USING (SELECT DISTINCT event_id FROM tidemark_restate_events) s "
-            + "ON t.event_id = s.event_id WHEN MATCHED THEN DELETE");
-        spark.sql("INSERT INTO " + target + " SELECT event_id, company_id, amount, event_ts FROM tidemark_restate_events");
-      }
-      if (!c.companies().isEmpty()) {
-        String log = tables.companyChanges().sqlAt(branch);
-        String dim = tables.companies().sqlAt(branch);
-        Scd2ChangeLog.append(c.changes(), log);
-        Dataset<Row> keys = spark.createDataset(c.companies(), Encoders.STRING()).toDF("company_id");
-        Dataset<Row> diff = Scd2Difference.forCompanies(keys, log, dim).persist();
-        if (!diff.isEmpty()) {
-          Scd2Difference.merge(diff, dim);
-        }
-        diff.unpersist();
-      }
-      logCorrections(branch, c);
-      return null;
-    }, Exception.class);
+    }
+    Map<String, org.apache.iceberg.DataFile> files = readAt == null ? Map.of() : DriverReads.dataFiles(table, readAt,
+        filter, positions.stream().map(DriverWrites.Position::file).collect(Collectors.toSet()));
+    DriverWrites.replace(table, readAt, positions, files, fields, added, filter, provenance);
+  }
+
+  private void changes(List<LateChange> changes) {
+    if (changes.isEmpty()) {
+      return;
+    }
+    List<Row> rows = changes.stream().map(c -> RowFactory.create(c.companyId(), c.name(), c.tier(),
+        Timestamp.from(c.changeTs()), c.deleted())).toList();
+    Consumer<Consumer<Map<String, String>>> commit = write -> write.accept(provenance);
+    Scd2OnDriver.apply(branch.get(tables.companyChanges()), branch.get(tables.companies()), rows,
+        new Scd2OnDriver.Commits() {
+          @Override
+          public void toLog(long n, Consumer<Map<String, String>> write) {
+            if (n > 0) {
+              commit.accept(write);
+            }
+          }
+
+          @Override
+          public void toDimension(long n, Consumer<Map<String, String>> write) {
+            if (n > 0) {
+              commit.accept(write);
+            }
+          }
+        });
   }
 
   /** One restatement-log row per correction: what, where, old value, new value. */
-  private void logCorrections(String branch, CorrectionSet c) {
-    String ts = "yyyy-MM-dd HH:mm:ss";
-    Dataset<Row> w = c.counts().select(lit(tables.eventCounts().toString()).as("target_table"),
-        when(col("old_n").isNull(), lit("window_insert")).otherwise(lit("window_recount")).as("correction"),
-        concat_ws("|", col("company_id"), date_format(col("w_start"), ts)).as("key"),
-        col("old_n").cast("string").as("old_value"), col("new_n").cast("string").as("new_value"));
-    Dataset<Row> e = c.events().select(lit(tables.events().toString()).as("target_table"),
-        when(col("old_rows").equalTo(0), lit("event_added"))
-            .when(col("old_rows").gt(1), lit("duplicates_removed")).otherwise(lit("event_replaced")).as("correction"),
-        col("event_id").cast("string").as("key"), concat_ws(" ", col("old_rows").cast("string"), lit("row(s)"))
-            .as("old_value"),
-        concat_ws("|", col("company_id"), col("amount").cast("string"), date_format(col("event_ts"), ts)).as("new_value"));
-    Dataset<Row> ch = c.changes().select(lit(tables.companies().toString()).as("target_table"),
-        lit("scd2_late_change").as("correction"),
-        concat_ws("@", col("company_id"), date_format(col("change_ts"), ts)).as("key"), lit(null).cast("string")
-            .as("old_value"),
-        when(col("deleted"), lit("deleted")).otherwise(concat_ws("|", col("name"), col("tier"))).as("new_value"));
-    try {
-      w.unionByName(e).unionByName(ch)
-          .select(lit(runId).as("run_id"), lit(branch).as("branch"), col("target_table"), col("correction"),
-              col("key"), col("old_value"), col("new_value"), current_timestamp().as("corrected_at"))
-          .writeTo(tables.restatementLog().sqlAt(branch)).append();
-    } catch (org.apache.spark.sql.catalyst.analysis.NoSuchTableException ex) {
-      throw new RestatementException("no table " + tables.restatementLog() + " on " + branch + ": run `tidemark bootstrap`");
+  private void log(CorrectionSet c) {
+    Timestamp now = Timestamp.from(Instant.now());
+    List<Row> rows = new ArrayList<>();
+    for (WindowFix w : c.windows()) {
+      rows.add(logRow(tables.eventCounts().toString(), w.oldN() == null ? "window_insert" : "window_recount",
+          joined("|", w.companyId(), SECONDS.format(w.wStart())), w.oldN() == null ? null : w.oldN().toString(),
+          Long.toString(w.newN()), now));
     }
+    for (EventFix e : c.events()) {
+      rows.add(logRow(tables.events().toString(), e.oldRows() == 0 ? "event_added"
+              : e.oldRows() > 1 ? "duplicates_removed" : "event_replaced", Integer.toString(e.eventId()),
+          e.oldRows() + " row(s)", joined("|", e.companyId(), e.amount() == null ? null : e.amount().toString(),
+              SECONDS.format(e.eventTs())), now));
+    }
+    for (LateChange ch : c.changes()) {
+      rows.add(logRow(tables.companies().toString(), "scd2_late_change",
+          joined("@", ch.companyId(), SECONDS.format(ch.changeTs())), null,
+          ch.deleted() ? "deleted" : joined("|", ch.name(), ch.tier()), now));
+    }
+    DriverWrites.append(branch.get(tables.restatementLog()), Schemas.CORRECTION, rows, provenance);
+  }
+
+  private Row logRow(String table, String correction, String key, String oldValue, String newValue, Timestamp at) {
+    return RowFactory.create(runId, branchName, table, correction, key, oldValue, newValue, at);
+  }
+
+  /** The values that are there, joined (as SQL's concat_ws, which skips nulls). */
+  private static String joined(String separator, String... values) {
+    return Stream.of(values).filter(Objects::nonNull).collect(Collectors.joining(separator));
   }
 
   private static void crashIfAsked(String point) {

@@ -12,28 +12,23 @@ import java.util.Optional;
  */
 record Marks(Optional<Long> rawEvents, Optional<Long> rawChanges, Optional<Instant> counts, Optional<Instant> dedup,
              Optional<Instant> scd2) {
-  static final String RAW_EVENTS = CommitKeys.RAW_EVENTS_SNAPSHOT;
-  static final String RAW_CHANGES = CommitKeys.RAW_CHANGES_SNAPSHOT;
-  static final String COUNTS = CommitKeys.COUNTS_WATERMARK;
-  static final String DEDUP = CommitKeys.DEDUP_WATERMARK;
-  static final String SCD2 = CommitKeys.SCD2_WATERMARK;
-
   static Marks none() {
     return new Marks(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
   }
 
   static Marks of(Map<String, String> props) {
-    return new Marks(longOf(props.get(RAW_EVENTS)), longOf(props.get(RAW_CHANGES)), instantOf(props.get(COUNTS)),
-        instantOf(props.get(DEDUP)), instantOf(props.get(SCD2)));
+    return new Marks(longOf(props.get(CommitKeys.RAW_EVENTS_SNAPSHOT)),
+        longOf(props.get(CommitKeys.RAW_CHANGES_SNAPSHOT)), instantOf(props.get(CommitKeys.COUNTS_WATERMARK)),
+        instantOf(props.get(CommitKeys.DEDUP_WATERMARK)), instantOf(props.get(CommitKeys.SCD2_WATERMARK)));
   }
 
   Map<String, String> properties() {
     Map<String, String> m = new LinkedHashMap<>();
-    rawEvents.ifPresent(v -> m.put(RAW_EVENTS, v.toString()));
-    rawChanges.ifPresent(v -> m.put(RAW_CHANGES, v.toString()));
-    counts.ifPresent(v -> m.put(COUNTS, v.toString()));
-    dedup.ifPresent(v -> m.put(DEDUP, v.toString()));
-    scd2.ifPresent(v -> m.put(SCD2, v.toString()));
+    rawEvents.ifPresent(v -> m.put(CommitKeys.RAW_EVENTS_SNAPSHOT, v.toString()));
+    rawChanges.ifPresent(v -> m.put(CommitKeys.RAW_CHANGES_SNAPSHOT, v.toString()));
+    counts.ifPresent(v -> m.put(CommitKeys.COUNTS_WATERMARK, v.toString()));
+    dedup.ifPresent(v -> m.put(CommitKeys.DEDUP_WATERMARK, v.toString()));
+    scd2.ifPresent(v -> m.put(CommitKeys.SCD2_WATERMARK, v.toString()));
     return m;
   }
 

@@ -3,32 +3,28 @@ package io.tidemark.restate;
 import io.tidemark.lakehouse.CommitKeys;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What the plan stage froze for one attempt of a run, kept in the properties of its mark commit on the branch:
- * the branch (cut from main when planned), the marks the corrections are computed from (this run's, and the
- * previous published restatement's) and how much there is to correct. Every later stage reads it back from
- * Nessie, so a stage run hours later computes the same corrections.
+ * the branch and the commit of main it was cut from (which the plan read), the marks the corrections were computed
+ * from (this run's, and the previous published restatement's), how much there is to correct, and the snapshot of
+ * the restatement plan table that holds the corrections ({@link PlannedCorrections}). Every later stage reads it
+ * back from Nessie and applies or checks those corrections, so a stage run hours later does the same.
  *
- * @param hash the plan's mark commit: the branch's content as cut, which the corrections are read from
+ * @param hash the plan's mark commit
+ * @param correctionsSnapshot the plan table's snapshot with the corrections; empty when there are none
  */
-record Plan(String runId, String branch, int attempt, String hash, Marks previous, Marks now, int windows,
-            long events, long changes) {
-  static final String RUN_ID = CommitKeys.RUN_ID;
-  static final String STAGE = CommitKeys.STAGE;
-  static final String BRANCH = CommitKeys.BRANCH;
-  private static final String ATTEMPT = CommitKeys.ATTEMPT;
-  private static final String WINDOWS = CommitKeys.WINDOWS_PLANNED;
-  private static final String EVENTS = CommitKeys.EVENTS_PLANNED;
-  private static final String CHANGES = CommitKeys.CHANGES_PLANNED;
-  private static final String PREVIOUS = CommitKeys.PREVIOUS;
+record Plan(String runId, String branch, int attempt, String hash, String base, Optional<Long> correctionsSnapshot,
+            Marks previous, Marks now, int windows, long events, long changes) {
 
   boolean nothingToDo() {
     return windows == 0 && events == 0 && changes == 0;
   }
 
   Plan at(String markHash) {
-    return new Plan(runId, branch, attempt, markHash, previous, now, windows, events, changes);
+    return new Plan(runId, branch, attempt, markHash, base, correctionsSnapshot, previous, now, windows, events,
+        changes);
   }
 
   /** One line for people: what will be corrected. */
@@ -39,13 +35,15 @@ record Plan(String runId, String branch, int attempt, String hash, Marks previou
 
   Map<String, String> properties() {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put(RUN_ID, runId);
-    m.put(STAGE, "plan");
-    m.put(BRANCH, branch);
-    m.put(ATTEMPT, Integer.toString(attempt));
-    m.put(WINDOWS, Integer.toString(windows));
-    m.put(EVENTS, Long.toString(events));
-    m.put(CHANGES, Long.toString(changes));
+    m.put(CommitKeys.RUN_ID, runId);
+    m.put(CommitKeys.STAGE, Stage.PLAN.label());
+    m.put(CommitKeys.BRANCH, branch);
+    m.put(CommitKeys.ATTEMPT, Integer.toString(attempt));
+    m.put(CommitKeys.BASE, base);
+    correctionsSnapshot.ifPresent(s -> m.put(CommitKeys.PLAN_SNAPSHOT, s.toString()));
+    m.put(CommitKeys.WINDOWS_PLANNED, Integer.toString(windows));
+    m.put(CommitKeys.EVENTS_PLANNED, Long.toString(events));
+    m.put(CommitKeys.CHANGES_PLANNED, Long.toString(changes));
     m.putAll(now.properties());
     previous.properties().forEach((k, v) -> m.put(CommitKeys.previous(k), v));
     return m;
@@ -54,11 +52,13 @@ record Plan(String runId, String branch, int attempt, String hash, Marks previou
   static Plan of(String hash, Map<String, String> p) {
     Map<String, String> previous = new LinkedHashMap<>();
     p.forEach((k, v) -> {
-      if (k.startsWith(PREVIOUS)) {
-        previous.put(CommitKeys.PREFIX + k.substring(PREVIOUS.length()), v);
+      if (k.startsWith(CommitKeys.PREVIOUS)) {
+        previous.put(CommitKeys.PREFIX + k.substring(CommitKeys.PREVIOUS.length()), v);
       }
     });
-    return new Plan(p.get(RUN_ID), p.get(BRANCH), Integer.parseInt(p.get(ATTEMPT)), hash, Marks.of(previous),
-        Marks.of(p), Integer.parseInt(p.get(WINDOWS)), Long.parseLong(p.get(EVENTS)), Long.parseLong(p.get(CHANGES)));
+    return new Plan(p.get(CommitKeys.RUN_ID), p.get(CommitKeys.BRANCH), Integer.parseInt(p.get(CommitKeys.ATTEMPT)),
+        hash, p.get(CommitKeys.BASE), Optional.ofNullable(p.get(CommitKeys.PLAN_SNAPSHOT)).map(Long::parseLong),
+        Marks.of(previous), Marks.of(p), Integer.parseInt(p.get(CommitKeys.WINDOWS_PLANNED)),
+        Long.parseLong(p.get(CommitKeys.EVENTS_PLANNED)), Long.parseLong(p.get(CommitKeys.CHANGES_PLANNED)));
   }
 }

@@ -20,9 +20,6 @@ import org.projectnessie.model.LogResponse.LogEntry;
  */
 final class RunLedger {
   static final String AUTHOR = "tidemark-restate";
-  private static final String AUDIT = CommitKeys.AUDIT;
-  private static final String CHECKS = CommitKeys.AUDIT_CHECKS;
-  private static final String FAILURE = CommitKeys.AUDIT_FAILURE;
 
   private final NessieRefs refs;
   private final String prefix;
@@ -46,9 +43,10 @@ final class RunLedger {
 
   RunState read() {
     Optional<String> tagged = refs.hash(tagName());
-    Optional<String> merged = refs.commitsWith(main, Map.of(Plan.RUN_ID, runId, Plan.STAGE, "publish"), 20).stream()
+    Optional<String> merged = refs.commitsWith(main, Map.of(CommitKeys.RUN_ID, runId, CommitKeys.STAGE,
+            Stage.PUBLISH.label()), 20).stream()
         .map(LogEntry::getCommitMeta)
-        .filter(m -> m.getProperties().getOrDefault(Plan.BRANCH, "").startsWith(branchName(1)))
+        .filter(m -> m.getProperties().getOrDefault(CommitKeys.BRANCH, "").startsWith(branchName(1)))
         .map(CommitMeta::getHash).findFirst();
     String base = branchName(1);
     List<String> names = refs.branches(base).stream()
@@ -56,55 +54,60 @@ final class RunLedger {
         .sorted(Comparator.comparingInt((String n) -> attemptOf(base, n)).reversed()).toList();
     for (String name : names) {
       Branch head = refs.branch(name);
-      List<CommitMeta> marks = refs.commitsWith(name, Map.of(Plan.RUN_ID, runId, Plan.BRANCH, name), 200).stream()
-          .map(LogEntry::getCommitMeta).toList();
-      Optional<Plan> plan = marks.stream().filter(m -> "plan".equals(m.getProperties().get(Plan.STAGE))).findFirst()
-          .map(m -> Plan.of(m.getHash(), m.getProperties()));
+      List<CommitMeta> marks = refs.commitsWith(name, Map.of(CommitKeys.RUN_ID, runId, CommitKeys.BRANCH, name), 200)
+          .stream().map(LogEntry::getCommitMeta).toList();
+      Optional<Plan> plan = mark(marks, Stage.PLAN).map(m -> Plan.of(m.getHash(), m.getProperties()));
       if (plan.isEmpty() && attemptOf(base, name) > 1) {
         continue; // another run's branch whose id ends in -<digits>
       }
-      Optional<String> written = marks.stream().filter(m -> "write".equals(m.getProperties().get(Plan.STAGE)))
-          .map(CommitMeta::getHash).findFirst();
-      Optional<RunState.AuditMark> audit = marks.stream()
-          .filter(m -> "audit".equals(m.getProperties().get(Plan.STAGE))).findFirst()
-          .map(m -> new RunState.AuditMark(m.getHash(), CommitKeys.PASSED.equals(m.getProperties().get(AUDIT)),
-              Integer.parseInt(m.getProperties().getOrDefault(CHECKS, "0")), m.getProperties().get(FAILURE)));
+      Optional<String> written = mark(marks, Stage.WRITE).map(CommitMeta::getHash);
+      Optional<RunState.AuditMark> audit = mark(marks, Stage.AUDIT)
+          .map(m -> new RunState.AuditMark(m.getHash(), CommitKeys.PASSED.equals(m.getProperties()
+              .get(CommitKeys.AUDIT)), Integer.parseInt(m.getProperties().getOrDefault(CommitKeys.AUDIT_CHECKS, "0")),
+              m.getProperties().get(CommitKeys.AUDIT_FAILURE)));
       return new RunState(Optional.of(head), plan, written, audit, merged, tagged);
     }
     return new RunState(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), merged, tagged);
+  }
+
+  /** The newest mark of a stage (the log comes newest first). */
+  private static Optional<CommitMeta> mark(List<CommitMeta> marks, Stage stage) {
+    return marks.stream().filter(m -> stage.label().equals(m.getProperties().get(CommitKeys.STAGE))).findFirst();
   }
 
   private static int attemptOf(String base, String name) {
     return name.equals(base) ? 1 : Integer.parseInt(name.substring(base.length() + 1));
   }
 
-  /** The plan's mark: the commit the corrections are computed from, whatever is committed after it. */
+  /** The plan's mark: what the later stages apply and check, whatever is committed after it. */
   Plan markPlan(Plan plan) {
     String message = "restatement " + runId + " plan: " + plan.summary() + " (branch " + plan.branch() + ")";
     return plan.at(refs.mark(plan.branch(), message, AUTHOR, plan.properties()).getHash());
   }
 
   void markWritten(Plan plan) {
-    Map<String, String> p = stage(plan, "write");
     refs.mark(plan.branch(), "restatement " + runId + " write: " + plan.windows() + " window(s), " + plan.events()
-        + " event(s), " + plan.changes() + " company change(s) corrected on " + plan.branch(), AUTHOR, p);
+        + " event(s), " + plan.changes() + " company change(s) corrected on " + plan.branch(), AUTHOR,
+        stage(plan, Stage.WRITE));
   }
 
-  void markAudited(Plan plan, List<AuditCheck> checks) {
-    Map<String, String> p = stage(plan, "audit");
+  /** The audit's verdict; the hash of its mark. */
+  String markAudited(Plan plan, List<AuditCheck> checks) {
+    Map<String, String> p = stage(plan, Stage.AUDIT);
     Optional<AuditCheck> failed = checks.stream().filter(c -> !c.passed()).findFirst();
-    p.put(AUDIT, failed.isEmpty() ? CommitKeys.PASSED : CommitKeys.FAILED);
-    p.put(CHECKS, Integer.toString(checks.size()));
-    failed.ifPresent(f -> p.put(FAILURE, f.toString()));
-    refs.mark(plan.branch(), "restatement " + runId + " audit " + (failed.isEmpty() ? "passed (" + checks.size()
-        + " checks)" : "failed: " + failed.get().name() + " on " + failed.get().table()), AUTHOR, p);
+    p.put(CommitKeys.AUDIT, failed.isEmpty() ? CommitKeys.PASSED : CommitKeys.FAILED);
+    p.put(CommitKeys.AUDIT_CHECKS, Integer.toString(checks.size()));
+    failed.ifPresent(f -> p.put(CommitKeys.AUDIT_FAILURE, f.toString()));
+    return refs.mark(plan.branch(), "restatement " + runId + " audit " + (failed.isEmpty() ? "passed ("
+        + checks.size() + " checks)" : "failed: " + failed.get().name() + " on " + failed.get().table()), AUTHOR, p)
+        .getHash();
   }
 
-  private Map<String, String> stage(Plan plan, String stage) {
+  private Map<String, String> stage(Plan plan, Stage stage) {
     Map<String, String> p = new LinkedHashMap<>();
-    p.put(Plan.RUN_ID, runId);
-    p.put(Plan.STAGE, stage);
-    p.put(Plan.BRANCH, plan.branch());
+    p.put(CommitKeys.RUN_ID, runId);
+    p.put(CommitKeys.STAGE, stage.label());
+    p.put(CommitKeys.BRANCH, plan.branch());
     p.put(CommitKeys.PLAN, plan.hash());
     return p;
   }

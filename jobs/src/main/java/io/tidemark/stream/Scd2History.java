@@ -9,9 +9,8 @@ import static org.apache.spark.sql.functions.row_number;
 import static org.apache.spark.sql.functions.when;
 
 import io.tidemark.lakehouse.Schemas;
-import java.nio.charset.StandardCharsets;
+import io.tidemark.lakehouse.SparkOrder;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -133,11 +132,8 @@ public final class Scd2History {
     }
   }
 
-  private static final Comparator<String> SPARK_STRING_ORDER = (a, b) ->
-      Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
-
   /** Of two changes at one instant, the one {@link #rebuild} keeps comes first. */
   private static final Comparator<Change> WINNER_FIRST = Comparator.comparing(Change::deleted).reversed()
-      .thenComparing(Change::name, Comparator.nullsLast(SPARK_STRING_ORDER.reversed()))
-      .thenComparing(Change::tier, Comparator.nullsLast(SPARK_STRING_ORDER.reversed()));
+      .thenComparing(Change::name, Comparator.nullsLast(SparkOrder.STRINGS.reversed()))
+      .thenComparing(Change::tier, Comparator.nullsLast(SparkOrder.STRINGS.reversed()));
 }

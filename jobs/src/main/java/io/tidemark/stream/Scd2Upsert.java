@@ -5,13 +5,17 @@ import static org.apache.spark.sql.functions.lit;
 
 import io.tidemark.config.Durations;
 import io.tidemark.config.TableName;
+import io.tidemark.lakehouse.IcebergTables;
 import io.tidemark.lakehouse.Schemas;
 import io.tidemark.lakehouse.TableCatalog;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
 
 /**
  * The company dimension as SCD2, from a stream of changes: {@code foreachBatch}, and per micro-batch the dimension
@@ -25,7 +29,7 @@ import org.apache.spark.sql.Row;
  *       replay, or all input again with a new checkpoint, finds nothing to do and commits nothing.
  * </ol>
  * A small batch (the usual arrival: up to 10k companies and 100k changes) is settled on the driver
- * ({@link Scd2DriverBatch}); a larger one in Spark ({@link Scd2SparkBatch}). Both follow the same rules.
+ * ({@link Scd2OnDriver}); a larger one in Spark ({@link Scd2SparkBatch}). Both follow the same rules.
  * A change at or before the batch's watermark on change_ts (the newest change seen before, less the SCD2
  * watermark delay) is late: it is left to the restatement job, which finds it in the raw archive. A repeated change
  * line is applied once, since the log already holds it; so the stream keeps no state of its own.
@@ -51,7 +55,7 @@ public final class Scd2Upsert {
 
   private Scd2Upsert() {}
 
-  public static RunReport run(org.apache.spark.sql.SparkSession spark, String source, TableName dimension,
+  public static RunReport run(SparkSession spark, String source, TableName dimension,
                               TableName changeLog, String checkpoint, Duration watermark) {
     Preflight.check(spark, source, TableCatalog.companies(dimension), TableCatalog.companyChanges(changeLog));
     // no stateful operator: the batch's own late filter and the change log (a change applied once is not applied
@@ -62,6 +66,24 @@ public final class Scd2Upsert {
     BatchCommitter committer = new BatchCommitter(NAME, checkpoint);
     return StreamRun.run(NAME, "late change(s)", StreamRun.availableNow(changes, checkpoint,
         (batch, id) -> upsert(batch, id, dimension, changeLog, committer)), committer);
+  }
+
+  /** A small batch, on the driver ({@link Scd2OnDriver}), each commit exactly once through the committer. */
+  private static void upsertOnDriver(SparkSession spark, List<Row> onTime, long batchId, TableName dimension,
+                                     TableName changeLog, BatchCommitter committer) {
+    Scd2OnDriver.Applied applied = Scd2OnDriver.apply(IcebergTables.load(spark, changeLog),
+        IcebergTables.load(spark, dimension), onTime, new Scd2OnDriver.Commits() {
+          @Override
+          public void toLog(long rows, Consumer<Map<String, String>> write) {
+            committer.commitOnDriver(spark, batchId, changeLog, rows, write);
+          }
+
+          @Override
+          public void toDimension(long rows, Consumer<Map<String, String>> write) {
+            committer.commitOnDriver(spark, batchId, dimension, rows, write);
+          }
+        });
+    committer.dropped(0, onTime.size() - applied.fresh());
   }
 
   private static void upsert(Dataset<Row> batch, long batchId, TableName dimension, TableName changeLog,
@@ -76,7 +98,7 @@ public final class Scd2Upsert {
       if (keys <= IN_LIST_MAX && onTime.size() <= DRIVER_MAX_ROWS) {
         committer.dropped(all.size() - onTime.size(), 0);
         if (!onTime.isEmpty()) {
-          new Scd2DriverBatch(batch.sparkSession(), dimension, changeLog, committer).upsert(onTime, batchId);
+          upsertOnDriver(batch.sparkSession(), onTime, batchId, dimension, changeLog, committer);
         }
         return;
       }

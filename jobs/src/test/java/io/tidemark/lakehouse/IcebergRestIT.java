@@ -55,8 +55,7 @@ class IcebergRestIT {
     py = PyIceberg.install(stack.config().icebergRestUri(), stack.endpoints());
     pipeline = Pipeline.withLateChange(stack, "rest", tmp.resolve("checkpoints"));
     Restatement.Result restated = new Restatement(pipeline.lakehouse(),
-        Restatement.Options.defaults(stack.config()).withPrefix(refName("rest") + "-")
-            .withHooks(b -> { }, b -> { })).run();
+        Restatement.Options.defaults(stack.config()).withPrefix(refName("rest") + "-")).run();
     assertThat(restated.published()).as("%s", restated.checks()).isTrue();
     tag = restated.tag();
     pipeline.arrive(new Arrival(7, List.of(

@@ -15,7 +15,7 @@ class PlanTest {
         Optional.empty(), Optional.empty());
     Marks now = new Marks(Optional.of(12L), Optional.of(7L), Optional.of(Instant.parse("2026-01-01T00:20:00Z")),
         Optional.of(Instant.parse("2026-01-01T00:00:00Z")), Optional.empty());
-    Plan plan = new Plan("42", "p-restate-42-2", 2, "abc", previous, now, 3, 4, 1);
+    Plan plan = new Plan("42", "p-restate-42-2", 2, "abc", "base1", Optional.of(99L), previous, now, 3, 4, 1);
 
     Plan back = Plan.of("abc", plan.properties());
 
@@ -23,7 +23,7 @@ class PlanTest {
     assertThat(plan.properties()).containsEntry("tidemark.stage", "plan").containsEntry("tidemark.run-id", "42")
         .containsEntry("tidemark.raw-events-snapshot", "12").containsEntry("tidemark.previous.raw-events-snapshot", "11");
     assertThat(plan.summary()).isEqualTo("planned: 3 window(s), 4 event(s), 1 company change(s)");
-    assertThat(new Plan("42", "b", 1, "h", Marks.none(), now, 0, 0, 0).summary()).isEqualTo("nothing to restate");
+    assertThat(new Plan("42", "b", 1, "h", "base1", Optional.empty(), Marks.none(), now, 0, 0, 0).summary()).isEqualTo("nothing to restate");
   }
 
   @Test

@@ -11,6 +11,7 @@ import io.tidemark.testing.Cli;
 import io.tidemark.testing.DuckOracle;
 import io.tidemark.testing.NessieRest;
 import io.tidemark.testing.Pipeline;
+import io.tidemark.testing.StackTest;
 import io.tidemark.testing.StreamFixture;
 import io.tidemark.testing.TestStack;
 import java.nio.file.Path;
@@ -19,27 +20,40 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The restatement stage by stage through the real command line, {@code restate plan|write|audit|publish|tag --run-id
  * ID}, as Airflow's tasks run it: the write killed half way in a JVM of its own (its crash hook halts the JVM), the
  * other stages in this JVM ({@link Cli#inProcess}: each a new command on the suite's warm SparkSession, so a stage
- * keeps nothing in memory for the next; the Airflow test runs every stage as a spark-submit of its own). Out of
- * order, a stage fails naming the one to run first; rerun, it changes nothing; a write killed half way and run
- * again converges; a failed audit leaves main alone and, once the branch is fixed, audit, publish and tag go on; a
- * publish after main moved recomputes; a run with nothing to restate lets every later stage say so and succeed.
+ * keeps nothing in memory for the next; the Airflow test runs every stage as a spark-submit of its own). One run
+ * goes through the steps below in order, each a test of its own: out of order, a stage fails naming the one to run
+ * first; rerun, it changes nothing; a write killed half way and run again converges; a failed audit leaves main
+ * alone and, once the branch is fixed, audit, publish and tag go on; a publish after main moved recomputes; a run
+ * with nothing to restate lets every later stage say so and succeed.
  */
-class RestateStagesIT {
-  private final TestStack stack = TestStack.get();
-  private final SparkSession spark = stack.spark();
-  private final StreamFixture fx = new StreamFixture(stack, "stages_fx");
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class RestateStagesIT extends StackTest {
+  private static final String ID = "run1";
   private final NessieRest nessie = stack.nessie();
+  private Pipeline p;
+  private Tables t;
+  private Map<String, String> env;
+  private String prefix;
+  private String branch;
+  private String main0;
+  private Refs planned;
+  private List<String> logOnBranch;
 
-  @TempDir
-  Path tmp;
+  RestateStagesIT() {
+    super("stages_fx");
+  }
 
   private record Refs(String main, String branch) {}
 
@@ -47,43 +61,53 @@ class RestateStagesIT {
     return new Refs(nessie.hash("main"), nessie.exists(branch) ? nessie.hash(branch) : null);
   }
 
-  @Test
-  void stagesOneByOneThroughTheCommand() throws Exception {
-    Pipeline p = Pipeline.withLateChange(stack, "stages", tmp.resolve("cp-stages"));
-    Tables t = p.config().tables();
-    Map<String, String> env = p.env();
-    String prefix = TestStack.unique("stages") + "-";
-    String id = "run1";
-    String branch = prefix + "restate-" + id;
-    Stage stage = new Stage(p, env, prefix);
-    String main0 = nessie.hash("main");
+  @BeforeAll
+  void pipelineWithSomethingToRestate() {
+    p = Pipeline.withLateChange(stack, "stages", tmp.resolve("cp-stages"));
+    t = p.config().tables();
+    env = p.env();
+    prefix = TestStack.unique("stages") + "-";
+    branch = prefix + "restate-" + ID;
+    main0 = nessie.hash("main");
+  }
 
+  @Test
+  @Order(1)
+  void outOfOrderOrWithABadIdAStageFailsNamingWhatToDo() {
     Cli.Result r = Cli.run(env, "restate", "plan", "--run-id", "bad id", "--ref-prefix", prefix);
     assertThat(r.exitCode()).as("%s", r).isEqualTo(2);
     assertThat(r.errLines()).as("%s", r).singleElement().asString().contains("--run-id", "'bad id'");
 
-    r = stage.run("write", id);
+    r = run("write", ID);
     assertThat(r.exitCode()).as("write before plan: %s", r).isEqualTo(1);
     assertThat(r.errLines()).singleElement().asString()
         .contains("needs its plan first", "tidemark restate plan --run-id run1");
     assertThat(nessie.exists(branch)).isFalse();
+  }
 
-    r = stage.run("plan", id);
+  @Test
+  @Order(2)
+  void planCutsTheBranchAndRecordsThePlan() throws Exception {
+    Cli.Result r = run("plan", ID);
     assertThat(r.exitCode()).as("%s", r).isZero();
     assertThat(r.out()).contains("planned: 2 window(s), ", " 1 company change(s)");
     assertThat(nessie.hash("main")).as("plan leaves main alone").isEqualTo(main0);
-    Refs planned = refs(branch);
+    planned = refs(branch);
     assertThat(planned.branch()).as("branch cut and the plan recorded on it").isNotNull();
-    stage.again("plan", id, branch, planned);
+    again("plan", ID, branch, planned);
 
-    r = stage.run("audit", id);
+    r = run("audit", ID);
     assertThat(r.exitCode()).as("audit before write: %s", r).isEqualTo(1);
     assertThat(r.errLines()).singleElement().asString().contains("tidemark restate write --run-id run1");
+  }
 
-    // killed between the counts MERGE and the dedup's writes: the branch is half written
+  @Test
+  @Order(3)
+  void aWriteKilledHalfWayConvergesWhenRunAgain() throws Exception {
+    // killed between the counts' commit and the dedup's: the branch is half written
     Map<String, String> crash = new HashMap<>(env);
     crash.put("TIDEMARK_TEST_CRASH", "restate:after-counts");
-    r = Cli.run(crash, "restate", "write", "--run-id", id, "--ref-prefix", prefix);
+    Cli.Result r = Cli.run(crash, "restate", "write", "--run-id", ID, "--ref-prefix", prefix);
     assertThat(r.exitCode()).as("%s", r).isEqualTo(137);
     assertThat(nessie.hash(branch)).as("the counts were committed").isNotEqualTo(planned.branch());
     assertThat(fx.strings("SELECT concat_ws('|', company_id, date_format(w_start, 'yyyy-MM-dd HH:mm:ss'), "
@@ -91,11 +115,11 @@ class RestateStagesIT {
     assertThat(fx.strings("SELECT key FROM " + t.restatementLog().sqlAt(branch) + " WHERE run_id = 'run1'"))
         .as("no log rows yet").isEmpty();
 
-    r = stage.run("write", id);
+    r = run("write", ID);
     assertThat(r.exitCode()).as("%s", r).isZero();
     assertThat(r.out()).contains("unfinished write was dropped");
-    stage.again("write", id, branch, refs(branch));
-    List<String> logOnBranch = log(t.restatementLog().sqlAt(branch));
+    again("write", ID, branch, refs(branch));
+    logOnBranch = log(t.restatementLog().sqlAt(branch));
     assertThat(logOnBranch).as("each correction once, after the crash and the rerun")
         .doesNotHaveDuplicates()
         .contains("window_recount c1|2026-01-01 00:00:00 4 6", "window_insert c3|2026-01-01 00:05:00 1",
@@ -104,11 +128,14 @@ class RestateStagesIT {
         + t.events().sqlAt(branch))).containsExactly("0");
     assertThat(Scd2Invariants.check(spark.table(t.companies().sqlAt(branch)),
         Optional.of(spark.table(t.companyChanges().sqlAt(branch))))).isEmpty();
+  }
 
-    // a bad correction on the branch: the audit fails, main stays, the branch stays
+  @Test
+  @Order(4)
+  void aFailedAuditKeepsMainAndGoesOnOnceTheBranchIsFixed() throws Exception {
     String c1 = " WHERE company_id = 'c1' AND w_start = TIMESTAMP '2026-01-01 00:00:00'";
     spark.sql("UPDATE " + t.eventCounts().sqlAt(branch) + " SET n = n + 100" + c1);
-    r = stage.run("audit", id);
+    Cli.Result r = run("audit", ID);
     assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
     assertThat(r.errLines()).singleElement().asString()
         .contains("audit failed: counts: DuckDB recount from the raw archive", "has n=106, DuckDB counts 6",
@@ -117,42 +144,49 @@ class RestateStagesIT {
     assertThat(nessie.exists(branch)).isTrue();
     assertThat(fx.strings("SELECT check_name FROM " + t.auditChecks().sqlAt(branch) + " WHERE NOT passed"))
         .as("the failed check is recorded on the branch").containsExactly("counts: DuckDB recount from the raw archive");
-    r = stage.run("publish", id);
+    r = run("publish", ID);
     assertThat(r.exitCode()).as("publish after a failed audit: %s", r).isEqualTo(1);
     assertThat(r.errLines()).singleElement().asString().contains("failed", "tidemark restate audit --run-id run1");
     assertThat(nessie.hash("main")).isEqualTo(main0);
 
-    // fixed on the branch: audit again, then it goes on
     spark.sql("UPDATE " + t.eventCounts().sqlAt(branch) + " SET n = n - 100" + c1);
-    Restatement.StageResult audited = inProcess(p, prefix, id).stage("audit");
-    assertThat(audited.outcome()).as("%s", audited).isEqualTo(Restatement.StageResult.Outcome.DONE);
+    StageResult audited = inProcess(ID).stage(Stage.AUDIT);
+    assertThat(audited.outcome()).as("%s", audited).isEqualTo(StageResult.Outcome.DONE);
     assertThat(audited.lines()).noneMatch(l -> l.contains("FAIL "))
         .anyMatch(l -> l.contains("PASS counts: DuckDB recount from the raw archive"));
-    stage.again("audit", id, branch, refs(branch));
+    again("audit", ID, branch, refs(branch));
+  }
 
-    // main moves after the audit: a stream commits a newly final window; publish recomputes on the new head
+  @Test
+  @Order(5)
+  void aPublishAfterMainMovedRecomputesOnTheNewHead() throws Exception {
+    // a stream commits a newly final window after the audit
     p.arrive(new Arrival(7, List.of(LandingFile.of(Dataset.EVENTS, "more.jsonl",
         "{\"event_id\":900,\"company_id\":\"c5\",\"amount\":1.0,\"event_ts\":\"2026-01-01T00:40:00Z\"}\n"))));
     assertThat(fx.countRows(t.eventCounts())).contains("c1|2026-01-01 00:20:00|1");
-    r = stage.run("tag", id);
+    Cli.Result r = run("tag", ID);
     assertThat(r.exitCode()).as("tag before publish: %s", r).isEqualTo(1);
     assertThat(r.errLines()).singleElement().asString().contains("tidemark restate publish --run-id run1");
-    Restatement.StageResult published = inProcess(p, prefix, id).stage("publish");
-    assertThat(published.outcome()).as("%s", published).isEqualTo(Restatement.StageResult.Outcome.DONE);
+    StageResult published = inProcess(ID).stage(Stage.PUBLISH);
+    assertThat(published.outcome()).as("%s", published).isEqualTo(StageResult.Outcome.DONE);
     assertThat(published.lines()).anyMatch(l -> l.contains("attempt 2: main had moved"));
     String branch2 = branch + "-2";
     assertThat(nessie.exists(branch)).as("the conflicting attempt's branch is dropped").isFalse();
-    stage.again("publish", id, branch2, refs(branch2));
+    again("publish", ID, branch2, refs(branch2));
 
-    r = stage.run("tag", id);
+    r = run("tag", ID);
     assertThat(r.exitCode()).as("%s", r).isZero();
-    String tag = prefix + "restated-" + id;
+    String tag = prefix + "restated-" + ID;
     assertThat(nessie.hash(tag)).isEqualTo(nessie.hash("main"));
-    stage.again("tag", id, branch2, refs(branch2));
+    again("tag", ID, branch2, refs(branch2));
     for (String earlier : List.of("plan", "write", "audit")) {
-      stage.again(earlier, id, branch2, refs(branch2));
+      again(earlier, ID, branch2, refs(branch2));
     }
+  }
 
+  @Test
+  @Order(6)
+  void mainHoldsTheCorrectionsOnceEach() throws Exception {
     // what the all-in-one run gives (RestatementIT): the corrections, once each, and the stream's windows
     List<Path> files = StreamFixture.download(p.lakehouse().storage(), p.config().landingBucket(), "events/", tmp);
     try (DuckOracle oracle = new DuckOracle(List.of(files))) {
@@ -167,25 +201,32 @@ class RestateStagesIT {
     assertThat(Scd2Invariants.check(spark, t.companies(), Optional.of(t.companyChanges()))).isEmpty();
     assertThat(fx.strings("SELECT concat_ws(' ', check_name, CAST(passed AS STRING)) FROM " + t.auditChecks().sql()
         + " WHERE run_id = 'run1'")).isNotEmpty().allMatch(s -> s.endsWith(" true"));
+  }
 
-    // the next run finds nothing: every later stage says so and succeeds, and nothing is committed to main
+  @Test
+  @Order(7)
+  void theNextRunFindsNothingAndEveryStageSaysSo() throws Exception {
     String main1 = nessie.hash("main");
-    Restatement.StageResult planned2 = inProcess(p, prefix, "run2").stage("plan");
+    StageResult planned2 = inProcess("run2").stage(Stage.PLAN);
     assertThat(planned2.lines()).as("%s", planned2).first().isEqualTo("nothing to restate");
-    r = stage.run("write", "run2");
+    Cli.Result r = run("write", "run2");
     assertThat(r.exitCode()).as("%s", r).isZero();
     assertThat(r.out()).contains("nothing to restate for run run2");
-    for (String later : List.of("audit", "publish", "tag")) {
-      Restatement.StageResult done = inProcess(p, prefix, "run2").stage(later);
-      assertThat(done.outcome()).as("%s", done).isEqualTo(Restatement.StageResult.Outcome.NOTHING_TO_RESTATE);
+    for (Stage later : List.of(Stage.AUDIT, Stage.PUBLISH, Stage.TAG)) {
+      StageResult done = inProcess("run2").stage(later);
+      assertThat(done.outcome()).as("%s", done).isEqualTo(StageResult.Outcome.NOTHING_TO_RESTATE);
       assertThat(done.lines()).anyMatch(l -> l.contains("nothing to restate for run run2"));
     }
     assertThat(nessie.hash("main")).isEqualTo(main1);
     assertThat(nessie.exists(prefix + "restated-run2")).isFalse();
   }
 
-  private static Restatement inProcess(Pipeline p, String prefix, String id) {
+  private Restatement inProcess(String id) {
     return new Restatement(p.lakehouse(), Restatement.Options.defaults(p.config()).withRunId(id).withPrefix(prefix));
+  }
+
+  private Cli.Result run(String stage, String id) {
+    return Cli.inProcess(env, "restate", stage, "--run-id", id, "--ref-prefix", prefix);
   }
 
   private List<String> log(String table) {
@@ -193,37 +234,20 @@ class RestateStagesIT {
         + " WHERE run_id = 'run1' ORDER BY r");
   }
 
-  /** Runs stages of one pipeline's restatements. */
-  private final class Stage {
-    private final Pipeline pipeline;
-    private final Map<String, String> env;
-    private final String prefix;
-
-    Stage(Pipeline pipeline, Map<String, String> env, String prefix) {
-      this.pipeline = pipeline;
-      this.env = env;
-      this.prefix = prefix;
+  /**
+   * A stage that is done, run again: it says so and changes neither main nor the branch. Through the command
+   * line once (the tag), the other reruns through the stage code the command calls.
+   */
+  private void again(String stage, String id, String branch, Refs before) throws Exception {
+    if (stage.equals("tag")) {
+      Cli.Result r = run(stage, id);
+      assertThat(r.exitCode()).as("%s again: %s", stage, r).isZero();
+      assertThat(r.out()).as("%s again", stage).contains("already done");
+    } else {
+      StageResult r = inProcess(id).stage(Stage.named(stage));
+      assertThat(r.outcome()).as("%s again: %s", stage, r).isEqualTo(StageResult.Outcome.ALREADY_DONE);
+      assertThat(r.lines()).as("%s again", stage).anyMatch(l -> l.contains("already done"));
     }
-
-    Cli.Result run(String stage, String id) {
-      return Cli.inProcess(env, "restate", stage, "--run-id", id, "--ref-prefix", prefix);
-    }
-
-    /**
-     * A stage that is done, run again: it says so and changes neither main nor the branch. Through the command
-     * line once (the tag), the other reruns through the stage code the command calls.
-     */
-    void again(String stage, String id, String branch, Refs before) throws Exception {
-      if (stage.equals("tag")) {
-        Cli.Result r = run(stage, id);
-        assertThat(r.exitCode()).as("%s again: %s", stage, r).isZero();
-        assertThat(r.out()).as("%s again", stage).contains("already done");
-      } else {
-        Restatement.StageResult r = inProcess(pipeline, prefix, id).stage(stage);
-        assertThat(r.outcome()).as("%s again: %s", stage, r).isEqualTo(Restatement.StageResult.Outcome.ALREADY_DONE);
-        assertThat(r.lines()).as("%s again", stage).anyMatch(l -> l.contains("already done"));
-      }
-      assertThat(refs(branch)).as("%s again changes nothing", stage).isEqualTo(before);
-    }
+    assertThat(refs(branch)).as("%s again changes nothing", stage).isEqualTo(before);
   }
 }

@@ -25,8 +25,7 @@ class RestatementIT extends StackTest {
   }
 
   private Restatement.Options options(String name) {
-    return Restatement.Options.defaults(stack.config()).withPrefix(TestStack.unique(name) + "-")
-        .withHooks(b -> { }, b -> { });
+    return Restatement.Options.defaults(stack.config()).withPrefix(TestStack.unique(name) + "-");
   }
 
   @Test

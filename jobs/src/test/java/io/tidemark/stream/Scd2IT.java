@@ -183,8 +183,19 @@ class Scd2IT extends StackTest {
   private List<String> violations(Dim t, String rows) {
     spark.sql("DELETE FROM " + t.dimension().sql());
     spark.sql("INSERT INTO " + t.dimension().sql() + " VALUES " + rows);
-    return Scd2Invariants.check(spark, t.dimension(), Optional.of(t.log())).stream()
+    List<String> bySpark = Scd2Invariants.check(spark, t.dimension(), Optional.of(t.log())).stream()
         .map(Scd2Invariants.Violation::check).toList();
+    // the restatement's audit runs the same rules in DuckDB over the rows it read: the same verdict
+    try (java.sql.Connection duckdb = java.sql.DriverManager.getConnection("jdbc:duckdb:")) {
+      List<String> byDuckDb = Scd2Invariants.check(duckdb,
+          spark.table(t.dimension().sql()).select(Schemas.columns(Schemas.COMPANY_VERSION)).collectAsList(),
+          Optional.of(spark.table(t.log().sql()).select(Schemas.columns(Schemas.COMPANY_CHANGE)).collectAsList()))
+          .stream().map(Scd2Invariants.Violation::check).toList();
+      assertThat(byDuckDb).as("the same rules in DuckDB").isEqualTo(bySpark);
+    } catch (java.sql.SQLException e) {
+      throw new AssertionError(e);
+    }
+    return bySpark;
   }
 
   /** 4k changes over 500 companies in 4 arrivals, with repeats, deletes, out-of-order changes, bad lines. */

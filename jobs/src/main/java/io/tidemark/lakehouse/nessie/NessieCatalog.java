@@ -11,6 +11,12 @@ import org.apache.iceberg.nessie.NessieIcebergClient;
  */
 public class NessieCatalog extends org.apache.iceberg.nessie.NessieCatalog {
   @Override
+  public org.apache.iceberg.Table loadTable(org.apache.iceberg.catalog.TableIdentifier identifier) {
+    io.tidemark.lakehouse.Work.tableLoaded();
+    return super.loadTable(identifier);
+  }
+
+  @Override
   public void initialize(String name, NessieIcebergClient client, FileIO fileIO, Map<String, String> options) {
     // a catalog pinned to a tag or a commit cannot commit: nothing to narrate
     NessieIcebergClient narrating = client instanceof NarratingNessieClient

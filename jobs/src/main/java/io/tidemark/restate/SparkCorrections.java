@@ -11,10 +11,15 @@ import static org.apache.spark.sql.functions.unix_timestamp;
 import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
 import io.tidemark.lakehouse.Schemas;
+import io.tidemark.restate.CorrectionSet.EventFix;
+import io.tidemark.restate.CorrectionSet.LateChange;
+import io.tidemark.restate.CorrectionSet.WindowFix;
 import io.tidemark.stream.Scd2History;
 import io.tidemark.stream.Scd2ChangeLog;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import org.apache.spark.sql.Column;
@@ -26,61 +31,86 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 
 /**
- * What the streams' watermarks dropped, worked out from the raw archives and the tables on the restatement
- * branch. Only candidates are looked at: rows the archives got since the last restatement, and rows of
- * windows, ids and changes that became final since then (their event time lies between the last run's watermark
- * and this one's). So the work follows the late data, not the size of the tables.
+ * The corrections worked out in Spark, for plans whose inputs are too many rows for the driver
+ * ({@link DriverCorrections}, whose rules these are, to the row): candidates read from the raw archives and the
+ * tables as the plan pinned them, joined and aggregated in Spark; only the corrections, few, come to the driver.
  */
-final class Corrections {
-  /** How far apart in event time repeats of one event_id may be and still count as one event. */
-  static final Duration DUPLICATE_SPREAD = io.tidemark.audit.RestatementAudit.DUPLICATE_SPREAD;
+final class SparkCorrections {
+  private static final Duration DUPLICATE_SPREAD = io.tidemark.audit.RestatementAudit.DUPLICATE_SPREAD;
   /** An event to write as its first occurrence, and how many rows the events table holds for its id. */
   private static final StructType DEDUP_CORRECTION = Schemas.EVENT.add("old_rows", "BIGINT");
 
   private final SparkSession spark;
   private final Tables tables;
-  private final String ref;
+  private final PinnedTables pinned;
   private final Marks before;
   private final Marks now;
   private final Duration window;
-  private final java.util.List<Dataset<Row>> cached = new java.util.ArrayList<>();
+  private final List<Dataset<Row>> cached = new ArrayList<>();
 
-  /** {@code ref}: the branch, or {@code branch#hash} for the branch as it was at that commit. */
-  Corrections(SparkSession spark, Tables tables, String ref, Marks before, Marks now, Duration window) {
+  SparkCorrections(SparkSession spark, Tables tables, PinnedTables pinned, Marks before, Marks now, Duration window) {
     this.spark = spark;
     this.tables = tables;
-    this.ref = ref;
+    this.pinned = pinned;
     this.before = before;
     this.now = now;
     this.window = window;
   }
 
-  /** The table on the branch (at the commit, when the ref names one). */
+  /** Worked out in Spark, collected: the corrections are few even when their inputs are many. */
+  CorrectionSet compute() {
+    try {
+      List<WindowFix> windows = new ArrayList<>();
+      for (Row r : counts().collectAsList()) {
+        windows.add(new WindowFix(r.getString(0), r.getTimestamp(1).toInstant(), r.isNullAt(2) ? null : r.getLong(2),
+            r.getLong(3)));
+      }
+      List<EventFix> events = new ArrayList<>();
+      for (Row r : dedup().collectAsList()) {
+        events.add(new EventFix(r.<Integer>getAs("event_id"), r.getAs("company_id"), r.<Double>getAs("amount"),
+            r.<java.sql.Timestamp>getAs("event_ts").toInstant(), r.<Long>getAs("old_rows")));
+      }
+      List<LateChange> changes = new ArrayList<>();
+      for (Row r : companyChanges().collectAsList()) {
+        changes.add(new LateChange(r.getAs("company_id"), r.getAs("name"), r.getAs("tier"),
+            r.<java.sql.Timestamp>getAs("change_ts").toInstant(), r.<Boolean>getAs("deleted")));
+      }
+      windows.sort(Comparator.comparing(WindowFix::wStart).thenComparing(WindowFix::companyId));
+      events.sort(Comparator.comparingInt(EventFix::eventId));
+      changes.sort(Comparator.comparing(LateChange::companyId).thenComparing(LateChange::changeTs));
+      return new CorrectionSet(windows, events, changes);
+    } finally {
+      cached.forEach(Dataset::unpersist);
+      cached.clear();
+    }
+  }
+
+  /** The table as the plan pinned it. */
   private String at(TableName t) {
-    return "`" + t.namespace() + "`.`" + t.table() + "@" + ref + "`";
+    return pinned.sql(t);
   }
 
   /** The raw rows the archive got after {@code from}, up to {@code to}; all of them without a start. */
   private Dataset<Row> appended(TableName raw, Optional<Long> from, Optional<Long> to) {
     if (to.isEmpty()) {
-      return spark.table(raw.sql()).limit(0);
+      return spark.table(at(raw)).limit(0);
     }
     if (from.isEmpty() || from.equals(to)) {
-      return from.equals(to) ? spark.table(raw.sql()).limit(0) : asOf(raw, to.get());
+      return from.equals(to) ? spark.table(at(raw)).limit(0) : asOf(raw, to.get());
     }
     return spark.read().format("iceberg").option("start-snapshot-id", from.get()).option("end-snapshot-id", to.get())
         .load("nessie." + raw);
   }
 
   private Dataset<Row> asOf(TableName raw, long snapshot) {
-    return spark.sql("SELECT * FROM " + raw.sql() + " VERSION AS OF " + snapshot);
+    return spark.sql("SELECT * FROM " + at(raw) + " VERSION AS OF " + snapshot);
   }
 
   /** Raw rows, as of this run's snapshot, with event time in (after, upTo]; none when there is no upper bound. */
   private Dataset<Row> between(TableName raw, Optional<Long> snapshot, String timeColumn, Optional<Instant> after,
                                Optional<Instant> upTo) {
     if (snapshot.isEmpty() || upTo.isEmpty()) {
-      return spark.table(raw.sql()).limit(0);
+      return spark.table(at(raw)).limit(0);
     }
     Column c = col(timeColumn).leq(lit(java.sql.Timestamp.from(upTo.get())));
     if (after.isPresent()) {
@@ -99,7 +129,7 @@ final class Corrections {
    * (old_n null for a window the stream never wrote). The stream's count is of every valid event line, repeats
    * included, so that is what the raw archive is counted for.
    */
-  Dataset<Row> counts() {
+  private Dataset<Row> counts() {
     if (now.counts().isEmpty()) {
       return emptyCounts();
     }
@@ -144,7 +174,7 @@ final class Corrections {
    * {@code event_id, company_id, amount, event_ts} of the first occurrence and {@code old_rows}, how many rows
    * the table holds for the id (0: the dedup dropped it as late; more than 1: repeats got through).
    */
-  Dataset<Row> dedup() {
+  private Dataset<Row> dedup() {
     if (now.dedup().isEmpty()) {
       return emptyDedup();
     }
@@ -168,14 +198,20 @@ final class Corrections {
     Dataset<Row> first = asOf(tables.rawEvents(), now.rawEvents().get()).where(inRange)
         .join(ids, "event_id")
         .withColumn("rank", row_number().over(Window.partitionBy("event_id")
-            .orderBy(col("batch_id"), col("source_file"), col("ingest_ts"), col("company_id"), col("amount"))))
+            .orderBy(col("batch_id"), col("source_file"), col("ingest_ts"), col("company_id"), col("amount"),
+                col("event_ts"))))
         .where(col("rank").equalTo(1))
         .where(col("event_ts").leq(lit(java.sql.Timestamp.from(w))))
         .select(Schemas.columns(Schemas.EVENT));
     Dataset<Row> current = spark.table(at(tables.events())).where(inRange).join(ids, "event_id");
     Dataset<Row> held = current.groupBy("event_id").agg(count(lit(1)).as("old_rows"));
-    Dataset<Row> same = current.join(first, Schemas.EVENT.fieldNames())
-        .groupBy("event_id").agg(count(lit(1)).as("same_rows"));
+    Column alike = null;
+    for (String c : Schemas.EVENT.fieldNames()) {
+      Column eq = current.col(c).eqNullSafe(first.col(c));
+      alike = alike == null ? eq : alike.and(eq);
+    }
+    Dataset<Row> same = current.join(first, alike).groupBy(current.col("event_id"))
+        .agg(count(lit(1)).as("same_rows"));
     return first.join(held, new String[] {"event_id"}, "left").join(same, new String[] {"event_id"}, "left")
         .na().fill(0L, new String[] {"old_rows", "same_rows"})
         .where(col("old_rows").notEqual(1).or(col("same_rows").notEqual(1)))
@@ -186,16 +222,10 @@ final class Corrections {
     return spark.createDataFrame(List.of(), DEDUP_CORRECTION);
   }
 
-  /** Drops the candidates cached while working the corrections out (once those are materialized). */
-  void release() {
-    cached.forEach(Dataset::unpersist);
-    cached.clear();
-  }
-
   /** Final company changes in the raw archive that the SCD2 stream never applied (normalized). */
-  Dataset<Row> companyChanges() {
+  private Dataset<Row> companyChanges() {
     if (now.scd2().isEmpty()) {
-      return Scd2History.normalize(spark.table(tables.rawCompanyChanges().sql()).limit(0));
+      return Scd2History.normalize(spark.table(at(tables.rawCompanyChanges())).limit(0));
     }
     Instant w = now.scd2().get();
     Dataset<Row> candidates = appended(tables.rawCompanyChanges(), before.rawChanges(), now.rawChanges())

@@ -1,0 +1,69 @@
+package io.tidemark.restate;
+
+import io.tidemark.audit.AuditCheck;
+import io.tidemark.lakehouse.CommitKeys;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Merges an audited attempt into main; when streams committed to a table the attempt corrected meanwhile, Nessie
+ * refuses the merge (never forced): the attempt's branch is dropped and the next attempt planned on the new head
+ * of main ({@code restate-<run id>-2}, ...), written, audited and merged, up to the run's attempts.
+ */
+final class PublishRetry {
+  private final RunContext ctx;
+
+  PublishRetry(RunContext ctx) {
+    this.ctx = ctx;
+  }
+
+  StageResult publish(Plan audited, int checks) throws Exception {
+    Plan plan = audited;
+    int passed = checks;
+    for (;;) {
+      Optional<String> merged = ctx.refs.merge(ctx.refs.branch(plan.branch()), ctx.main, message(plan, passed),
+          RunLedger.AUTHOR, properties(plan, passed));
+      if (merged.isPresent()) {
+        return StageResult.done(Stage.PUBLISH, "published to " + ctx.main + " (" + merged.get() + ")"
+            + (plan.attempt() > 1 ? " from " + plan.branch() + ", attempt " + plan.attempt() + ": main had moved" : ""));
+      }
+      if (plan.attempt() >= ctx.options.maxAttempts()) {
+        throw new RestatementException("main kept changing under the restatement: gave up after "
+            + ctx.options.maxAttempts() + " attempts; run it again when the streams are quieter");
+      }
+      ctx.refs.deleteBranch(plan.branch());
+      plan = new PlanStage(ctx).attempt(plan.attempt() + 1, plan.previous(), true);
+      if (plan.nothingToDo()) {
+        return StageResult.nothingToRestate(Stage.PUBLISH, ctx.runId());
+      }
+      new WriteStage(ctx).apply(plan);
+      AuditStage audit = new AuditStage(ctx);
+      List<AuditCheck> result = audit.check(plan, ctx.refs.branch(plan.branch()).getHash());
+      if (result.stream().anyMatch(c -> !c.passed())) {
+        return audit.result(result, plan);
+      }
+      passed = result.size();
+    }
+  }
+
+  private String message(Plan plan, int checks) {
+    return "restatement " + ctx.runId() + ": " + plan.windows() + " window(s), " + plan.events() + " event(s), "
+        + plan.changes() + " company change(s) corrected; audit passed (" + checks + " checks)";
+  }
+
+  private Map<String, String> properties(Plan plan, int checks) {
+    Map<String, String> props = new LinkedHashMap<>(plan.now().properties());
+    props.put(CommitKeys.RUN_ID, ctx.runId());
+    props.put(CommitKeys.BRANCH, plan.branch());
+    props.put(CommitKeys.WINDOWS_CORRECTED, Integer.toString(plan.windows()));
+    props.put(CommitKeys.EVENTS_CORRECTED, Long.toString(plan.events()));
+    props.put(CommitKeys.CHANGES_APPLIED, Long.toString(plan.changes()));
+    props.put(CommitKeys.AUDIT, CommitKeys.PASSED);
+    props.put(CommitKeys.AUDIT_CHECKS, Integer.toString(checks));
+    props.put(CommitKeys.STAGE, Stage.PUBLISH.label());
+    props.put(CommitKeys.PIPELINE, ctx.tables.rawEvents().toString());
+    return props;
+  }
+}

@@ -1,0 +1,82 @@
+package io.tidemark.stream;
+
+import io.tidemark.lakehouse.DriverReads;
+import io.tidemark.lakehouse.DriverWrites;
+import io.tidemark.lakehouse.Schemas;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
+
+/**
+ * Company changes applied to the SCD2 dimension on the driver, for the few changes of a small stream batch or of a
+ * restatement: the companies' rows of the change log and the dimension are read once (Iceberg's readers, no Spark
+ * job), the history and its difference from the dimension computed here, and both commits written here too (see
+ * {@link DriverWrites}): the changes the log lacks appended to it, and the dimension's difference as position
+ * deletes of the versions it replaces or removes plus the new versions, validated like a MERGE against the snapshot
+ * the versions were read from. Three reads and two writes instead of the dozen Spark jobs whose fixed costs would be
+ * most of the time.
+ */
+public final class Scd2OnDriver {
+  /** A few MB of rows: no budget worth a Spark job for the rows of the touched companies. */
+  private static final long READ_BUDGET = Long.MAX_VALUE;
+
+  /** How the two commits are made: each gets the summary properties its commit must carry. */
+  public interface Commits {
+    void toLog(long rows, Consumer<Map<String, String>> write);
+
+    void toDimension(long rows, Consumer<Map<String, String>> write);
+  }
+
+  /** What was applied: changes new to the log, and versions of the dimension written or removed. */
+  public record Applied(int fresh, int versions) {}
+
+  private Scd2OnDriver() {}
+
+  /** {@code changes}: rows of {@link Schemas#COMPANY_CHANGE}, normalized ({@link Scd2History#normalize}). */
+  public static Applied apply(Table log, Table dimension, List<Row> changes, Commits commits) {
+    Object[] keys = changes.stream().map(r -> r.getAs("company_id")).distinct().toArray();
+    Expression touched = Expressions.in("company_id", keys);
+    List<Row> logged = DriverReads.read(log, null, touched, List.of(Schemas.COMPANY_CHANGE.fieldNames()), false,
+        READ_BUDGET).stream().map(r -> DriverReads.toRow(r, Schemas.COMPANY_CHANGE)).toList();
+    Snapshot readAt = dimension.currentSnapshot();
+    Map<List<Object>, DriverWrites.Position> at = new HashMap<>();
+    List<Row> current = new ArrayList<>();
+    for (Record r : DriverReads.read(dimension, null, touched, List.of(Schemas.COMPANY_VERSION.fieldNames()), true,
+        READ_BUDGET)) {
+      Row version = DriverReads.toRow(r, Schemas.COMPANY_VERSION);
+      current.add(version);
+      at.put(Scd2Difference.versionKey(version), new DriverWrites.Position((String) r.getField(DriverReads.FILE),
+          (Long) r.getField(DriverReads.POS)));
+    }
+    Set<List<Object>> applied = logged.stream().map(Scd2Difference::values).collect(Collectors.toSet());
+    // a change repeated, or already in the log, is applied once
+    List<Row> fresh = changes.stream().map(Scd2Difference::values).distinct().filter(v -> !applied.contains(v))
+        .map(v -> (Row) new GenericRowWithSchema(v.toArray(), Schemas.COMPANY_CHANGE)).toList();
+    commits.toLog(fresh.size(), props -> DriverWrites.append(log, Schemas.COMPANY_CHANGE, fresh, props));
+    // the log after the append holds exactly logged + fresh
+    List<Row> history = new ArrayList<>(logged);
+    history.addAll(fresh);
+    List<Row> diff = Scd2Difference.of(Scd2History.rebuildRows(history), current);
+    // MERGE's rules: a version keyed on (company_id, valid_from) is replaced when it is in the difference, removed
+    // when marked so; an upsert is written anew
+    List<DriverWrites.Position> removed = diff.stream().map(r -> at.get(Scd2Difference.versionKey(r)))
+        .filter(Objects::nonNull).toList();
+    List<Row> added = diff.stream().filter(Scd2Difference::isUpsert).toList();
+    Long readSnapshot = readAt == null ? null : readAt.snapshotId();
+    commits.toDimension(diff.size(), props -> DriverWrites.replace(dimension, readSnapshot, removed,
+        Schemas.COMPANY_VERSION, added, touched, props));
+    return new Applied(fresh.size(), diff.size());
+  }
+}
