@@ -62,7 +62,9 @@ final class BenchCommand implements Runnable {
   }
 
   @Command(name = "restate", mixinStandardHelpOptions = true, sortOptions = false,
-      description = "Restatement time and data files rewritten as the history grows, with the same late events.")
+      description = {"What a restatement costs: the seed's restatement stage by stage (time, Spark jobs, table "
+          + "loads) in this JVM and as commands in fresh JVMs next to `sql \"SELECT 1\"`, a run with nothing late; "
+          + "then the time and data files rewritten as the history grows, with the same late events."})
   static final class Restate implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -81,11 +83,22 @@ final class BenchCommand implements Runnable {
         description = "Arrivals the history lands in, each run through the streams (default: ${DEFAULT-VALUE}).")
     int arrivals;
 
+    @Option(names = "--only", paramLabel = "PART", description = "seed or history (default: both).")
+    String only;
+
+    @Option(names = "--fresh-jvm-option", paramLabel = "OPTION", defaultValue = "-XX:TieredStopAtLevel=1,"
+        + "-XX:ReservedCodeCacheSize=240m", split = ",", description = "Options of the fresh JVMs (default: "
+        + "${DEFAULT-VALUE}, as ./tidemark runs a command); none to skip the fresh JVMs.")
+    List<String> jvmOptions;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Default: <home>/bench.")
     Path outDir;
 
     @Override
     public Integer call() throws Exception {
+      if (only != null && !only.equals("seed") && !only.equals("history")) {
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--only: seed or history, not " + only);
+      }
       if (arrivals < 1 || late < 1 || eventsPerDay < 1 || histories.stream().anyMatch(h -> h < 1)) {
         throw new picocli.CommandLine.ParameterException(spec.commandLine(),
             "--histories, --late, --events-per-day and --arrivals must be >= 1");
@@ -93,8 +106,13 @@ final class BenchCommand implements Runnable {
       TidemarkConfig config = Tidemark.root(spec).config();
       Path dir = outDir(config, outDir);
       try (Lakehouse lh = Lakehouse.open(config, "tidemark bench restate")) {
-        new io.tidemark.bench.RestateBench(lh, spec.commandLine().getOut(), dir)
-            .run(histories, late, eventsPerDay, arrivals);
+        io.tidemark.bench.RestateBench bench = new io.tidemark.bench.RestateBench(lh, spec.commandLine().getOut(), dir);
+        if (!"history".equals(only)) {
+          bench.seed(jvmOptions.equals(List.of("none")) ? null : jvmOptions);
+        }
+        if (!"seed".equals(only)) {
+          bench.run(histories, late, eventsPerDay, arrivals);
+        }
       }
       return 0;
     }

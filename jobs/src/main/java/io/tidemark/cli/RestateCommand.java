@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
         + "applied. Written on a Nessie branch restate-<run id>, audited (invariants, and DuckDB recounting from the "
         + "raw Parquet files), merged into main as one commit and tagged restated-<run id>. A failed audit leaves main "
         + "alone and the branch for inspection (exit code 1). With nothing to repair it commits nothing.",
-        "Also prints, and writes as an HTML page with a chart, how late the events were per arrival.",
+        "When it restated something, it also prints, and writes as an HTML page with a chart, how late the events "
+            + "were per arrival.",
         "",
         "With no stage every stage runs in order; each stage can also run alone, e.g. as an Airflow task:",
         "  tidemark restate plan|write|audit|publish|tag --run-id ID",
@@ -84,12 +85,17 @@ final class RestateCommand implements Callable<Integer> {
       if (Tidemark.root(spec).debug()) {
         out.println("work: " + Work.now().since(before));
       }
-      LatenessReport.Report report = LatenessReport.compute(lh.spark(), config.tables().rawEvents(),
-          config.countsWatermark(), config.countsWindow());
-      LatenessReport.print(report, out);
-      Path page = LatenessReport.write(report, reportDir != null ? reportDir
-          : config.home().resolve("reports").resolve(options.runId()));
-      out.println("lateness report: " + page);
+      if (r.nothingToDo()) {
+        // the report reads the whole raw archive: with nothing late since the last run it would say nothing new
+        out.println("lateness report: not written, nothing was late since the last restatement");
+      } else {
+        LatenessReport.Report report = LatenessReport.compute(lh.spark(), config.tables().rawEvents(),
+            config.countsWatermark(), config.countsWindow());
+        LatenessReport.print(report, out);
+        Path page = LatenessReport.write(report, reportDir != null ? reportDir
+            : config.home().resolve("reports").resolve(options.runId()));
+        out.println("lateness report: " + page);
+      }
       out.flush();
       if (!r.published() && !r.nothingToDo()) {
         AuditCheck failed = r.checks().stream().filter(c -> !c.passed()).findFirst().orElseThrow();

@@ -27,6 +27,7 @@ import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
 
 /**
  * The write step: the planned corrections onto the branch, each table in one commit written on the driver (see
@@ -113,8 +114,8 @@ final class CorrectionWriter {
     if (changes.isEmpty()) {
       return;
     }
-    List<Row> rows = changes.stream().map(c -> RowFactory.create(c.companyId(), c.name(), c.tier(),
-        Timestamp.from(c.changeTs()), c.deleted())).toList();
+    List<Row> rows = changes.stream().map(c -> (Row) new GenericRowWithSchema(new Object[] {c.companyId(), c.name(),
+        c.tier(), Timestamp.from(c.changeTs()), c.deleted()}, Schemas.COMPANY_CHANGE)).toList();
     Consumer<Consumer<Map<String, String>>> commit = write -> write.accept(provenance);
     Scd2OnDriver.apply(branch.get(tables.companyChanges()), branch.get(tables.companies()), rows,
         new Scd2OnDriver.Commits() {

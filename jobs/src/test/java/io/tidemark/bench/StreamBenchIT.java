@@ -44,10 +44,24 @@ class StreamBenchIT {
 
   @Test
   void benchRestateRunsAndCompares() {
-    Cli.Result r = Cli.inProcess(TestStack.get().env(), "bench", "restate", "--histories", "1000,2000", "--late", "10",
-        "--events-per-day", "500", "--arrivals", "2", "--out", out.toString());
+    Cli.Result r = Cli.inProcess(TestStack.get().env(), "bench", "restate", "--only", "history", "--histories",
+        "1000,2000", "--late", "10", "--events-per-day", "500", "--arrivals", "2", "--out", out.toString());
     assertThat(r.exitCode()).as("%s", r).isZero();
     assertThat(r.out()).containsPattern("\\s+1000\\s+2\\s+[\\d.]+\\s+[\\d.]+\\s+\\d+\\s+10\\s")
         .contains("2.0x the history:");
+  }
+
+  @Test
+  void benchRestateShowsTheSeedStageByStage() {
+    Cli.Result r = Cli.inProcess(TestStack.get().env(), "bench", "restate", "--only", "seed", "--fresh-jvm-option",
+        "none", "--out", out.toString());
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    for (String stage : new String[] {"plan", "write", "audit", "publish", "tag"}) {
+      assertThat(r.out()).containsPattern("warm JVM, first\\s+" + stage + "\\s+[\\d.]+\\s+\\d+\\s+\\d+");
+    }
+    assertThat(r.out()).containsPattern("warm JVM, again\\s+all\\s+[\\d.]+")
+        .containsPattern("nothing new since the last restatement: [\\d.]+ s, \\d+ Spark job\\(s\\), \\d+ table load")
+        .containsPattern("an on-time arrival since the last restatement: [\\d.]+ s, ")
+        .doesNotContain("not what this measures");
   }
 }

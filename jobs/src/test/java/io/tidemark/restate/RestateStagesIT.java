@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The restatement stage by stage through the real command line, {@code restate plan|write|audit|publish|tag --run-id
@@ -62,8 +63,8 @@ class RestateStagesIT extends StackTest {
   }
 
   @BeforeAll
-  void pipelineWithSomethingToRestate() {
-    p = Pipeline.withLateChange(stack, "stages", tmp.resolve("cp-stages"));
+  void pipelineWithSomethingToRestate(@TempDir Path checkpoints) {
+    p = Pipeline.withLateChange(stack, "stages", checkpoints);
     t = p.config().tables();
     env = p.env();
     prefix = TestStack.unique("stages") + "-";
