@@ -20,6 +20,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Binder;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
@@ -57,7 +58,7 @@ public final class DriverReads {
       return List.of();
     }
     IcebergGenerics.ScanBuilder scan = IcebergGenerics.read(table).where(filter)
-        .project(projection(table.schema(), columns, positions));
+        .project(projection(table.schema(), columns, filter, positions));
     if (snapshot != null) {
       scan = scan.useSnapshot(snapshot);
     }
@@ -68,14 +69,21 @@ public final class DriverReads {
   public static List<Record> appended(Table table, long from, long to, Expression filter, List<String> columns,
                                       long budget) {
     return collect(IcebergGenerics.read(table).appendsBetween(from, to).where(filter)
-        .project(projection(table.schema(), columns, false)).build(), table, budget);
+        .project(projection(table.schema(), columns, filter, false)).build(), table, budget);
   }
 
-  private static Schema projection(Schema schema, List<String> columns, boolean positions) {
+  /** The columns asked for, and those the filter reads: Iceberg's reader filters the projected rows. */
+  private static Schema projection(Schema schema, List<String> columns, Expression filter, boolean positions) {
     List<Types.NestedField> fields = new ArrayList<>();
     for (String c : columns) {
       fields.add(Optional.ofNullable(schema.findField(c))
           .orElseThrow(() -> new IllegalArgumentException("no column " + c + " in " + schema)));
+    }
+    for (int id : Binder.boundReferences(schema.asStruct(), List.of(filter), true)) {
+      Types.NestedField f = schema.findField(id);
+      if (fields.stream().noneMatch(x -> x.fieldId() == id)) {
+        fields.add(f);
+      }
     }
     if (positions) {
       fields.addAll(List.of(MetadataColumns.FILE_PATH, MetadataColumns.ROW_POSITION));

@@ -13,12 +13,21 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The restatement all in one ({@code tidemark restate} without a stage). A failed audit, a publish after main moved
- * and each stage's rerun are covered stage by stage in RestateStagesIT, on the same stage code.
+ * The restatement all in one ({@code tidemark restate} without a stage), after its plan worked out on the driver and
+ * in Spark agrees. A failed audit, a publish after main moved and each stage's rerun are covered stage by stage in
+ * RestateStagesIT, on the same stage code.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RestatementIT extends StackTest {
   RestatementIT() {
     super("restate_fx");
@@ -28,9 +37,44 @@ class RestatementIT extends StackTest {
     return Restatement.Options.defaults(stack.config()).withPrefix(TestStack.unique(name) + "-");
   }
 
+  private Pipeline p;
+
+  @BeforeAll
+  void pipelineWithSomethingToRestate(@TempDir Path checkpoints) {
+    p = Pipeline.withLateChange(stack, "repair", checkpoints);
+  }
+
+  /**
+   * A plan works on the driver while its input rows stay within the budget, in Spark past it: both plan the same
+   * corrections (the plan table on each branch holds the same rows), and plans leave main alone.
+   */
   @Test
+  @Order(1)
+  void theDriverAndSparkPlanTheSameCorrections() throws Exception {
+    String prefix = TestStack.unique("plans") + "-";
+    String main = stack.nessie().hash("main");
+    List<List<String>> plans = new java.util.ArrayList<>();
+    for (long driverRows : new long[] {Restatement.DRIVER_ROWS, 0}) {
+      String id = "rows" + driverRows;
+      StageResult planned = new Restatement(p.lakehouse(), Restatement.Options.defaults(p.config()).withRunId(id)
+          .withPrefix(prefix).withDriverRows(driverRows)).stage(Stage.PLAN);
+      assertThat(planned.outcome()).as("%s", planned).isEqualTo(StageResult.Outcome.DONE);
+      plans.add(fx.strings("SELECT concat_ws(' ', kind, company_id, CAST(w_start AS STRING), CAST(old_n AS STRING), "
+          + "CAST(new_n AS STRING), CAST(event_id AS STRING), CAST(amount AS STRING), CAST(event_ts AS STRING), "
+          + "CAST(old_rows AS STRING), name, tier, CAST(change_ts AS STRING), CAST(deleted AS STRING)) AS r FROM "
+          + p.config().tables().restatementPlan().sqlAt(prefix + "restate-" + id) + " WHERE run_id = '" + id
+          + "' ORDER BY r"));
+    }
+    assertThat(plans.get(0)).as("planned on the driver").hasSizeGreaterThanOrEqualTo(3)
+        .anyMatch(r -> r.startsWith("window c1 2026-01-01 00:00:00 4 6"))
+        .anyMatch(r -> r.startsWith("change c3 ") && r.contains("Cog platinum"));
+    assertThat(plans.get(1)).as("planned in Spark").isEqualTo(plans.get(0));
+    assertThat(stack.nessie().hash("main")).as("plans leave main alone").isEqualTo(main);
+  }
+
+  @Test
+  @Order(2)
   void seedIsRepairedPublishedAndTaggedThenNothingToDo() throws Exception {
-    Pipeline p = Pipeline.withLateChange(stack, "repair", tmp.resolve("cp-repair"));
     var t = p.config().tables();
     assertThat(fx.countRows(t.eventCounts())).as("what the stream wrote")
         .contains("c1|2026-01-01 00:00:00|4").doesNotContain("c1|2026-01-01 00:00:00|6");
