@@ -33,12 +33,14 @@ public final class Restatement {
   public static final long DRIVER_ROWS = 2_000_000;
 
   /**
-   * How a run goes. {@code refPrefix} keeps runs of separate setups (tests, benchmarks) apart in one Nessie;
+   * How a run goes. {@code generatedId}: the id was made for this run, so nothing in Nessie has it yet.
+   * {@code refPrefix} keeps runs of separate setups (tests, benchmarks) apart in one Nessie;
    * {@code driverRows}: input rows the plan reads on the driver before it hands the work to Spark.
    */
-  public record Options(String runId, int maxAttempts, Path workRoot, String refPrefix, long driverRows) {
+  public record Options(String runId, boolean generatedId, int maxAttempts, Path workRoot, String refPrefix,
+                        long driverRows) {
     public static Options defaults(TidemarkConfig config) {
-      return new Options(RunId.generate(), 3, config.home().resolve("restate"), "", DRIVER_ROWS);
+      return new Options(RunId.generate(), true, 3, config.home().resolve("restate"), "", DRIVER_ROWS);
     }
 
     /** Where the audit keeps its copies of raw files. */
@@ -47,25 +49,25 @@ public final class Restatement {
     }
 
     public Options withRunId(String id) {
-      return new Options(RunId.check(id), maxAttempts, workRoot, refPrefix, driverRows);
+      return new Options(RunId.check(id), false, maxAttempts, workRoot, refPrefix, driverRows);
     }
 
     public Options withMaxAttempts(int n) {
       if (n < 1) {
         throw new ConfigException("--max-attempts: must be at least 1, not " + n);
       }
-      return new Options(runId, n, workRoot, refPrefix, driverRows);
+      return new Options(runId, generatedId, n, workRoot, refPrefix, driverRows);
     }
 
     public Options withPrefix(String prefix) {
-      return new Options(runId, maxAttempts, workRoot, RunId.checkPrefix(prefix), driverRows);
+      return new Options(runId, generatedId, maxAttempts, workRoot, RunId.checkPrefix(prefix), driverRows);
     }
 
     public Options withDriverRows(long n) {
       if (n < 0) {
         throw new ConfigException("--driver-rows: must be at least 0, not " + n);
       }
-      return new Options(runId, maxAttempts, workRoot, refPrefix, n);
+      return new Options(runId, generatedId, maxAttempts, workRoot, refPrefix, n);
     }
   }
 

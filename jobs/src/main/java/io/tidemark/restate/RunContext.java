@@ -38,7 +38,7 @@ final class RunContext implements AutoCloseable {
     this.options = options;
     this.main = config.nessieRef();
     this.refs = new NessieRefs(lakehouse.endpoints());
-    this.ledger = new RunLedger(refs, options.refPrefix(), options.runId(), main);
+    this.ledger = new RunLedger(refs, options.refPrefix(), options.runId(), main, !options.generatedId());
   }
 
   String runId() {

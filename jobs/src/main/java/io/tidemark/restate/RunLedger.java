@@ -3,7 +3,9 @@ package io.tidemark.restate;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.lakehouse.CommitKeys;
 import io.tidemark.lakehouse.nessie.NessieRefs;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,17 +22,25 @@ import org.projectnessie.model.LogResponse.LogEntry;
  */
 final class RunLedger {
   static final String AUTHOR = "tidemark-restate";
+  /** Commits after a plan's mark on its branch: the run's own (a few) and a person's fixes, never this many. */
+  private static final int MARK_SEARCH = 1000;
 
   private final NessieRefs refs;
   private final String prefix;
   private final String runId;
   private final String main;
+  private final boolean mayBeOld;
 
-  RunLedger(NessieRefs refs, String prefix, String runId, String main) {
+  /**
+   * {@code mayBeOld}: the run id may have been used before (a person or an orchestrator gave it); a generated one is
+   * new, and its run has no commit anywhere yet.
+   */
+  RunLedger(NessieRefs refs, String prefix, String runId, String main, boolean mayBeOld) {
     this.refs = refs;
     this.prefix = prefix;
     this.runId = runId;
     this.main = main;
+    this.mayBeOld = mayBeOld;
   }
 
   String branchName(int attempt) {
@@ -43,19 +53,13 @@ final class RunLedger {
 
   RunState read() {
     Optional<String> tagged = refs.hash(tagName());
-    Optional<String> merged = refs.commitsWith(main, Map.of(CommitKeys.RUN_ID, runId, CommitKeys.STAGE,
-            Stage.PUBLISH.label()), 20).stream()
-        .map(LogEntry::getCommitMeta)
-        .filter(m -> m.getProperties().getOrDefault(CommitKeys.BRANCH, "").startsWith(branchName(1)))
-        .map(CommitMeta::getHash).findFirst();
     String base = branchName(1);
     List<String> names = refs.branches(base).stream()
         .filter(n -> n.equals(base) || n.substring(base.length()).matches("-[0-9]+"))
         .sorted(Comparator.comparingInt((String n) -> attemptOf(base, n)).reversed()).toList();
     for (String name : names) {
       Branch head = refs.branch(name);
-      List<CommitMeta> marks = refs.commitsWith(name, Map.of(CommitKeys.RUN_ID, runId, CommitKeys.BRANCH, name), 200)
-          .stream().map(LogEntry::getCommitMeta).toList();
+      List<CommitMeta> marks = marksOn(name);
       Optional<Plan> plan = mark(marks, Stage.PLAN).map(m -> Plan.of(m.getHash(), m.getProperties()));
       if (plan.isEmpty() && attemptOf(base, name) > 1) {
         continue; // another run's branch whose id ends in -<digits>
@@ -65,9 +69,41 @@ final class RunLedger {
           .map(m -> new RunState.AuditMark(m.getHash(), CommitKeys.PASSED.equals(m.getProperties()
               .get(CommitKeys.AUDIT)), Integer.parseInt(m.getProperties().getOrDefault(CommitKeys.AUDIT_CHECKS, "0")),
               m.getProperties().get(CommitKeys.AUDIT_FAILURE)));
+      // a run merges after its newest plan: main's log is searched back to that plan's cut, not through history
+      Optional<String> merged = plan.isEmpty() ? Optional.empty() : merged(plan.get().base());
       return new RunState(Optional.of(head), plan, written, audit, merged, tagged);
     }
+    // no branch: a new run, or one whose branch is gone; its tag, when it has one, is at its merge commit
+    Optional<String> merged = tagged.isPresent() || !mayBeOld ? tagged : merged(null);
     return new RunState(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), merged, tagged);
+  }
+
+  /** The run's merge commit on main, among the commits after {@code since} (null: all of main's history). */
+  private Optional<String> merged(String since) {
+    return refs.commitsWith(main, Map.of(CommitKeys.RUN_ID, runId, CommitKeys.STAGE, Stage.PUBLISH.label()), 20, since)
+        .stream().map(LogEntry::getCommitMeta)
+        .filter(m -> m.getProperties().getOrDefault(CommitKeys.BRANCH, "").startsWith(branchName(1)))
+        .map(CommitMeta::getHash).findFirst();
+  }
+
+  /**
+   * The run's marks on a branch, newest first: its log is read from the head back to the plan's mark, which is the
+   * first of them (a branch whose plan was never marked is read back {@link #MARK_SEARCH} commits at most).
+   */
+  private List<CommitMeta> marksOn(String branch) {
+    List<CommitMeta> marks = new ArrayList<>();
+    Iterator<LogEntry> log = refs.log(branch).limit(MARK_SEARCH).iterator();
+    while (log.hasNext()) {
+      CommitMeta m = log.next().getCommitMeta();
+      Map<String, String> p = m.getProperties();
+      if (runId.equals(p.get(CommitKeys.RUN_ID)) && branch.equals(p.get(CommitKeys.BRANCH))) {
+        marks.add(m);
+        if (Stage.PLAN.label().equals(p.get(CommitKeys.STAGE))) {
+          break;
+        }
+      }
+    }
+    return marks;
   }
 
   /** The newest mark of a stage (the log comes newest first). */

@@ -125,15 +125,36 @@ public final class NessieRefs implements AutoCloseable {
    * so a long history is not sent over); at most {@code max}.
    */
   public List<LogEntry> commitsWith(String ref, Map<String, String> equal, int max) {
+    return commitsWith(ref, equal, max, null);
+  }
+
+  /**
+   * The same, among the commits after {@code untilHash} (exclusive; null: the whole log): the server then stops
+   * there instead of filtering the whole history.
+   */
+  public List<LogEntry> commitsWith(String ref, Map<String, String> equal, int max, String untilHash) {
     String filter = equal.entrySet().stream()
         .map(e -> "'" + cel(e.getKey()) + "' in commit.properties && commit.properties['" + cel(e.getKey()) + "'] == '"
             + cel(e.getValue()) + "'")
         .collect(Collectors.joining(" && "));
     try {
       // stream(): follows the pages, should the server return a filtered page short
-      return api.getCommitLog().refName(ref).filter(filter).maxRecords(max).stream().limit(max).toList();
+      var log = api.getCommitLog().refName(ref).filter(filter).maxRecords(max);
+      if (untilHash != null) {
+        log = log.untilHash(untilHash);
+      }
+      return log.stream().limit(max).toList();
     } catch (NessieNotFoundException e) {
       return List.of();
+    }
+  }
+
+  /** The commits of {@code ref}, newest first, fetched a page at a time as the stream is read. */
+  public java.util.stream.Stream<LogEntry> log(String ref) {
+    try {
+      return api.getCommitLog().refName(ref).maxRecords(50).stream();
+    } catch (NessieNotFoundException e) {
+      return java.util.stream.Stream.empty();
     }
   }
 
