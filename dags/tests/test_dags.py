@@ -305,3 +305,56 @@ def test_the_first_submit_writes_the_drivers_class_archive_and_later_ones_map_it
     second.execute({})
     assert f"-XX:SharedArchiveFile={archive} " in second.conf["spark.driver.extraJavaOptions"]
     assert "-Xshare:on" in second.conf["spark.driver.extraJavaOptions"]
+
+
+def test_the_command_tasks_run_the_launcher_next_to_the_jar(dagbag):
+    import shlex
+
+    from airflow.providers.standard.operators.bash import BashOperator
+    from tidemark_lib import launch
+
+    launcher = shlex.quote(str(launch.launcher()))
+    commands = [t.bash_command for d in dagbag.dags.values() for t in d.tasks if isinstance(t, BashOperator)]
+    assert len(commands) >= 3
+    for command in commands:
+        assert launcher + " " in command, command
+        assert "java" not in command, f"a JVM started past the launcher: {command}"
+
+
+def test_the_drivers_get_the_launchers_jvm_options(monkeypatch, tmp_path):
+    """The spark-submit drivers take the JVM options from the launcher (`tidemark --java-options`): its defaults,
+    or TIDEMARK_JAVA_OPTS as the launcher reads it (empty: none)."""
+    import tidemark_lib
+    from tidemark_lib import launch
+
+    archive = tmp_path / "driver.jsa"
+    monkeypatch.delenv("TIDEMARK_JAVA_OPTS", raising=False)
+    default = launch.java_options()
+    assert default, "the launcher gives no JVM option by default"
+    options = tidemark_lib.driver_java_options(archive, None).split()
+    assert options[0].startswith("-Dlog4j2.configurationFile=file:")
+    assert options[1:] == [*default, f"-XX:SharedArchiveFile={archive}", "-Xlog:cds*=off"]
+    monkeypatch.setenv("TIDEMARK_JAVA_OPTS", "")
+    assert tidemark_lib.driver_java_options(archive, tmp_path / "t.jsa").split()[1:] == [
+        f"-XX:ArchiveClassesAtExit={tmp_path / 't.jsa'}", "-Xlog:cds*=off"]
+    monkeypatch.setenv("TIDEMARK_JAVA_OPTS", "-Xmx700m -XX:+UseSerialGC")
+    assert tidemark_lib.driver_java_options(archive, None).split()[1:3] == ["-Xmx700m", "-XX:+UseSerialGC"]
+
+
+def test_the_dags_take_their_settings_from_the_environment():
+    """The pool, the Spark connection and the arrival groups are the environment's (infra/airflow/airflow.env): a
+    DAG file's import fails naming the file when one is missing, and uses what is set."""
+    import os
+    import subprocess
+    import sys
+
+    probe = "import tidemark_lib as t; print(t.MAIN_WRITERS_POOL, t.SPARK_CONN_ID, t.MAX_ARRIVALS)"
+    env = dict(os.environ, PYTHONPATH=str(DAGS), TIDEMARK_AIRFLOW_POOL="other_writers",
+               TIDEMARK_SPARK_CONN_ID="spark_other", TIDEMARK_AIRFLOW_MAX_ARRIVALS="3")
+    run = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.splitlines()[-1].split() == ["other_writers", "spark_other", "3"]
+    del env["TIDEMARK_AIRFLOW_POOL"]
+    run = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode != 0
+    assert "TIDEMARK_AIRFLOW_POOL is not set" in run.stderr and "infra/airflow/airflow.env" in run.stderr
