@@ -1,4 +1,5 @@
-"""Test settings: Airflow gets a home of its own under target/, and dags/ on sys.path as Airflow's processes have it."""
+"""Test settings: Airflow gets a home of its own under target/, Airflow's settings of infra/airflow/airflow.env, and
+dags/ on sys.path, as Airflow's processes have them."""
 
 from __future__ import annotations
 
@@ -15,4 +16,10 @@ os.environ["AIRFLOW_HOME"] = str(WORK / "parse-home")
 os.environ["AIRFLOW__CORE__DAGS_FOLDER"] = str(DAGS)
 os.environ["AIRFLOW__CORE__LOAD_EXAMPLES"] = "False"
 os.environ.setdefault("AIRFLOW__CORE__UNIT_TEST_MODE", "True")
+# Airflow's settings as both stacks give them to Airflow's processes (the pool, the Spark connection id ... the DAG
+# files read); a value the caller has set wins, as on the native stack
+for line in (ROOT / "infra" / "airflow" / "airflow.env").read_text().splitlines():
+    if line.strip() and not line.startswith("#"):
+        name, value = line.split("=", 1)
+        os.environ.setdefault(name, value)
 sys.path.insert(0, str(DAGS))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DAGS
+from conftest import DAGS, ROOT
 
 SECRET = "s3cr3t-value-that-must-not-show"
 
@@ -81,8 +81,14 @@ def upstream(dag, task_id):
     return set(dag.get_task(task_id).upstream_task_ids)
 
 
+def pom_property(name: str) -> str:
+    m = re.search(rf"<{re.escape(name)}>([^<]+)</{re.escape(name)}>", (ROOT / "pom.xml").read_text())
+    assert m, f"pom.xml has no property {name}"
+    return m.group(1).strip()
+
+
 def test_arrivals_run_strictly_in_sequence(dagbag):
-    from tidemark_lib import MAIN_WRITERS_POOL, MAX_ARRIVALS, SPARK_JAR
+    from tidemark_lib import MAIN_WRITERS_POOL, MAX_ARRIVALS, SPARK_SUBMIT
 
     dag = dagbag.dags["tidemark_arrivals"]
     assert upstream(dag, "count_arrivals") == {"bootstrap"}
@@ -93,9 +99,14 @@ def test_arrivals_run_strictly_in_sequence(dagbag):
         assert upstream(dag, streams) == {land}
         s = dag.get_task(streams)
         assert s.task_type == "TidemarkSparkSubmitOperator"
-        assert s.application == str(SPARK_JAR) and s._java_class == "io.tidemark.cli.Tidemark"
+        assert s.application == SPARK_SUBMIT.application and s.application.endswith("/tidemark-spark.jar")
+        assert s._java_class == "io.tidemark.cli.Tidemark"
         assert s.application_args == ["stream", "all"]
-        assert "hadoop-aws-3.3.4.jar" in s.jars and "aws-java-sdk-bundle-1.12.262.jar" in s.jars
+        # the s3a jars of the versions the poms pin, as the build wrote them next to the jar
+        jars = s.jars.split(",")
+        assert f"hadoop-aws-{pom_property('hadoop.version')}.jar" in {Path(j).name for j in jars}, s.jars
+        assert f"aws-java-sdk-bundle-{pom_property('aws-java-sdk.version')}.jar" in {Path(j).name for j in jars}
+        assert all(Path(j).is_file() for j in jars), s.jars
         assert s.pool == MAIN_WRITERS_POOL
         assert s.env_vars["TIDEMARK_RUN_CONTEXT"].endswith(f"arrival={k}")
         previous = streams
@@ -184,15 +195,13 @@ def test_land_commands_render_for_seed_generated_and_landed(dagbag):
 def test_count_arrivals_of_a_landed_directory(dagbag, tmp_path):
     """`landed`: count_arrivals finds the arrivals of a directory laid out as the landing zone (here written by
     `tidemark land --to-dir`, without any service), and names the missing setting when `landed` is empty."""
-    import os
     import subprocess
     from types import SimpleNamespace
 
-    from conftest import ROOT
+    from tidemark_lib import launch
 
-    jar = Path(os.environ.get("TIDEMARK_JAR_DIR", ROOT / "jobs" / "target")) / "tidemark.jar"
     landed = tmp_path / "old run"
-    subprocess.run(["java", "-jar", str(jar), "land", "--scenario", "seed-counts", "--to-dir", str(landed)],
+    subprocess.run([str(launch.launcher()), "land", "--scenario", "seed-counts", "--to-dir", str(landed)],
                    check=True, capture_output=True, timeout=120)
     dag = dagbag.dags["tidemark_arrivals"]
     task = dag.get_task("count_arrivals")
@@ -213,7 +222,7 @@ def test_count_arrivals_of_a_landed_directory(dagbag, tmp_path):
 
 
 def test_maintenance_runs_daily_compaction_then_gc_then_retention_in_the_writers_pool(dagbag, monkeypatch):
-    from tidemark_lib import MAIN_WRITERS_POOL, SPARK_JAR
+    from tidemark_lib import MAIN_WRITERS_POOL, SPARK_SUBMIT
 
     dag = dagbag.dags["tidemark_maintenance"]
     jobs = ["compact", "gc", "branches"]
@@ -243,7 +252,7 @@ def test_maintenance_runs_daily_compaction_then_gc_then_retention_in_the_writers
     for job in jobs:
         task = dag.get_task(job)
         assert task.task_type == "TidemarkSparkSubmitOperator"
-        assert task.application == str(SPARK_JAR) and task._java_class == "io.tidemark.cli.Tidemark"
+        assert task.application == SPARK_SUBMIT.application and task._java_class == "io.tidemark.cli.Tidemark"
         assert task.application_args[:2] == ["maintain", job], job
         # serialized against the restatement's publish and the arrivals' streams
         assert task.pool == MAIN_WRITERS_POOL == dagbag.dags["tidemark_restatement"].get_task("publish").pool
@@ -296,3 +305,56 @@ def test_the_first_submit_writes_the_drivers_class_archive_and_later_ones_map_it
     second.execute({})
     assert f"-XX:SharedArchiveFile={archive} " in second.conf["spark.driver.extraJavaOptions"]
     assert "-Xshare:on" in second.conf["spark.driver.extraJavaOptions"]
+
+
+def test_the_command_tasks_run_the_launcher_next_to_the_jar(dagbag):
+    import shlex
+
+    from airflow.providers.standard.operators.bash import BashOperator
+    from tidemark_lib import launch
+
+    launcher = shlex.quote(str(launch.launcher()))
+    commands = [t.bash_command for d in dagbag.dags.values() for t in d.tasks if isinstance(t, BashOperator)]
+    assert len(commands) >= 3
+    for command in commands:
+        assert launcher + " " in command, command
+        assert "java" not in command, f"a JVM started past the launcher: {command}"
+
+
+def test_the_drivers_get_the_launchers_jvm_options(monkeypatch, tmp_path):
+    """The spark-submit drivers take the JVM options from the launcher (`tidemark --java-options`): its defaults,
+    or TIDEMARK_JAVA_OPTS as the launcher reads it (empty: none)."""
+    import tidemark_lib
+    from tidemark_lib import launch
+
+    archive = tmp_path / "driver.jsa"
+    monkeypatch.delenv("TIDEMARK_JAVA_OPTS", raising=False)
+    default = launch.java_options()
+    assert default, "the launcher gives no JVM option by default"
+    options = tidemark_lib.driver_java_options(archive, None).split()
+    assert options[0].startswith("-Dlog4j2.configurationFile=file:")
+    assert options[1:] == [*default, f"-XX:SharedArchiveFile={archive}", "-Xlog:cds*=off"]
+    monkeypatch.setenv("TIDEMARK_JAVA_OPTS", "")
+    assert tidemark_lib.driver_java_options(archive, tmp_path / "t.jsa").split()[1:] == [
+        f"-XX:ArchiveClassesAtExit={tmp_path / 't.jsa'}", "-Xlog:cds*=off"]
+    monkeypatch.setenv("TIDEMARK_JAVA_OPTS", "-Xmx700m -XX:+UseSerialGC")
+    assert tidemark_lib.driver_java_options(archive, None).split()[1:3] == ["-Xmx700m", "-XX:+UseSerialGC"]
+
+
+def test_the_dags_take_their_settings_from_the_environment():
+    """The pool, the Spark connection and the arrival groups are the environment's (infra/airflow/airflow.env): a
+    DAG file's import fails naming the file when one is missing, and uses what is set."""
+    import os
+    import subprocess
+    import sys
+
+    probe = "import tidemark_lib as t; print(t.MAIN_WRITERS_POOL, t.SPARK_CONN_ID, t.MAX_ARRIVALS)"
+    env = dict(os.environ, PYTHONPATH=str(DAGS), TIDEMARK_AIRFLOW_POOL="other_writers",
+               TIDEMARK_SPARK_CONN_ID="spark_other", TIDEMARK_AIRFLOW_MAX_ARRIVALS="3")
+    run = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.splitlines()[-1].split() == ["other_writers", "spark_other", "3"]
+    del env["TIDEMARK_AIRFLOW_POOL"]
+    run = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode != 0
+    assert "TIDEMARK_AIRFLOW_POOL is not set" in run.stderr and "infra/airflow/airflow.env" in run.stderr

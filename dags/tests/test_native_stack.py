@@ -41,6 +41,7 @@ TABLES = {t: cols for t, cols in json.loads((Path(__file__).parent / "pipeline_t
 # DemoIT's tables of `tidemark demo`, with the SHA-256 of the jar that made them
 DEMO_TABLES = WORK / "demo-tables.json"
 SHOTS = ROOT / "target" / "screenshots"
+TEST_POOL = "tidemark_test_writers"
 
 
 def alive(pid: int) -> bool:
@@ -120,7 +121,10 @@ class Airflow:
         self.url = f"http://127.0.0.1:{self.port}"
         # every DAG loads paused and the test unpauses the two it runs: tidemark_maintenance, daily at 00:00 UTC,
         # would otherwise commit a compaction to main when the test runs over midnight (it did, and main moved)
-        self.env = dict(home.env, TIDEMARK_AIRFLOW_PORT=str(self.port), AIRFLOW__CORE__DAGS_ARE_PAUSED_AT_CREATION="True")
+        # and a pool of another name than infra/airflow/airflow.env's: the stack makes the one the setting names,
+        # which the DAGs' tasks then take
+        self.env = dict(home.env, TIDEMARK_AIRFLOW_PORT=str(self.port), AIRFLOW__CORE__DAGS_ARE_PAUSED_AT_CREATION="True",
+                        TIDEMARK_AIRFLOW_POOL=TEST_POOL)
         self.token = None
 
     def stack(self, command: str) -> subprocess.CompletedProcess:
@@ -318,6 +322,8 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
     expected = {f"arrival_{k}.{t}": ("success" if k <= n else "skipped") for k in range(1, 7) for t in ("land", "streams")}
     assert {t: tis[t]["state"] for t in expected} == expected
     assert tis["check"]["state"] == "success"
+    assert af.call("GET", f"/api/v2/pools/{TEST_POOL}")["slots"] == 1
+    assert {tis[f"arrival_{k}.streams"]["pool"] for k in range(1, n + 1)} == {TEST_POOL}
     # the first spark-submit (arrival 1's streams) wrote the drivers' class archive; the later ones mapped it
     archives = [p.name for p in (home.dir / "cds").iterdir()]
     assert len(archives) == 1 and archives[0].startswith("spark-driver-") and archives[0].endswith(".jsa"), archives

@@ -1,7 +1,7 @@
 """What tidemark's DAGs share: settings from the environment and factories for the tasks that call `tidemark`.
 
-Everything here is read when a DAG file is parsed, so it stays cheap: environment variables and paths only, no
-connection, Variable, database or network. Secrets never pass through here: the jobs inherit them from the worker's
+Everything here is read when a DAG file is parsed, so it stays cheap: environment variables, paths and the few lines
+the build wrote next to the jars (spark-submit.conf), no connection, Variable, database or network. Secrets never pass through here: the jobs inherit them from the worker's
 environment (TIDEMARK_S3_SECRET_KEY ...), so they never land in rendered task fields or logs.
 """
 
@@ -17,27 +17,26 @@ from pathlib import Path
 from airflow.providers.apache.spark.operators.spark_submit import SparkSubmitOperator
 from airflow.sdk import Asset
 
-# where the jars are: jobs/target of the checkout next to dags/, unless the environment says otherwise (images)
-JAR_DIR = Path(os.environ.get("TIDEMARK_JAR_DIR", str(Path(__file__).resolve().parents[2] / "jobs" / "target")))
-TIDEMARK_JAR = JAR_DIR / "tidemark.jar"
-SPARK_JAR = JAR_DIR / "tidemark-spark.jar"
-# s3a is not in stock Spark: the versions match Spark 3.5.8's Hadoop 3.3.4 (the build copies them to target/lib)
-S3A_JARS = os.environ.get(
-    "TIDEMARK_SPARK_JARS",
-    ",".join(str(JAR_DIR / "lib" / j) for j in ("hadoop-aws-3.3.4.jar", "aws-java-sdk-bundle-1.12.262.jar")),
-)
+from tidemark_lib import launch
+
+
+def _setting(name: str) -> str:
+    """An Airflow setting of tidemark's, which infra/airflow/airflow.env gives the native stack and compose alike."""
+    value = os.environ.get(name)
+    if not value:
+        raise RuntimeError(f"{name} is not set: Airflow's processes get it from infra/airflow/airflow.env "
+                           "(infra/native/stack and docker-compose.yml load that file)")
+    return value
+
+
+# the spark-submit of tidemark-spark.jar as the build wrote it next to the jars (launch.py)
+SPARK_SUBMIT = launch.spark_submit_line()
 SPARK_LOG4J = os.environ.get("TIDEMARK_SPARK_LOG4J", str(Path(__file__).resolve().parent / "spark-log4j2.properties"))
-JAVA = os.environ.get("TIDEMARK_JAVA", "java")
-# the JVM options ./tidemark gives a short command (the JIT's first tier, the code cache both tiers would have);
-# plus the class archive the build's first Spark command wrote next to the jar (the JVM ignores a missing or stale
-# one, silently with cds logging off): about half the CPU of a JVM's start
-JAVA_OPTS = shlex.split(os.environ.get("TIDEMARK_JAVA_OPTS", "-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m"))
-CLASS_ARCHIVE = JAR_DIR / "tidemark.jsa"
-SPARK_CONN_ID = os.environ.get("TIDEMARK_SPARK_CONN_ID", "spark_default")
+SPARK_CONN_ID = _setting("TIDEMARK_SPARK_CONN_ID")
 # one slot: the tasks that commit to the catalog's main branch take turns across DAGs
-MAIN_WRITERS_POOL = os.environ.get("TIDEMARK_AIRFLOW_POOL", "tidemark_main_writers")
+MAIN_WRITERS_POOL = _setting("TIDEMARK_AIRFLOW_POOL")
 # the arrivals DAG has this many arrival groups; a scenario with fewer skips the rest
-MAX_ARRIVALS = int(os.environ.get("TIDEMARK_AIRFLOW_MAX_ARRIVALS", "6"))
+MAX_ARRIVALS = int(_setting("TIDEMARK_AIRFLOW_MAX_ARRIVALS"))
 OWNER = "tidemark"
 
 # tidemark_arrivals' check updates both after every arrival went through; tidemark_restatement is scheduled on them
@@ -65,10 +64,8 @@ def job_env(context: str) -> dict[str, str]:
 
 
 def tidemark_cli(*args: str) -> str:
-    """The shell command of `tidemark ARGS` as a person runs it (the jar, without spark-submit)."""
-    share = [f"-XX:SharedArchiveFile={CLASS_ARCHIVE}", "-Xlog:cds*=off"]
-    java = [JAVA, *JAVA_OPTS, *share, "-jar", str(TIDEMARK_JAR)]
-    return " ".join([*(shlex.quote(a) for a in java), *args])
+    """The shell command of `tidemark ARGS` as a person runs it: the launcher next to the jar (no spark-submit)."""
+    return launch.command(*args)
 
 
 def restatement_run_id(dag_run) -> str:
@@ -82,10 +79,11 @@ def driver_class_archive() -> Path:
     """Where the spark-submit driver's class archive (CDS) is kept: named by what its classes come from (the
     application jar as built, the s3a jars, the Spark install that `spark-submit` on PATH belongs to, the JVM), so
     that a rebuild or another Spark gets a new one instead of one the JVM would silently refuse."""
-    jar = SPARK_JAR.stat() if SPARK_JAR.exists() else None
+    app = Path(SPARK_SUBMIT.application)
+    jar = app.stat() if app.exists() else None
     spark_submit = shutil.which("spark-submit")
     key = "|".join(map(str, (
-        jar and (jar.st_size, jar.st_mtime_ns), S3A_JARS, spark_submit and os.path.realpath(spark_submit),
+        jar and (jar.st_size, jar.st_mtime_ns), SPARK_SUBMIT.jars, spark_submit and os.path.realpath(spark_submit),
         os.environ.get("SPARK_HOME"), os.environ.get("JAVA_HOME"),
     )))
     home = os.environ.get("TIDEMARK_HOME") or tempfile.gettempdir()
@@ -93,13 +91,13 @@ def driver_class_archive() -> Path:
 
 
 def driver_java_options(archive: Path, training: Path | None) -> str:
-    """The driver JVM's options: the jobs' log4j settings, TIDEMARK_JAVA_OPTS as for the `java -jar` tasks (the
-    JIT's first tier: a submit over a seed arrival takes about half the CPU; set it empty for large arrivals on
-    local[N], where the driver does the work), then either the class archive mapped or, when there is none yet, the
-    archive written to `training` at exit. CDS logging is off: its messages would go to stdout, and a stale archive
-    is then just not used."""
+    """The driver JVM's options: the jobs' log4j settings, the launcher's JVM options as for the tasks it starts
+    (TIDEMARK_JAVA_OPTS; by default the JIT's first tier: a submit over a seed arrival takes about half the CPU; set
+    it empty for large arrivals on local[N], where the driver does the work), then either the class archive mapped
+    or, when there is none yet, the archive written to `training` at exit. CDS logging is off: its messages would
+    go to stdout, and a stale archive is then just not used."""
     cds = f"-XX:ArchiveClassesAtExit={training}" if training else f"-XX:SharedArchiveFile={archive}"
-    return " ".join([f"-Dlog4j2.configurationFile=file:{SPARK_LOG4J}", *map(shlex.quote, JAVA_OPTS), cds,
+    return " ".join([f"-Dlog4j2.configurationFile=file:{SPARK_LOG4J}", *map(shlex.quote, launch.java_options()), cds,
                      "-Xlog:cds*=off"])
 
 
@@ -138,16 +136,15 @@ def spark_submit(task_id: str, args: list[str], doc_md: str, context: str = "", 
     return TidemarkSparkSubmitOperator(
         task_id=task_id,
         conn_id=SPARK_CONN_ID,
-        application=str(SPARK_JAR),
-        java_class="io.tidemark.cli.Tidemark",
-        jars=S3A_JARS,
+        application=SPARK_SUBMIT.application,
+        java_class=SPARK_SUBMIT.java_class,
+        jars=SPARK_SUBMIT.jars,
         application_args=args,
         env_vars=job_env(context),
         name=f"tidemark {' '.join(args[:2])}",
         conf={
-            # the jobs' Spark UI would only collide on ports between concurrent submits
-            "spark.ui.enabled": "false",
-            # the driver's log4j settings; execute() adds TIDEMARK_JAVA_OPTS and the class archive
+            **SPARK_SUBMIT.conf,
+            # the driver's log4j settings; execute() adds the JVM options and the class archive
             "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile=file:{SPARK_LOG4J}",
         },
         doc_md=doc_md,

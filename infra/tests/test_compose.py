@@ -4,7 +4,8 @@
 infra/compose/gen-env; the resolved stack is then held to what the issue asks: exact image tags that match our pins,
 healthchecks and healthy dependencies, no secret in the files, host ports on loopback, every secret required, every
 environment name the jobs and DAGs read provided to the services that run them (names found by scanning the code),
-Nessie configured as the embedded server is, and the Airflow image installing the native stack's pins. The
+Nessie configured as the embedded server is, Airflow's settings from the file the native stack reads too
+(infra/airflow/airflow.env), and the Airflow image installing the native stack's pins and the build's jar directory. The
 Dockerfiles are linted with hadolint. The scripts the containers run are run here with stand-ins for the programs
 they drive (mc, airflow), to check what they hand them.
 
@@ -37,6 +38,8 @@ AIRFLOW_ENTRY = ROOT / "infra" / "airflow" / "entry"
 REQUIREMENTS = ROOT / "infra" / "airflow" / "requirements.txt"
 CONSTRAINTS = ROOT / "infra" / "airflow" / "constraints.txt"
 NATIVE_STACK = ROOT / "infra" / "native" / "stack"
+AIRFLOW_SETTINGS = ROOT / "infra" / "airflow" / "airflow.env"
+JAR_DIR = ROOT / "jobs" / "target"
 SETTINGS_JAVA = ROOT / "jobs" / "src" / "main" / "java" / "io" / "tidemark" / "config" / "Setting.java"
 NESSIE_JAVA = ROOT / "jobs" / "src" / "main" / "java" / "io" / "tidemark" / "services" / "NessieServer.java"
 JAVA_MAIN = ROOT / "jobs" / "src" / "main" / "java"
@@ -47,7 +50,6 @@ POM = ROOT / "pom.xml"
 NOT_PROVIDED = {
     "TIDEMARK_RUN_CONTEXT": "set per task by the DAGs (job_env), naming the DAG run",
     "TIDEMARK_TEST_CRASH": "the crash tests' hook; never set outside them",
-    "TIDEMARK_SPARK_JARS": "the DAGs derive it from TIDEMARK_JAR_DIR/lib, where the image puts the build's s3a jars",
     "TIDEMARK_SPARK_LOG4J": "the DAGs find it next to their own files, wherever dags/ is mounted",
 }
 # Settings the Spark nodes do not get: executors receive the S3 keys from the driver with the application's
@@ -419,7 +421,7 @@ def test_no_secret_literal_in_the_files(raw):
             if "://" in value and "@" in value:
                 userinfo = value.split("://", 1)[1].split("@", 1)[0]
                 assert re.fullmatch(r"[\w.-]+:\$\{[A-Z0-9_]+:\?[^}]+\}", userinfo), f"{name}: {key} embeds a password"
-    for f in [COMPOSE, ENV_EXAMPLE, AIRFLOW_DOCKERFILE, MINIO_SETUP, AIRFLOW_ENTRY, GEN_ENV]:
+    for f in [COMPOSE, ENV_EXAMPLE, AIRFLOW_DOCKERFILE, MINIO_SETUP, AIRFLOW_ENTRY, GEN_ENV, AIRFLOW_SETTINGS]:
         text = f.read_text().lower()
         for default in ("minioadmin", "airflow:airflow", "admin:admin@", "password=airflow", "changeme"):
             assert default not in text, f"{f.name} holds the default credential {default!r}"
@@ -511,7 +513,7 @@ def test_api_server_entry_writes_the_admin_password_for_airflow_only(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# the same configuration as the native stack
+# the same settings as the native stack: the jobs' and the DAGs', Airflow's from the file both read
 
 
 def settings_names() -> list[str]:
@@ -545,6 +547,7 @@ def names_read_by_the_dags() -> set[str]:
         text = f.read_text()
         names |= set(re.findall(r'os\.(?:environ\.get|getenv)\(\s*"([A-Z][A-Z0-9_]*)"', text))
         names |= set(re.findall(r'os\.environ\[\s*"([A-Z][A-Z0-9_]*)"\s*\]', text))
+        names |= set(re.findall(r'_setting\(\s*"([A-Z][A-Z0-9_]*)"', text))
     assert "TIDEMARK_JAR_DIR" in names, "the scan of dags/ found nothing"
     return {n for n in names if n.startswith(("TIDEMARK_", "AIRFLOW_"))}
 
@@ -624,27 +627,64 @@ def airflow_options() -> set[str]:
     return options
 
 
-def test_the_dags_parse_in_the_scheduler_environment_and_submit_to_the_cluster(stack):
+def image_jar_dir(tmp: Path) -> Path:
+    """/opt/tidemark/jars as the Airflow image has it: what the Dockerfile's COPY lines put there, taken from this
+    checkout's jobs/target (the jars linked, not copied)."""
+    image_dir = "/opt/tidemark/jars/"
+    staged = tmp / "jars"
+    staged.mkdir()
+    for line in dockerfile_stages(AIRFLOW_DOCKERFILE)["airflow"]["lines"]:
+        parts = line.split()
+        if parts[0] != "COPY" or "--from=jars" not in parts or not parts[-1].startswith(image_dir):
+            continue
+        dest = parts[-1][len(image_dir):]
+        for src in (p for p in parts[1:-1] if not p.startswith("--")):
+            assert src.startswith("/src/jobs/target/"), f"the image's jar directory gets {src}, not from the build"
+            built = JAR_DIR / src.removeprefix("/src/jobs/target/").rstrip("/")
+            assert built.exists(), f"the image copies {src}, which jobs/target lacks (run mvn package first)"
+            if built.is_dir():
+                target = staged / dest
+            else:
+                target = staged / dest / built.name if not dest or dest.endswith("/") else staged / dest
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if built.is_file() and built.stat().st_size < 1 << 20:
+                shutil.copy2(built, target)
+            else:
+                target.symlink_to(built)
+    return staged
+
+
+def test_the_dags_parse_in_the_scheduler_environment_and_submit_to_the_cluster(stack, tmp_path):
     """dags/ parsed by the pinned Airflow with the scheduler's environment from the compose file (its database swapped
-    for SQLite: parsing needs none): no import error, spark-submit tasks on spark_default with the image's jars,
-    the jobs' settings in env_vars and no secret there (they reach the jobs from the container's environment)."""
+    for SQLite: parsing needs none; its jar directory staged as the image has it): no import error, spark-submit tasks
+    on spark_default with the image's jars, the jobs' settings in env_vars and no secret there (they reach the jobs
+    from the container's environment); the tasks that run the command run the launcher of the jar directory."""
+    jars = image_jar_dir(tmp_path)
+    launcher = jars / "tidemark"
+    assert os.access(launcher, os.X_OK) and not launcher.is_symlink(), "the image lacks the launcher next to the jar"
+    assert launcher.read_text() == (ROOT / "jobs" / "src" / "main" / "launcher" / "tidemark").read_text()
+    settings = environment(services(stack)["airflow-scheduler"])
+    assert settings["TIDEMARK_JAR_DIR"] == "/opt/tidemark/jars"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AIRFLOW", "TIDEMARK_"))}
-    env.update(environment(services(stack)["airflow-scheduler"]))
+    env.update(settings)
     home = ROOT / "target" / "compose-tests" / "airflow-home"
     env.update({"AIRFLOW_HOME": str(home), "AIRFLOW__CORE__DAGS_FOLDER": str(DAGS),
-                "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": f"sqlite:///{home}/parse.db"})
+                "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": f"sqlite:///{home}/parse.db", "TIDEMARK_JAR_DIR": str(jars)})
     probe = textwrap.dedent("""\
         import json, sys
         sys.path.insert(0, %r)  # as Airflow's processes have the DAG folder (dags/tests/conftest.py does the same)
         from airflow.dag_processing.dagbag import DagBag
         from airflow.providers.apache.spark.operators.spark_submit import SparkSubmitOperator
+        from airflow.providers.standard.operators.bash import BashOperator
         bag = DagBag(%r)
-        out = {"errors": {k: str(v)[-300:] for k, v in bag.import_errors.items()}, "submits": []}
+        out = {"errors": {k: str(v)[-300:] for k, v in bag.import_errors.items()}, "submits": [], "commands": []}
         for dag in bag.dags.values():
             for t in dag.tasks:
                 if isinstance(t, SparkSubmitOperator):
                     out["submits"].append({"task": dag.dag_id + "." + t.task_id, "conn": t._conn_id,
                                            "application": t.application, "jars": t.jars, "env": t.env_vars})
+                elif isinstance(t, BashOperator):
+                    out["commands"].append(t.bash_command)
         print(json.dumps(out))
         """) % (str(DAGS), str(DAGS))
     run = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=300)
@@ -652,32 +692,85 @@ def test_the_dags_parse_in_the_scheduler_environment_and_submit_to_the_cluster(s
     out = json.loads(run.stdout.strip().splitlines()[-1])
     assert out["errors"] == {}
     assert len(out["submits"]) >= 2, "the scan found no spark-submit task"
-    settings = environment(services(stack)["airflow-scheduler"])
-    lib = "/opt/tidemark/jars/lib/"
-    expected_jars = {f"{lib}hadoop-aws-{pom_property('hadoop.version')}.jar",
-                     f"{lib}aws-java-sdk-bundle-{pom_property('aws-java-sdk.version')}.jar"}
+    expected_jars = {f"{jars}/lib/hadoop-aws-{pom_property('hadoop.version')}.jar",
+                     f"{jars}/lib/aws-java-sdk-bundle-{pom_property('aws-java-sdk.version')}.jar"}
     for submit in out["submits"]:
         assert submit["conn"] == settings["TIDEMARK_SPARK_CONN_ID"]
-        assert submit["application"] == "/opt/tidemark/jars/tidemark-spark.jar"
+        assert submit["application"] == f"{jars}/tidemark-spark.jar"
         assert set(submit["jars"].split(",")) == expected_jars, submit["jars"]
+        assert all(Path(j).is_file() for j in expected_jars), "the image's lib/ lacks an s3a jar"
         job_env = submit["env"]
         for key in ("TIDEMARK_NESSIE_URI", "TIDEMARK_S3_ENDPOINT", "TIDEMARK_CHECKPOINT_ROOT", "TIDEMARK_WAREHOUSE"):
             assert job_env[key] == settings[key], f"{submit['task']}: {key}"
         assert not {"TIDEMARK_S3_ACCESS_KEY", "TIDEMARK_S3_SECRET_KEY"} & set(job_env), "a secret in rendered fields"
+    assert out["commands"] and all(str(launcher) in c for c in out["commands"]), out["commands"]
 
 
-def test_airflow_is_configured_as_on_the_native_stack(stack):
+def airflow_settings() -> dict[str, str]:
+    """infra/airflow/airflow.env: Airflow's settings of both stacks, NAME=value a line."""
+    settings = {}
+    for line in AIRFLOW_SETTINGS.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, value = line.split("=", 1)
+            settings[name] = value
+    return settings
+
+
+def test_the_airflow_settings_are_plain_known_and_no_secret():
+    settings = airflow_settings()
+    assert {"AIRFLOW__CORE__PARALLELISM", "TIDEMARK_AIRFLOW_POOL", "TIDEMARK_SPARK_CONN_ID"} <= set(settings)
+    for name, value in settings.items():
+        # docker-compose 1 and 2 and the native stack take a value as it is written only without these
+        assert re.fullmatch(r"[A-Z][A-Z0-9_]*", name) and re.fullmatch(r"[^\s'\"$#\\]+", value), f"{name}={value}"
+        assert not SECRET_NAME.search(name), f"{name}: secrets come from .env (compose) or are generated (native)"
     options = airflow_options()
-    native = set(re.findall(r"export (AIRFLOW__[A-Z0-9_]+|AIRFLOW_CONN_[A-Z0-9_]+)=", NATIVE_STACK.read_text()))
-    assert len(native) > 5, "the scan of infra/native/stack found too few settings"
-    # what the native stack sets and Airflow 3.3 still reads (it ignores an option it no longer has)
-    native = {n for n in native if n.startswith("AIRFLOW_CONN_") or n in options}
+    unknown = {n for n in settings if n.startswith("AIRFLOW__") and n not in options}
+    assert not unknown, f"options Airflow {requirement_pin('apache-airflow')} does not have: {unknown}"
+    # the rest are the DAGs' own settings
+    assert {n for n in settings if not n.startswith("AIRFLOW__")} <= names_read_by_the_dags()
+
+
+def test_compose_gives_every_airflow_service_the_settings_file(stack):
+    settings = airflow_settings()
+    for name, s in airflow_services(stack).items():
+        env = environment(s)
+        assert {k: env.get(k) for k in settings} == settings, f"{name} does not run with infra/airflow/airflow.env"
+
+
+def native_stack_env(tmp_path: Path, **given: str) -> dict[str, str]:
+    """The environment `infra/native/stack env` prints, evaluated in a shell that has only `given` and the machine's
+    basics (no AIRFLOW* or TIDEMARK_* of the caller)."""
+    kept = ("TIDEMARK_PYTHON", "TIDEMARK_AIRFLOW_VENV")
+    env = {k: v for k, v in os.environ.items() if k in kept or not k.startswith(("AIRFLOW", "TIDEMARK_"))}
+    env.update(given, TIDEMARK_HOME=str(tmp_path / "home"))
+    run = subprocess.run(["bash", "-c", 'eval "$("$0" env)" && env -0', str(NATIVE_STACK)], env=env,
+                         capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stderr[-2000:]
+    return dict(v.split("=", 1) for v in run.stdout.split("\0") if "=" in v)
+
+
+def test_the_native_stack_runs_with_the_settings_file_and_the_callers_values_win(tmp_path):
+    settings = airflow_settings()
+    native = native_stack_env(tmp_path)
+    assert {k: native.get(k) for k in settings} == settings
+    # the connection the DAGs' setting names: local[2] on this machine
+    conn = json.loads(native[f"AIRFLOW_CONN_{settings['TIDEMARK_SPARK_CONN_ID'].upper()}"])
+    assert conn == {"conn_type": "spark", "host": "local[2]"}
+    assert native["AIRFLOW__DATABASE__SQL_ALCHEMY_CONN"].startswith("sqlite:///")
+    given = {"AIRFLOW__CORE__PARALLELISM": "2", "TIDEMARK_AIRFLOW_POOL": "other_writers",
+             "TIDEMARK_SPARK_CONN_ID": "spark_other"}
+    native = native_stack_env(tmp_path, **given)
+    assert {k: native.get(k) for k in settings} == dict(settings, **given)
+    assert json.loads(native["AIRFLOW_CONN_SPARK_OTHER"])["host"] == "local[2]"
+
+
+def test_airflow_runs_in_compose_with_postgres_and_the_services_names(stack):
+    """What compose sets apart from the settings file: its database, secrets, URLs and host names."""
+    options = airflow_options()
     for name, s in airflow_services(stack).items():
         env = environment(s)
         unknown = {k for k in env if k.startswith("AIRFLOW__") and k not in options}
         assert not unknown, f"{name} sets options Airflow {requirement_pin('apache-airflow')} does not have: {unknown}"
-        missing = native - set(env)
-        assert not missing, f"{name} lacks the native stack's {sorted(missing)}"
         assert env["AIRFLOW__CORE__EXECUTOR"] == "LocalExecutor"
         assert env["AIRFLOW__DATABASE__SQL_ALCHEMY_CONN"].startswith("postgresql+psycopg2://airflow:")
         assert env["AIRFLOW__CORE__EXECUTION_API_SERVER_URL"].startswith("http://airflow-apiserver:8080/")
@@ -688,6 +781,27 @@ def test_airflow_is_configured_as_on_the_native_stack(stack):
     # same secrets everywhere: task tokens signed by one component are checked by another
     for key in ("AIRFLOW__API_AUTH__JWT_SECRET", "AIRFLOW__CORE__FERNET_KEY", "AIRFLOW__API__SECRET_KEY"):
         assert len({environment(s)[key] for s in airflow_services(stack).values()}) == 1
+
+
+def test_init_makes_the_pool_the_setting_names(tmp_path):
+    """infra/airflow/entry init (compose's airflow-init; the native stack's `up` runs it too) with a stand-in `airflow`
+    that records what it is asked: the pool is TIDEMARK_AIRFLOW_POOL's, one slot; without the setting, init fails."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "airflow.log"
+    (bin_dir / "airflow").write_text(f'#!/bin/sh\necho "$*" >> {log}\n')
+    (bin_dir / "airflow").chmod(0o755)
+    for pool in (airflow_settings()["TIDEMARK_AIRFLOW_POOL"], "other_writers"):
+        log.unlink(missing_ok=True)
+        env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "TIDEMARK_AIRFLOW_POOL": pool}
+        run = subprocess.run(["bash", str(AIRFLOW_ENTRY), "init"], env=env, capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stderr
+        calls = log.read_text().splitlines()
+        assert calls[0] == "db migrate"
+        assert calls[1].startswith(f"pools set {pool} 1 "), calls
+    unset = subprocess.run(["bash", str(AIRFLOW_ENTRY), "init"], env={"PATH": f"{bin_dir}:/usr/bin:/bin"},
+                           capture_output=True, text=True, timeout=60)
+    assert unset.returncode != 0 and "infra/airflow/airflow.env" in unset.stderr
 
 
 def nessie_embedded_settings() -> dict[str, str | None]:

@@ -12,9 +12,9 @@ import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -24,63 +24,57 @@ import picocli.CommandLine;
 import scala.collection.JavaConverters;
 
 /**
- * Runs the real command exactly as scripts and Airflow do: {@code java -jar jobs/target/tidemark.jar ...}, in a
- * fresh JVM, with a given environment (no TIDEMARK_* variable leaks in from the test JVM); or, where a fresh JVM is
- * not what a test is about, its command line in the test JVM ({@link #inProcess}).
+ * Runs the real command exactly as scripts and Airflow do: {@code jobs/target/tidemark ...}, the launcher next to
+ * the jar, in a fresh JVM, with a given environment (no TIDEMARK_* variable leaks in from the test JVM); or, where a
+ * fresh JVM is not what a test is about, its command line in the test JVM ({@link #inProcess}). The launcher gives
+ * the JVM its options (the JIT's first tier: a test's command does little work) and maps the class archive next to
+ * the jar, which {@link #trainClassArchive} has it write once per build.
  */
 public final class Cli {
   /** A hang guard, not a speed assertion: nothing tidemark does in tests takes minutes. */
   private static final long TIMEOUT_SECONDS = 600;
-  /**
-   * The JIT's first tier only: a test's command does little work, and without C2 compiling the JVM's start
-   * takes about a third less CPU (measured with `bench latency`'s cold runs on 2 cores). Without C2 the JVM
-   * sizes its code cache for C1 alone (48 MB), which Spark fills in a long command: the JIT then stops and the
-   * JVM warns on stderr, so the cache gets the size it has with both tiers.
-   */
-  private static final List<String> QUICK_START = List.of("-XX:TieredStopAtLevel=1", "-XX:ReservedCodeCacheSize=240m");
+  private static List<String> javaOptions;
 
   private Cli() {}
 
   /**
-   * The class data sharing archive next to the jar, as {@code ./tidemark} keeps it: a Spark command loads ~15k
-   * classes, and mapped from the archive its JVM starts with about half the CPU. Trained once per build by
+   * The class data sharing archive next to the jar, as the launcher keeps it: a Spark command loads ~15k classes,
+   * and mapped from the archive its JVM starts with about half the CPU. Written once per build by
    * {@link #trainClassArchive}; until then, and for a stale one, runs go without.
    */
   public static Path classArchive() {
     return jar().resolveSibling("tidemark.jsa");
   }
 
-  private static List<String> sharing() {
+  /** The launcher's test for an archive it maps: newer than the jar. */
+  private static boolean freshClassArchive() {
     Path cds = classArchive();
     try {
-      if (Files.isRegularFile(cds) && Files.getLastModifiedTime(cds).compareTo(Files.getLastModifiedTime(jar())) > 0) {
-        return List.of("-XX:SharedArchiveFile=" + cds, "-Xlog:cds*=off");
-      }
+      return Files.isRegularFile(cds)
+          && Files.getLastModifiedTime(cds).compareTo(Files.getLastModifiedTime(jar())) > 0;
     } catch (IOException e) {
       throw new AssertionError("cannot read " + cds, e);
     }
-    return List.of();
   }
 
   /**
    * Writes the class archive, unless a fresh one exists, by running {@code args} (a command that uses Spark) in the
-   * environment {@code prepare} makes ready for it. The test JVMs (failsafe forks) take turns on a file lock, so
-   * the first trains and the others find its archive.
+   * environment {@code prepare} makes ready for it: the launcher writes it at the command's successful exit. The
+   * test JVMs (failsafe forks) take turns on a file lock, so the first writes it and the others find it. Every
+   * other run only maps it ({@link #command}): the archive holds what this command loads, not what some test
+   * happened to run first.
    */
   public static synchronized void trainClassArchive(Supplier<Map<String, String>> prepare, String... args) {
     Path cds = classArchive();
     try (FileChannel channel = FileChannel.open(cds.resolveSibling("tidemark.jsa.lock"), StandardOpenOption.CREATE,
         StandardOpenOption.WRITE); FileLock lock = channel.lock()) {
-      if (!sharing().isEmpty()) {
+      if (freshClassArchive()) {
         return;
       }
-      Path tmp = cds.resolveSibling("tidemark.jsa." + ProcessHandle.current().pid());
-      Result r = exec(prepare.get(), List.of("-XX:ArchiveClassesAtExit=" + tmp, "-Xlog:cds*=off", "-jar",
-          jar().toString()), args);
-      if (r.exitCode() != 0 || !Files.isRegularFile(tmp)) {
+      Result r = execute(prepare.get(), command(true, List.of(), args), args);
+      if (r.exitCode() != 0 || !freshClassArchive()) {
         throw new AssertionError("training the class archive failed: " + r);
       }
-      Files.move(tmp, cds, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       throw new AssertionError("cannot keep " + cds, e);
     }
@@ -100,7 +94,7 @@ public final class Cli {
 
   /** {@code env} with the crash hook set: the command halts the JVM at that point (see BatchCommitter). */
   public static Map<String, String> crashing(Map<String, String> env, String hook) {
-    Map<String, String> out = new java.util.HashMap<>(env);
+    Map<String, String> out = new HashMap<>(env);
     out.put("TIDEMARK_TEST_CRASH", hook);
     return out;
   }
@@ -114,35 +108,77 @@ public final class Cli {
     return jar;
   }
 
+  /** The launcher the build writes next to the jar: every tidemark JVM starts through it. */
+  public static Path launcher() {
+    Path launcher = jar().resolveSibling("tidemark");
+    if (!Files.isExecutable(launcher)) {
+      throw new IllegalStateException("missing " + launcher + ": integration tests run after `mvn package`");
+    }
+    return launcher;
+  }
+
+  /**
+   * The JVM options the launcher gives a tidemark JVM (its defaults: no TIDEMARK_JAVA_OPTS of the test JVM leaks
+   * in), for the JVMs the tests start otherwise: on a classpath of their own, or through spark-submit.
+   */
+  public static synchronized List<String> javaOptions() {
+    if (javaOptions == null) {
+      Result r = execute(Map.of(), List.of(launcher().toString(), "--java-options"), "--java-options");
+      if (r.exitCode() != 0) {
+        throw new AssertionError("the launcher's --java-options failed: " + r);
+      }
+      javaOptions = r.out().isBlank() ? List.of() : List.of(r.out().strip().split("\n"));
+    }
+    return javaOptions;
+  }
+
   public static Result run(Map<String, String> env, String... args) {
     return run(env, List.of(), args);
   }
 
+  /** With JVM options after the launcher's ({@code -D...}: the launcher's {@code -J<option>}). */
   public static Result run(Map<String, String> env, List<String> jvmArgs, String... args) {
-    List<String> cmd = new ArrayList<>(jvmArgs);
-    cmd.add("-jar");
-    cmd.add(jar().toString());
-    return exec(env, cmd, args);
+    return execute(env, command(false, jvmArgs, args), args);
   }
 
   /** The main class on a classpath of the caller's choosing ({@code -cp ...} in {@code jvmArgs}). */
   public static Result runMain(Map<String, String> env, List<String> jvmArgs, String... args) {
-    List<String> cmd = new ArrayList<>(jvmArgs);
+    List<String> cmd = new ArrayList<>(List.of(java()));
+    cmd.addAll(javaOptions());
+    cmd.addAll(jvmArgs);
     cmd.addAll(List.of(System.getProperty("tidemark.add-opens", "").split(" ")));
     cmd.removeIf(String::isBlank);
     cmd.add("io.tidemark.cli.Tidemark");
-    return exec(env, cmd, args);
+    cmd.addAll(List.of(args));
+    return execute(env, cmd, args);
   }
 
-  /** The command line of {@code java -jar tidemark.jar args}, with the JVM options every test run gets. */
+  /**
+   * The command line of {@code tidemark args} through the launcher, with this JVM's java and the class archive
+   * mapped, never written (see {@link #trainClassArchive}); the rest of the environment is the caller's to give.
+   */
   public static List<String> command(String... args) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(QUICK_START);
-    cmd.addAll(sharing());
-    cmd.addAll(List.of("-jar", jar().toString()));
+    return command(false, List.of(), args);
+  }
+
+  private static List<String> command(boolean train, List<String> jvmArgs, String... args) {
+    // env(1) execs the launcher, which execs java (but when it writes the archive): the process is the JVM, as a
+    // kill of it expects
+    List<String> cmd = new ArrayList<>(List.of("env", "TIDEMARK_JAVA=" + java(),
+        "TIDEMARK_CLASS_ARCHIVE=" + (train ? "train" : "map"), launcher().toString()));
+    jvmArgs.forEach(a -> cmd.add("-J" + a));
     cmd.addAll(List.of(args));
     return cmd;
+  }
+
+  private static String java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  /** The environment of a command's process: {@code env} and the test JVM's own but its TIDEMARK_* variables. */
+  private static void environment(ProcessBuilder pb, Map<String, String> env) {
+    pb.environment().keySet().removeIf(k -> k.startsWith("TIDEMARK_"));
+    pb.environment().putAll(env);
   }
 
   /**
@@ -190,13 +226,12 @@ public final class Cli {
     return new Result(code, out.toString(), err.toString(), seconds);
   }
 
-  /** Starts {@code java -jar tidemark.jar args} and returns at once, e.g. to kill it mid-run. */
+  /** Starts {@code tidemark args} and returns at once, e.g. to kill it mid-run. */
   public static Process start(Map<String, String> env, String... args) {
     List<String> cmd = command(args);
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD);
-    pb.environment().keySet().removeIf(k -> k.startsWith("TIDEMARK_"));
-    pb.environment().putAll(env);
+    environment(pb, env);
     try {
       return pb.start();
     } catch (IOException e) {
@@ -204,21 +239,12 @@ public final class Cli {
     }
   }
 
-  private static Result exec(Map<String, String> env, List<String> javaArgs, String... args) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(QUICK_START);
-    if (javaArgs.contains("-jar") && javaArgs.stream().noneMatch(a -> a.startsWith("-XX:ArchiveClassesAtExit"))) {
-      cmd.addAll(sharing());
-    }
-    cmd.addAll(javaArgs);
-    cmd.addAll(List.of(args));
+  private static Result execute(Map<String, String> env, List<String> cmd, String... args) {
     try {
       Path out = Files.createTempFile("tidemark-cli", ".out");
       Path err = Files.createTempFile("tidemark-cli", ".err");
       ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
-      pb.environment().keySet().removeIf(k -> k.startsWith("TIDEMARK_"));
-      pb.environment().putAll(env);
+      environment(pb, env);
       long t0 = System.nanoTime();
       Process p = pb.start();
       if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {

@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  * A real Spark standalone cluster of our exact Spark (pyspark 3.5.8 of the Airflow venv, infra/airflow/venv): a
  * master and two workers of one core and 1 GB each, separate processes on 127.0.0.1 and free ports, started once
  * per test JVM and stopped when it exits, like {@link TestStack}'s servers. Jobs go to it through
- * infra/spark/submit, the same line the README and the images use.
+ * infra/spark/submit, whose line (dags/tidemark_lib/launch.py) the DAGs' spark-submits use too.
  */
 public final class SparkCluster {
   private static final int WORKERS = 2;
@@ -47,11 +47,11 @@ public final class SparkCluster {
       dir = Files.createDirectories(root.resolve("spark-cluster-" + ProcessHandle.current().pid()));
       sparkHome = sparkHome(repo);
       properties = dir.resolve("tidemark-test.properties");
-      // the README's properties, and the JIT's first tier only: the tests' driver and executors live seconds,
-      // and without C2 a JVM's start takes about a third less CPU (as in Cli)
+      // the README's properties, and the JVM options the launcher gives a tidemark JVM (the JIT's first tier): the
+      // tests' driver and executors live seconds, and without C2 a JVM's start takes about a third less CPU
+      String jvm = String.join(" ", Cli.javaOptions());
       Files.writeString(properties, Files.readString(repo.resolve("infra/spark/tidemark.properties"))
-          + "\nspark.driver.extraJavaOptions    -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m\n"
-          + "spark.executor.extraJavaOptions  -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m\n");
+          + "\nspark.driver.extraJavaOptions    " + jvm + "\nspark.executor.extraJavaOptions  " + jvm + "\n");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
