@@ -143,14 +143,14 @@ public final class DriverReads {
     return new GenericRowWithSchema(values, fields);
   }
 
-  /** How many rows the data files of a scan hold before filtering (metadata only): an input's size. */
-  public static long rowsToScan(Table table, Long snapshot, Expression filter) {
-    if (snapshot == null && table.currentSnapshot() == null) {
-      return 0;
-    }
-    var scan = table.newScan().filter(filter);
-    if (snapshot != null) {
-      scan = scan.useSnapshot(snapshot);
+  /**
+   * How many rows the data files appended after snapshot {@code from} (exclusive; null: from the start) up to
+   * {@code to} hold, from the table's metadata alone: what a read of them would go through.
+   */
+  public static long rowsAppended(Table table, Long from, long to) {
+    var scan = table.newIncrementalAppendScan().toSnapshot(to);
+    if (from != null) {
+      scan = scan.fromSnapshotExclusive(from);
     }
     try (CloseableIterable<FileScanTask> tasks = scan.planFiles()) {
       long n = 0;

@@ -53,7 +53,17 @@ final class DriverCorrections {
   }
 
   CorrectionSet compute() {
+    // what the archives got since the last restatement is read whole: too much of it, and Spark takes over at once
+    long appended = appendedRows(tables.rawEvents(), before.rawEvents(), now.rawEvents())
+        + appendedRows(tables.rawCompanyChanges(), before.rawChanges(), now.rawChanges());
+    if (appended > budget) {
+      throw new DriverReads.TooManyRows(tables.rawEvents() + " and " + tables.rawCompanyChanges(), budget);
+    }
     return new CorrectionSet(counts(), dedup(), companyChanges());
+  }
+
+  private long appendedRows(TableName raw, Optional<Long> from, Optional<Long> to) {
+    return to.isEmpty() || from.equals(to) ? 0 : DriverReads.rowsAppended(at.get(raw), from.orElse(null), to.get());
   }
 
   /** Rows of {@code columns}, counted against the budget. */
@@ -61,6 +71,17 @@ final class DriverCorrections {
     List<Record> rows = DriverReads.read(at.get(t), snapshot, filter, List.of(columns), false, budget);
     budget -= rows.size();
     return rows;
+  }
+
+  /** The raw events the archive got since the last restatement, read once for the counts and the dedup. */
+  private List<Record> appendedEvents;
+
+  private List<Record> appendedEvents() {
+    if (appendedEvents == null) {
+      appendedEvents = appended(tables.rawEvents(), before.rawEvents(), now.rawEvents(), "event_id", "company_id",
+          "event_ts");
+    }
+    return appendedEvents;
   }
 
   /** The raw rows the archive got after {@code from}, up to {@code to}; all of them without a start. */
@@ -80,7 +101,7 @@ final class DriverCorrections {
   /** Raw rows, as of this run's snapshot, with {@code time} in (after, upTo]; none without an upper bound. */
   private List<Record> between(TableName raw, Optional<Long> snapshot, String time, Optional<Instant> after,
                                Optional<Instant> upTo, String... columns) {
-    if (snapshot.isEmpty() || upTo.isEmpty()) {
+    if (snapshot.isEmpty() || upTo.isEmpty() || after.isPresent() && !upTo.get().isAfter(after.get())) {
       return List.of();
     }
     Expression range = Expressions.lessThanOrEqual(time, micros(upTo.get()));
@@ -108,8 +129,7 @@ final class DriverCorrections {
     }
     long w = now.counts().get().toEpochMilli();
     Optional<Instant> afterWindows = before.counts().map(p -> p.minusSeconds(windowSeconds));
-    List<Record> rows = new ArrayList<>(appended(tables.rawEvents(), before.rawEvents(), now.rawEvents(),
-        "company_id", "event_ts"));
+    List<Record> rows = new ArrayList<>(appendedEvents());
     rows.addAll(between(tables.rawEvents(), now.rawEvents(), "event_ts", afterWindows, now.counts(), "company_id",
         "event_ts"));
     Set<Window> candidates = new LinkedHashSet<>();
@@ -172,8 +192,7 @@ final class DriverCorrections {
       return List.of();
     }
     Instant w = now.dedup().get();
-    List<Record> candidates = new ArrayList<>(appended(tables.rawEvents(), before.rawEvents(), now.rawEvents(),
-        "event_id", "event_ts"));
+    List<Record> candidates = new ArrayList<>(appendedEvents());
     candidates.addAll(between(tables.rawEvents(), now.rawEvents(), "event_ts", before.dedup(), now.dedup(),
         "event_id", "event_ts"));
     if (candidates.isEmpty()) {
