@@ -7,7 +7,7 @@ import io.tidemark.lakehouse.Bootstrap;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.lakehouse.TableCatalog;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Dataset;
+import io.tidemark.land.Feed;
 import io.tidemark.land.Lander;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;
@@ -147,8 +147,8 @@ public final class LatencyBench {
   private double eachStream(Lakehouse lh, String label) {
     double sum = 0;
     for (String stream : STREAMS) {
-      Dataset ds = stream.equals(RawArchive.COMPANIES) || stream.equals(Scd2Upsert.NAME)
-          ? Dataset.COMPANIES : Dataset.EVENTS;
+      Feed ds = stream.equals(RawArchive.COMPANIES) || stream.equals(Scd2Upsert.NAME)
+          ? Feed.COMPANIES : Feed.EVENTS;
       if (lh.storage().list(lh.config().landingBucket(), ds.dir() + "/").isEmpty()) {
         continue;
       }
@@ -346,8 +346,8 @@ public final class LatencyBench {
               .append(rng.nextInt(1000)).append("\",\"tier\":\"").append(TIERS[rng.nextInt(TIERS.length)])
               .append("\",\"change_ts\":\"").append(t).append("\"}\n");
         }
-        lander.land(new Arrival(k + 1, List.of(LandingFile.of(Dataset.EVENTS, "bench.jsonl", events.toString()),
-            LandingFile.of(Dataset.COMPANIES, "bench.jsonl", changes.toString()))));
+        lander.land(new Arrival(k + 1, List.of(LandingFile.of(Feed.EVENTS, "bench.jsonl", events.toString()),
+            LandingFile.of(Feed.COMPANIES, "bench.jsonl", changes.toString()))));
         eachStream(lh, "#" + (k + 1) + " " + n);
       }
     }

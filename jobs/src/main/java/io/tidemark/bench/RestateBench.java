@@ -5,7 +5,7 @@ import io.tidemark.lakehouse.Bootstrap;
 import io.tidemark.lakehouse.IcebergTables;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Dataset;
+import io.tidemark.land.Feed;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.land.Lander;
@@ -207,7 +207,7 @@ public final class RestateBench {
       sb.append("{\"event_id\":").append(900_000 + c).append(",\"company_id\":\"c").append(c)
           .append("\",\"amount\":1.00,\"event_ts\":\"").append(t.plusSeconds(c)).append("\"}\n");
     }
-    return new Arrival(number, List.of(LandingFile.of(Dataset.EVENTS, "on-time.jsonl", sb.toString())));
+    return new Arrival(number, List.of(LandingFile.of(Feed.EVENTS, "on-time.jsonl", sb.toString())));
   }
 
   /** Late events (new ids) for windows of the last finalized day, plus one on-time event a little later. */
@@ -221,7 +221,7 @@ public final class RestateBench {
     }
     sb.append("{\"event_id\":").append(idOffset + 2_000_000).append(",\"company_id\":\"c1\",\"amount\":1.00,")
         .append("\"event_ts\":\"").append(end.plus(Duration.ofMinutes(5))).append("\"}\n");
-    return new Arrival(number, List.of(LandingFile.of(Dataset.EVENTS, "late.jsonl", sb.toString())));
+    return new Arrival(number, List.of(LandingFile.of(Feed.EVENTS, "late.jsonl", sb.toString())));
   }
 
   /** Data files added, removed, and rows added + removed so far by the restatement on counts and events. */

@@ -3,7 +3,7 @@ package io.tidemark.cli;
 import io.tidemark.audit.Scd2Invariants;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Lakehouse;
-import io.tidemark.land.Dataset;
+import io.tidemark.land.Feed;
 import io.tidemark.land.Lander;
 import io.tidemark.land.LandingFile;
 import io.tidemark.lakehouse.Storage;
@@ -54,14 +54,14 @@ final class CheckCommand implements Callable<Integer> {
         failed.add("SCD2 invariants of " + c.tables().companies());
       }
 
-      for (Dataset d : Dataset.values()) {
+      for (Feed d : Feed.values()) {
         long landed = 0;
         List<Storage.ObjectInfo> files = lander.listed(d);
         for (Storage.ObjectInfo o : files) {
           landed += new LandingFile(d, o.key(), lh.storage().get(c.landingBucket(), o.key())).lines();
         }
         String source = lander.sourceUri(d).replace("'", "''");
-        String rawTable = (d == Dataset.EVENTS ? c.tables().rawEvents() : c.tables().rawCompanyChanges()).sql();
+        String rawTable = (d == Feed.EVENTS ? c.tables().rawEvents() : c.tables().rawCompanyChanges()).sql();
         long raw = count(spark, "SELECT count(*) FROM " + rawTable + " WHERE startswith(source_file, '" + source
             + "')");
         long rejected = count(spark, "SELECT count(*) FROM " + c.tables().rejected().sql() + " WHERE dataset = '"
@@ -72,7 +72,7 @@ final class CheckCommand implements Callable<Integer> {
         if (!ok) {
           failed.add(d.dir() + ": raw + rejected = " + (raw + rejected) + " but " + landed
               + " line(s) landed (run the raw stream: tidemark stream raw"
-              + (d == Dataset.EVENTS ? "" : " --dataset companies") + ")");
+              + (d == Feed.EVENTS ? "" : " --dataset companies") + ")");
         }
       }
 

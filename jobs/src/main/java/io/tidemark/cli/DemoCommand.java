@@ -6,7 +6,7 @@ import io.tidemark.lakehouse.Bootstrap;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.lakehouse.Storage;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Dataset;
+import io.tidemark.land.Feed;
 import io.tidemark.land.Lander;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.restate.LatenessReport;
@@ -55,7 +55,7 @@ final class DemoCommand implements Callable<Integer> {
       }
 
       step(out, "4. what is in the landing zone");
-      for (Dataset d : Dataset.values()) {
+      for (Feed d : Feed.values()) {
         out.println(lander.sourceUri(d));
         for (Storage.ObjectInfo o : lander.listed(d)) {
           out.printf("  %-48s %6d bytes%n", o.key(), o.size());

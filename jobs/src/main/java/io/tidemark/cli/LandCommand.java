@@ -3,7 +3,7 @@ package io.tidemark.cli;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Dataset;
+import io.tidemark.land.Feed;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.lakehouse.Storage;
@@ -194,9 +194,9 @@ final class LandCommand implements Callable<Integer> {
   }
 
   private Arrival fromLocal(Lander lander) {
-    Dataset ds;
+    Feed ds;
     try {
-      ds = Dataset.parse(dataset);
+      ds = Feed.parse(dataset);
     } catch (IllegalArgumentException e) {
       throw new LandingException("--dataset: " + e.getMessage());
     }

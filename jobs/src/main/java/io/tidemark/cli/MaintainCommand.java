@@ -5,6 +5,7 @@ import io.tidemark.config.Durations;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.land.Feed;
 import io.tidemark.maintain.BranchRetention;
 import io.tidemark.maintain.Compaction;
 import io.tidemark.maintain.GarbageCollector;
@@ -227,7 +228,7 @@ final class MaintainCommand implements Runnable {
         throw new ConfigException("--delete and --archive: give one of them");
       }
       if (archive != null && (archive.isBlank() || archive.startsWith("/") || java.util.Arrays.stream(
-          io.tidemark.land.Dataset.values()).anyMatch(d -> archive.startsWith(d.dir())))) {
+          Feed.values()).anyMatch(d -> archive.startsWith(d.dir())))) {
         throw new ConfigException("--archive: a prefix the streams do not read, e.g. archive/, not '" + archive + "'");
       }
     }

@@ -3,7 +3,7 @@ package io.tidemark.cli;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Lakehouse;
-import io.tidemark.land.Dataset;
+import io.tidemark.land.Feed;
 import io.tidemark.stream.RunReport;
 import io.tidemark.stream.StreamKind;
 import io.tidemark.stream.StreamSpec;
@@ -139,7 +139,7 @@ final class StreamCommand implements Runnable {
     @Override
     public Integer call() {
       TidemarkConfig c = Tidemark.root(spec).config();
-      StreamSpec s = io.spec(StreamKind.raw(Dataset.parse(dataset)), c).withTable(table("--table", table))
+      StreamSpec s = io.spec(StreamKind.raw(Feed.parse(dataset)), c).withTable(table("--table", table))
           .withSideTable(table("--rejected-table", rejectedTable));
       return runAndPrint(spec, "tidemark stream raw", lh -> List.of(s.run(lh.spark())));
     }

@@ -12,7 +12,7 @@ public record Arrival(int number, List<LandingFile> files) {
   }
 
   /** The directory of this arrival for a dataset, relative to the landing prefix. */
-  public static String dir(Dataset dataset, int number) {
+  public static String dir(Feed dataset, int number) {
     return dataset.dir() + "/arrival=" + String.format(java.util.Locale.ROOT, "%04d", number) + "/";
   }
 }

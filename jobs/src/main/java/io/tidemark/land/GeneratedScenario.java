@@ -54,10 +54,10 @@ public final class GeneratedScenario implements Scenario {
     for (int k = 0; k < spec.arrivals(); k++) {
       List<LandingFile> files = new ArrayList<>();
       if (events.get(k).length > 0) {
-        files.add(new LandingFile(Dataset.EVENTS, fileName, events.get(k)));
+        files.add(new LandingFile(Feed.EVENTS, fileName, events.get(k)));
       }
       if (changes.get(k).length > 0) {
-        files.add(new LandingFile(Dataset.COMPANIES, fileName, changes.get(k)));
+        files.add(new LandingFile(Feed.COMPANIES, fileName, changes.get(k)));
       }
       out.add(new Arrival(k + 1, files));
     }

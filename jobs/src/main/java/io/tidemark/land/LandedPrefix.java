@@ -84,7 +84,7 @@ public final class LandedPrefix implements Scenario {
       return;
     }
     files.computeIfAbsent(Integer.parseInt(m.group(2)), k -> new ArrayList<>())
-        .add(new LandingFile(Dataset.parse(m.group(1)), m.group(3), content.get()));
+        .add(new LandingFile(Feed.parse(m.group(1)), m.group(3), content.get()));
   }
 
   @Override

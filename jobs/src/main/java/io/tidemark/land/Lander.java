@@ -36,12 +36,12 @@ public final class Lander {
   }
 
   /** The landing prefix of a dataset, as Spark reads it (s3a). */
-  public String sourceUri(Dataset dataset) {
+  public String sourceUri(Feed dataset) {
     return sourceUri(bucket, prefix, dataset);
   }
 
   /** Where a dataset lands under {@code prefix} of {@code bucket}, as Spark reads it (s3a). */
-  public static String sourceUri(String bucket, String prefix, Dataset dataset) {
+  public static String sourceUri(String bucket, String prefix, Feed dataset) {
     return "s3a://" + bucket + "/" + normalize(prefix) + dataset.dir() + "/";
   }
 
@@ -65,12 +65,12 @@ public final class Lander {
   }
 
   /** The highest arrival number landed for a dataset, or 0. */
-  public int lastArrival(Dataset dataset) {
+  public int lastArrival(Feed dataset) {
     return arrivalNumbers(dataset).stream().mapToInt(Integer::intValue).max().orElse(0);
   }
 
   /** An arrival of the dataset that already holds exactly these files, if any. */
-  public OptionalInt findIdentical(Dataset dataset, List<LandingFile> files) {
+  public OptionalInt findIdentical(Feed dataset, List<LandingFile> files) {
     for (int n : arrivalNumbers(dataset)) {
       boolean all = !files.isEmpty();
       for (LandingFile f : files) {
@@ -89,11 +89,11 @@ public final class Lander {
   }
 
   /** Every object landed for a dataset. */
-  public List<Storage.ObjectInfo> listed(Dataset dataset) {
+  public List<Storage.ObjectInfo> listed(Feed dataset) {
     return storage.list(bucket, prefix + dataset.dir() + "/");
   }
 
-  private TreeSet<Integer> arrivalNumbers(Dataset dataset) {
+  private TreeSet<Integer> arrivalNumbers(Feed dataset) {
     TreeSet<Integer> numbers = new TreeSet<>();
     for (Storage.ObjectInfo o : listed(dataset)) {
       Matcher m = ARRIVAL_DIR.matcher(o.key());
@@ -104,7 +104,7 @@ public final class Lander {
     return numbers;
   }
 
-  String key(Dataset dataset, int arrival, String name) {
+  String key(Feed dataset, int arrival, String name) {
     return prefix + Arrival.dir(dataset, arrival) + name;
   }
 

@@ -3,8 +3,8 @@ package io.tidemark.land;
 import java.nio.charset.StandardCharsets;
 
 /** One file of an arrival: JSON lines of one dataset. */
-public record LandingFile(Dataset dataset, String name, byte[] content) {
-  public static LandingFile of(Dataset dataset, String name, String text) {
+public record LandingFile(Feed dataset, String name, byte[] content) {
+  public static LandingFile of(Feed dataset, String name, String text) {
     return new LandingFile(dataset, name, text.getBytes(StandardCharsets.UTF_8));
   }
 

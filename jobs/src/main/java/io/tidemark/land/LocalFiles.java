@@ -11,7 +11,7 @@ import java.util.stream.Stream;
 public final class LocalFiles {
   private LocalFiles() {}
 
-  public static List<LandingFile> read(Path path, Dataset dataset) {
+  public static List<LandingFile> read(Path path, Feed dataset) {
     if (!Files.exists(path)) {
       throw new LandingException("--from " + path + ": no such file or directory");
     }

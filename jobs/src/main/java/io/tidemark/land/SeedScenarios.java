@@ -32,7 +32,7 @@ public final class SeedScenarios {
    */
   public static final Scenario COUNTS = fixed("seed-counts",
       "windowed counts: early window, far-future event finalizes it, late event is dropped",
-      Dataset.EVENTS, List.of(
+      Feed.EVENTS, List.of(
           event(1, "c1", "10.00", "00:01:00") + event(2, "c1", "11.50", "00:02:00")
               + event(3, "c1", "12.25", "00:03:30") + event(4, "c2", "20.00", "00:02:10")
               + event(5, "c2", "21.00", "00:04:50"),
@@ -45,7 +45,7 @@ public final class SeedScenarios {
    */
   public static final Scenario DEDUP = fixed("seed-dedup",
       "dedup: duplicates in one arrival and across arrivals within the 30-minute horizon",
-      Dataset.EVENTS, List.of(
+      Feed.EVENTS, List.of(
           event(101, "c1", "5.00", "00:00:10") + event(102, "c2", "6.00", "00:00:20")
               + event(102, "c2", "6.00", "00:00:20") + event(103, "c3", "7.00", "00:00:40"),
           event(103, "c3", "7.00", "00:00:40") + event(104, "c1", "8.00", "00:06:00")
@@ -59,7 +59,7 @@ public final class SeedScenarios {
    */
   public static final Scenario SCD2 = fixed("seed-scd2",
       "SCD2: new keys, changes, unchanged repeats, bursts, out-of-order change, delete and re-open",
-      Dataset.COMPANIES, List.of(
+      Feed.COMPANIES, List.of(
           change("c1", "Acme", "gold", "00:00:00") + change("c2", "Bolt", "silver", "00:00:00"),
           change("c1", "Acme", "platinum", "01:00:00") + change("c2", "Bolt", "silver", "01:00:00")
               + change("c3", "Cog", "bronze", "00:30:00") + change("c3", "Cog", "silver", "01:30:00")
@@ -74,7 +74,7 @@ public final class SeedScenarios {
     return List.of(ALL, COUNTS, DEDUP, SCD2);
   }
 
-  private static Scenario fixed(String name, String description, Dataset dataset, List<String> arrivals) {
+  private static Scenario fixed(String name, String description, Feed dataset, List<String> arrivals) {
     List<Arrival> list = new ArrayList<>();
     for (int i = 0; i < arrivals.size(); i++) {
       list.add(new Arrival(i + 1, List.of(LandingFile.of(dataset, name + ".jsonl", arrivals.get(i)))));

@@ -1,7 +1,7 @@
 package io.tidemark.maintain;
 
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.land.Dataset;
+import io.tidemark.land.Feed;
 import io.tidemark.lakehouse.Storage;
 import io.tidemark.stream.OffsetLog;
 import io.tidemark.stream.StreamSpec;
@@ -46,7 +46,7 @@ public final class LandingCleanup {
     int landed = 0;
     int removable = 0;
     int removed = 0;
-    for (Dataset dataset : Dataset.values()) {
+    for (Feed dataset : Feed.values()) {
       List<StreamSpec> readers = StreamSpec.all(config).stream().filter(s -> s.kind().dataset() == dataset).toList();
       Set<String> committedByAll = null;
       for (StreamSpec s : readers) {

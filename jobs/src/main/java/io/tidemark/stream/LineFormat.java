@@ -11,6 +11,7 @@ import static org.apache.spark.sql.functions.trim;
 import static org.apache.spark.sql.functions.when;
 
 import io.tidemark.lakehouse.Schemas;
+import io.tidemark.land.Feed;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -30,10 +31,10 @@ import org.apache.spark.sql.types.StructType;
  */
 public record LineFormat(String dataset, StructType schema, List<String> required) {
   /** Events: {@link Schemas#EVENT}. */
-  public static final LineFormat EVENTS = new LineFormat(io.tidemark.land.Dataset.EVENTS.dir(), Schemas.EVENT,
+  public static final LineFormat EVENTS = new LineFormat(Feed.EVENTS.dir(), Schemas.EVENT,
       List.of("event_id", "event_ts"));
   /** Company changes ({@link Schemas#COMPANY_CHANGE}); {@code "deleted": true} marks a delete. */
-  public static final LineFormat COMPANY_CHANGES = new LineFormat(io.tidemark.land.Dataset.COMPANIES.dir(), Schemas.COMPANY_CHANGE,
+  public static final LineFormat COMPANY_CHANGES = new LineFormat(Feed.COMPANIES.dir(), Schemas.COMPANY_CHANGE,
       List.of("company_id", "change_ts"));
 
   private static final String CORRUPT = "_corrupt_record";

@@ -1,22 +1,22 @@
 package io.tidemark.stream;
 
-import io.tidemark.land.Dataset;
+import io.tidemark.land.Feed;
 
 /**
  * The streams tidemark runs, in the order {@code stream all} runs them: the raw archives first, so that nothing
  * is lost if a later stream fails. The name is the one a stream's commits carry and its checkpoint's directory.
  */
 public enum StreamKind {
-  RAW(RawArchive.NAME, Dataset.EVENTS),
-  DEDUP(Dedup.NAME, Dataset.EVENTS),
-  COUNTS(WindowedCounts.NAME, Dataset.EVENTS),
-  RAW_COMPANIES(RawArchive.COMPANIES, Dataset.COMPANIES),
-  SCD2(Scd2Upsert.NAME, Dataset.COMPANIES);
+  RAW(RawArchive.NAME, Feed.EVENTS),
+  DEDUP(Dedup.NAME, Feed.EVENTS),
+  COUNTS(WindowedCounts.NAME, Feed.EVENTS),
+  RAW_COMPANIES(RawArchive.COMPANIES, Feed.COMPANIES),
+  SCD2(Scd2Upsert.NAME, Feed.COMPANIES);
 
   private final String streamName;
-  private final Dataset dataset;
+  private final Feed dataset;
 
-  StreamKind(String streamName, Dataset dataset) {
+  StreamKind(String streamName, Feed dataset) {
     this.streamName = streamName;
     this.dataset = dataset;
   }
@@ -26,13 +26,13 @@ public enum StreamKind {
   }
 
   /** What the stream reads. */
-  public Dataset dataset() {
+  public Feed dataset() {
     return dataset;
   }
 
   /** The raw archive of a dataset. */
-  public static StreamKind raw(Dataset dataset) {
-    return dataset == Dataset.EVENTS ? RAW : RAW_COMPANIES;
+  public static StreamKind raw(Feed dataset) {
+    return dataset == Feed.EVENTS ? RAW : RAW_COMPANIES;
   }
 
   public static StreamKind named(String name) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tidemark.config.TableName;
 import io.tidemark.land.Arrival;
+import io.tidemark.land.Feed;
 import io.tidemark.land.LandingFile;
 import io.tidemark.restate.Restatement;
 import io.tidemark.testing.Cli;
@@ -59,10 +60,10 @@ class IcebergRestIT {
     assertThat(restated.published()).as("%s", restated.checks()).isTrue();
     tag = restated.tag();
     pipeline.arrive(new Arrival(7, List.of(
-        LandingFile.of(io.tidemark.land.Dataset.EVENTS, "after-tag.jsonl",
+        LandingFile.of(Feed.EVENTS, "after-tag.jsonl",
             "{\"event_id\":900,\"company_id\":\"c4\",\"amount\":2.5,\"event_ts\":\"2026-01-03T00:01:00Z\"}\n"
                 + "not json\n"),
-        LandingFile.of(io.tidemark.land.Dataset.COMPANIES, "after-tag.jsonl",
+        LandingFile.of(Feed.COMPANIES, "after-tag.jsonl",
             "{\"company_id\":\"c4\",\"name\":\"Four\",\"tier\":\"bronze\",\"change_ts\":\"2026-01-03T00:02:00Z\"}\n"))));
   }
 

@@ -62,7 +62,7 @@ class GeneratedScenarioTest {
     long prevArrivalEnd = 0;
     for (Arrival a : new GeneratedScenario(spec).arrivals()) {
       long arrivalStart = spec.start().getEpochSecond() + (a.number() - 1) * 3600L;
-      for (String line : lines(a, Dataset.EVENTS)) {
+      for (String line : lines(a, Feed.EVENTS)) {
         lines++;
         JsonNode n = parse(line);
         if (n == null || !n.path("event_id").isInt() || !n.hasNonNull("event_ts")
@@ -108,7 +108,7 @@ class GeneratedScenarioTest {
     int malformed = 0;
     Set<String> keys = new HashSet<>();
     for (Arrival a : new GeneratedScenario(spec).arrivals()) {
-      for (String line : lines(a, Dataset.COMPANIES)) {
+      for (String line : lines(a, Feed.COMPANIES)) {
         JsonNode n = parse(line);
         if (n == null || !n.hasNonNull("company_id") || !n.path("change_ts").asText().endsWith("Z")) {
           malformed++;
@@ -133,7 +133,7 @@ class GeneratedScenarioTest {
   void noChangesNoCompanyFiles() {
     GeneratorSpec spec = GeneratorSpec.defaults();
     for (Arrival a : new GeneratedScenario(spec).arrivals()) {
-      assertThat(a.files()).extracting(LandingFile::dataset).containsExactly(Dataset.EVENTS);
+      assertThat(a.files()).extracting(LandingFile::dataset).containsExactly(Feed.EVENTS);
     }
   }
 
@@ -145,7 +145,7 @@ class GeneratedScenarioTest {
         .hasMessageContaining("arrivals");
   }
 
-  private static List<String> lines(Arrival a, Dataset d) {
+  private static List<String> lines(Arrival a, Feed d) {
     List<String> out = new ArrayList<>();
     for (LandingFile f : a.files()) {
       if (f.dataset() == d) {

@@ -41,7 +41,7 @@ class LandIT {
     for (Arrival a : SeedScenarios.ALL.arrivals()) {
       assertThat(lander.land(a)).allMatch(Lander.Outcome::written);
     }
-    List<Row> rows = spark.read().schema(EVENT_SCHEMA).json(lander.sourceUri(Dataset.EVENTS))
+    List<Row> rows = spark.read().schema(EVENT_SCHEMA).json(lander.sourceUri(Feed.EVENTS))
         .selectExpr("event_id", "company_id", "amount", "date_format(event_ts, 'yyyy-MM-dd HH:mm:ss') AS ts",
             "arrival")
         .orderBy("event_id", "arrival").collectAsList();
@@ -49,7 +49,7 @@ class LandIT {
     assertThat(rows).extracting(r -> r.getInt(4)).as("arrival=NNNN directories become a column")
         .containsOnly(1, 2, 3);
 
-    for (Storage.ObjectInfo o : lander.listed(Dataset.EVENTS)) {
+    for (Storage.ObjectInfo o : lander.listed(Feed.EVENTS)) {
       storage.download(bucket, o.key(), tmp.resolve(o.key()));
     }
     List<String> duck = new ArrayList<>();
@@ -90,9 +90,9 @@ class LandIT {
   void otherContentForALandedFileIsRefused() {
     String prefix = TestStack.unique("immutable");
     Lander lander = new Lander(storage, bucket, prefix);
-    lander.land(new Arrival(1, List.of(LandingFile.of(Dataset.EVENTS, "a.jsonl", "{\"event_id\":1}\n"))));
+    lander.land(new Arrival(1, List.of(LandingFile.of(Feed.EVENTS, "a.jsonl", "{\"event_id\":1}\n"))));
     assertThatThrownBy(() -> lander.land(new Arrival(1,
-        List.of(LandingFile.of(Dataset.EVENTS, "a.jsonl", "{\"event_id\":2}\n")))))
+        List.of(LandingFile.of(Feed.EVENTS, "a.jsonl", "{\"event_id\":2}\n")))))
         .isInstanceOf(LandingException.class)
         .hasMessage("s3://" + bucket + "/" + prefix + "/events/arrival=0001/a.jsonl already landed with other "
             + "content; arrivals are immutable: land this as a new arrival or under another --prefix");

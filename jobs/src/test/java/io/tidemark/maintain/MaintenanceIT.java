@@ -6,7 +6,7 @@ import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.RefQualifiedNames;
 import io.tidemark.lakehouse.Storage;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Dataset;
+import io.tidemark.land.Feed;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
@@ -128,7 +128,7 @@ class MaintenanceIT extends StackTest {
     String landingBucket = p.config().landingBucket();
     int landedEvents = storage.list(landingBucket, "events/").size();
     int landedChanges = storage.list(landingBucket, "companies/").size();
-    p.lander().land(new Arrival(99, List.of(LandingFile.of(Dataset.EVENTS, "unread.jsonl",
+    p.lander().land(new Arrival(99, List.of(LandingFile.of(Feed.EVENTS, "unread.jsonl",
         "{\"event_id\":1,\"company_id\":\"c1\",\"amount\":1.0,\"event_ts\":\"2026-01-02T00:00:00Z\"}\n"))));
     LandingCleanup.Result toGo = m.landing(new LandingCleanup.Options("", true));
     assertThat(landedChanges).isPositive();

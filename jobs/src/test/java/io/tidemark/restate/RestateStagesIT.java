@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.audit.Scd2Invariants;
 import io.tidemark.config.Tables;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Dataset;
+import io.tidemark.land.Feed;
 import io.tidemark.land.LandingFile;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.DuckOracle;
@@ -162,7 +162,7 @@ class RestateStagesIT extends StackTest {
   @Order(5)
   void aPublishAfterMainMovedRecomputesOnTheNewHead() throws Exception {
     // a stream commits a newly final window after the audit
-    p.arrive(new Arrival(7, List.of(LandingFile.of(Dataset.EVENTS, "more.jsonl",
+    p.arrive(new Arrival(7, List.of(LandingFile.of(Feed.EVENTS, "more.jsonl",
         "{\"event_id\":900,\"company_id\":\"c5\",\"amount\":1.0,\"event_ts\":\"2026-01-01T00:40:00Z\"}\n"))));
     assertThat(fx.countRows(t.eventCounts())).contains("c1|2026-01-01 00:20:00|1");
     Cli.Result r = run("tag", ID);

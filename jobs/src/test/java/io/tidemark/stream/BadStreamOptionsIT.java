@@ -2,7 +2,7 @@ package io.tidemark.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.land.Dataset;
+import io.tidemark.land.Feed;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.StackTest;
@@ -24,7 +24,7 @@ class BadStreamOptionsIT extends StackTest {
 
   @Test
   void missingSourceMissingTableWrongSchema() {
-    String source = stack.landing("bad").land(SeedScenarios.COUNTS.arrivals()).source(Dataset.EVENTS);
+    String source = stack.landing("bad").land(SeedScenarios.COUNTS.arrivals()).source(Feed.EVENTS);
     String ns = fx.namespace();
     stack.spark().sql("CREATE TABLE " + ns + ".wrong (company_id STRING, w_start STRING, n BIGINT) USING iceberg");
     fx.counts("good");

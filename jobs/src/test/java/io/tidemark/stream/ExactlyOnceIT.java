@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.TableCatalog;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Dataset;
+import io.tidemark.land.Feed;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.testing.Cli;
@@ -72,7 +72,7 @@ class ExactlyOnceIT extends StackTest {
 
     // the uninterrupted reference, in this JVM, over the same S3 prefix
     Tables ref = tables("ref");
-    String source = landing.source(Dataset.EVENTS);
+    String source = landing.source(Feed.EVENTS);
     Runnable reference = () -> {
       RawArchive.run(spark, source, ref.raw(), ref.rejected(), tmp.resolve("ref-raw").toString());
       Dedup.run(spark, source, ref.events(), tmp.resolve("ref-dedup").toString(), Duration.ofMinutes(30),
@@ -146,7 +146,7 @@ class ExactlyOnceIT extends StackTest {
   @Test
   void aRunDeadBeforeItsNoDataBatchDropsWhatTheUninterruptedRunDrops() throws Exception {
     Landing landing = stack.landing("nodata");
-    String source = landing.source(Dataset.EVENTS);
+    String source = landing.source(Feed.EVENTS);
     TableName whole = fx.events("events_whole");
     TableName cut = fx.events("events_cut");
     Path cp = tmp.resolve("cp-cut");

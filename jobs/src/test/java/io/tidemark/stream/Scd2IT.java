@@ -7,7 +7,7 @@ import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.Schemas;
 import io.tidemark.lakehouse.TableCatalog;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Dataset;
+import io.tidemark.land.Feed;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.land.LocalLanding;
@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.function.Consumer;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.junit.jupiter.api.Test;
@@ -63,9 +64,9 @@ class Scd2IT extends StackTest {
     Landing landing = stack.landing("scd2seed");
     Dim t = tables("seed");
     List<Path> files = new ArrayList<>();
-    StreamScript script = script(landing::land, landing.source(Dataset.COMPANIES), t, tmp.resolve("cp"));
+    StreamScript script = script(landing::land, landing.source(Feed.COMPANIES), t, tmp.resolve("cp"));
     script.eachArrival(SeedScenarios.SCD2.arrivals(), a -> {
-      files.addAll(landing.download(Dataset.COMPANIES, a.number(), tmp));
+      files.addAll(landing.download(Feed.COMPANIES, a.number(), tmp));
       RunReport r = script.last(1);
       try (Scd2Oracle oracle = new Scd2Oracle(files)) {
         assertThat(fx.historyRows(t.dimension())).as("after arrival %d: %s", a.number(), r.summary())
@@ -93,7 +94,7 @@ class Scd2IT extends StackTest {
    */
   @Test
   void replaysAndAllInputAgainChangeNothing() throws Exception {
-    String source = stack.landing("scd2replay").land(SeedScenarios.SCD2.arrivals()).source(Dataset.COMPANIES);
+    String source = stack.landing("scd2replay").land(SeedScenarios.SCD2.arrivals()).source(Feed.COMPANIES);
     Dim t = tables("replay");
     Map<String, String> crashing = Cli.crashing(stack.env(), "scd2:after-commit:*");
     String[] args = {"stream", "scd2", "--source", source, "--table", t.dimension().toString(), "--changes-table",
@@ -141,7 +142,7 @@ class Scd2IT extends StackTest {
   void runWithTheFourArgumentContract() {
     Landing landing = stack.landing("scd2sig").land(SeedScenarios.SCD2.arrivals());
     TableName dim = fx.table(TableCatalog::companies, "sig");
-    RunReport r = scd2(landing.source(Dataset.COMPANIES), dim.toString(), tmp.resolve("cp").toString());
+    RunReport r = scd2(landing.source(Feed.COMPANIES), dim.toString(), tmp.resolve("cp").toString());
     assertThat(r.written(dim)).as("%s", r.summary()).isEqualTo(8);
     assertThat(fx.count(changeLogOf(dim))).isEqualTo(11);
     assertThat(Scd2Invariants.check(spark, dim, Optional.of(changeLogOf(dim)))).isEmpty();
@@ -243,11 +244,11 @@ class Scd2IT extends StackTest {
     }
     List<Row> earlier = changes.subList(0, 300);
     List<Row> onDriver = Scd2History.rebuildRows(changes);
-    org.apache.spark.sql.Dataset<Row> inSpark =
+    Dataset<Row> inSpark =
         Scd2History.rebuild(spark.createDataFrame(changes, Schemas.COMPANY_CHANGE));
     assertThat(sorted(onDriver)).as("history").isEqualTo(sorted(inSpark.collectAsList())).hasSizeGreaterThan(60);
 
-    org.apache.spark.sql.Dataset<Row> current =
+    Dataset<Row> current =
         Scd2History.rebuild(spark.createDataFrame(earlier, Schemas.COMPANY_CHANGE));
     List<String> diff = sorted(Scd2Difference.of(onDriver, current.collectAsList()));
     assertThat(diff).as("difference").isEqualTo(sorted(Scd2Difference.of(inSpark, current).collectAsList()));

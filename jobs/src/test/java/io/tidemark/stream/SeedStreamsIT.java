@@ -6,7 +6,7 @@ import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.CommitKeys;
 import io.tidemark.lakehouse.TableCatalog;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Dataset;
+import io.tidemark.land.Feed;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.testing.DuckOracle;
@@ -35,7 +35,7 @@ class SeedStreamsIT extends StackTest {
     TableName table = fx.counts("counts");
     String checkpoint = tmp.resolve("cp-counts").toString();
     StreamScript script = StreamScript.of(landing::land,
-        () -> WindowedCounts.run(spark, landing.source(Dataset.EVENTS), table.toString(), checkpoint));
+        () -> WindowedCounts.run(spark, landing.source(Feed.EVENTS), table.toString(), checkpoint));
     String partitions;
     try (SqlSettings settings = SqlSettings.saving(spark, PARTITIONS)) {
       partitions = settings.original(PARTITIONS);
@@ -55,7 +55,7 @@ class SeedStreamsIT extends StackTest {
     assertThat(script.report(2).written(table)).as("the far-future run emits the finalized windows").isEqualTo(2);
     assertThat(script.report(3).lateRowsDropped()).as("the late event of run 3").isEqualTo(1);
     assertThat(script.report(3).written(table)).isZero();
-    try (DuckOracle oracle = new DuckOracle(landing.downloadEach(Dataset.EVENTS, tmp))) {
+    try (DuckOracle oracle = new DuckOracle(landing.downloadEach(Feed.EVENTS, tmp))) {
       assertThat(fx.countRows(table)).isEqualTo(oracle.counts(Duration.ofMinutes(10), Duration.ofMinutes(5)));
     }
 
@@ -79,13 +79,13 @@ class SeedStreamsIT extends StackTest {
     TableName table = fx.events("events");
     String checkpoint = tmp.resolve("cp-dedup").toString();
     StreamScript script = StreamScript.of(landing::land,
-        () -> Dedup.run(spark, landing.source(Dataset.EVENTS), table.toString(), checkpoint))
+        () -> Dedup.run(spark, landing.source(Feed.EVENTS), table.toString(), checkpoint))
         .eachArrival(SeedScenarios.DEDUP.arrivals());
     assertThat(fx.strings("SELECT CAST(event_id AS STRING) FROM " + table.sql() + " ORDER BY event_id"))
         .containsExactly("101", "102", "103", "104", "105", "106");
     assertThat(script.runs().stream().mapToLong(r -> r.get(0).duplicatesDropped()).sum()).as("10 lines, 6 ids")
         .isEqualTo(4);
-    try (DuckOracle oracle = new DuckOracle(landing.downloadEach(Dataset.EVENTS, tmp))) {
+    try (DuckOracle oracle = new DuckOracle(landing.downloadEach(Feed.EVENTS, tmp))) {
       assertThat(fx.eventRows(table)).isEqualTo(oracle.dedup(Duration.ofMinutes(30)));
     }
   }
@@ -97,13 +97,13 @@ class SeedStreamsIT extends StackTest {
    */
   @Test
   void aLineTheRawArchiveRejectsIsCountedByNoStream() throws Exception {
-    Landing landing = stack.landing("badfield").land(new Arrival(1, List.of(LandingFile.of(Dataset.EVENTS, "a.jsonl",
+    Landing landing = stack.landing("badfield").land(new Arrival(1, List.of(LandingFile.of(Feed.EVENTS, "a.jsonl",
         """
         {"event_id":1,"company_id":"c1","amount":1.5,"event_ts":"2026-01-01T00:01:00Z"}
         {"event_id":2,"company_id":"c1","amount":"n/a","event_ts":"2026-01-01T00:02:00Z"}
         {"event_id":3,"company_id":"c1","amount":2,"event_ts":"2026-01-01T01:00:00Z"}
         """))));
-    String source = landing.source(Dataset.EVENTS);
+    String source = landing.source(Feed.EVENTS);
     TableName raw = fx.table(TableCatalog::rawEvents, "badfield_raw");
     TableName rejected = fx.table(TableCatalog::rejected, "badfield_rejected");
     TableName counts = fx.counts("badfield_counts");
@@ -123,9 +123,9 @@ class SeedStreamsIT extends StackTest {
     Landing landing = stack.landing("rerun").land(SeedScenarios.COUNTS.arrivals());
     TableName table = fx.counts("rerun");
     String checkpoint = tmp.resolve("cp-rerun").toString();
-    WindowedCounts.run(spark, landing.source(Dataset.EVENTS), table.toString(), checkpoint);
+    WindowedCounts.run(spark, landing.source(Feed.EVENTS), table.toString(), checkpoint);
     String head = stack.nessie().hash("main");
-    RunReport again = WindowedCounts.run(spark, landing.source(Dataset.EVENTS), table.toString(), checkpoint);
+    RunReport again = WindowedCounts.run(spark, landing.source(Feed.EVENTS), table.toString(), checkpoint);
     assertThat(again.inputRows()).isZero();
     assertThat(again.rowsWritten().values()).as("rows written").allMatch(n -> n == 0);
     assertThat(stack.nessie().hash("main")).as("no commit on main").isEqualTo(head);

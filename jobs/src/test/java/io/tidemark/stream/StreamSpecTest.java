@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.land.Dataset;
+import io.tidemark.land.Feed;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -27,7 +27,7 @@ class StreamSpecTest {
     assertThat(scd2.checkpoint()).isEqualTo("/srv/tm/checkpoints/scd2");
     assertThat(scd2.sideTable()).as("the change log").isEqualTo(config.tables().companyChanges());
 
-    StreamSpec rawCompanies = StreamSpec.of(StreamKind.raw(Dataset.COMPANIES), config);
+    StreamSpec rawCompanies = StreamSpec.of(StreamKind.raw(Feed.COMPANIES), config);
     assertThat(rawCompanies.checkpoint()).isEqualTo("/srv/tm/checkpoints/raw-companies");
     assertThat(rawCompanies.table()).isEqualTo(config.tables().rawCompanyChanges());
     assertThat(rawCompanies.sideTable()).as("the quarantine").isEqualTo(config.tables().rejected());

@@ -1,7 +1,7 @@
 package io.tidemark.testing;
 
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Dataset;
+import io.tidemark.land.Feed;
 import io.tidemark.land.Lander;
 import io.tidemark.lakehouse.Storage;
 import java.nio.file.Path;
@@ -43,7 +43,7 @@ public final class Landing {
   }
 
   /** Where the stream reads a dataset from (s3a). */
-  public String source(Dataset dataset) {
+  public String source(Feed dataset) {
     return lander.sourceUri(dataset);
   }
 
@@ -59,13 +59,13 @@ public final class Landing {
   }
 
   /** Local copies of the files one arrival landed for a dataset, read back from S3 (DuckDB reads local files). */
-  public List<Path> download(Dataset dataset, int arrival, Path dir) {
+  public List<Path> download(Feed dataset, int arrival, Path dir) {
     String dirPrefix = (prefix.isEmpty() ? "" : prefix + "/") + Arrival.dir(dataset, arrival);
     return StreamFixture.download(storage, bucket, dirPrefix, dir);
   }
 
   /** Local copies of every arrival landed so far for a dataset, one list per arrival, in order. */
-  public List<List<Path>> downloadEach(Dataset dataset, Path dir) {
+  public List<List<Path>> downloadEach(Feed dataset, Path dir) {
     List<List<Path>> out = new ArrayList<>();
     for (Arrival a : landed) {
       out.add(download(dataset, a.number(), dir));

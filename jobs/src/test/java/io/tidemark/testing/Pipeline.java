@@ -4,7 +4,7 @@ import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Bootstrap;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Dataset;
+import io.tidemark.land.Feed;
 import io.tidemark.land.Lander;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;
@@ -58,9 +58,9 @@ public final class Pipeline {
     for (Arrival a : SeedScenarios.ALL.arrivals()) {
       p.arrive(a);
     }
-    p.arrive(new Arrival(5, List.of(LandingFile.of(Dataset.COMPANIES, "later.jsonl",
+    p.arrive(new Arrival(5, List.of(LandingFile.of(Feed.COMPANIES, "later.jsonl",
         "{\"company_id\":\"c9\",\"name\":\"Nine\",\"tier\":\"gold\",\"change_ts\":\"2026-01-03T00:00:00Z\"}\n"))));
-    p.arrive(new Arrival(6, List.of(LandingFile.of(Dataset.COMPANIES, "late.jsonl",
+    p.arrive(new Arrival(6, List.of(LandingFile.of(Feed.COMPANIES, "late.jsonl",
         "{\"company_id\":\"c3\",\"name\":\"Cog\",\"tier\":\"platinum\",\"change_ts\":\"2026-01-01T01:00:00Z\"}\n"))));
     return p;
   }

@@ -2,8 +2,11 @@ package io.tidemark.land;
 
 import java.util.Locale;
 
-/** The kinds of data that land: each has its own prefix in the landing zone and its own stream. */
-public enum Dataset {
+/**
+ * A feed: one kind of data that lands (the command line's {@code --dataset}). Each has its own directory in the
+ * landing zone and its own streams. Named apart from Spark's {@code Dataset}, which most stream code uses too.
+ */
+public enum Feed {
   /** Business events (see {@code Schemas.EVENT}). */
   EVENTS,
   /** Company dimension changes (see {@code Schemas.COMPANY_CHANGE}), {@code "deleted": true} on a delete. */
@@ -14,8 +17,8 @@ public enum Dataset {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  public static Dataset parse(String text) {
-    for (Dataset d : values()) {
+  public static Feed parse(String text) {
+    for (Feed d : values()) {
       if (d.dir().equalsIgnoreCase(text.trim())) {
         return d;
       }
