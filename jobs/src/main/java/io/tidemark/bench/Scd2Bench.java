@@ -2,12 +2,13 @@ package io.tidemark.bench;
 
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.TableCatalog;
+import io.tidemark.land.Arrival;
+import io.tidemark.land.Feed;
+import io.tidemark.land.LandingFile;
+import io.tidemark.land.LocalLanding;
 import io.tidemark.stream.RunReport;
 import io.tidemark.stream.Scd2Upsert;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -59,14 +60,15 @@ public final class Scd2Bench {
       tables.put(m.getKey(), new TableName[] {dim, log});
       checkpoints.put(m.getKey(), dir.resolve("cp-scd2-" + UUID.randomUUID()).toString());
     }
-    Path source = dir.resolve("scd2-data-" + UUID.randomUUID()).resolve("companies");
+    Path landing = dir.resolve("scd2-data-" + UUID.randomUUID());
+    Path source = landing.resolve(Feed.COMPANIES.dir());
     out.printf(Locale.ROOT, "%-14s %7s %9s %8s %10s %10s %9s %9s %9s %10s %9s%n", "layout", "arrival", "companies",
         "run s", "merged", "rows+", "rows-", "files+", "files-", "deletes+", "read s");
     SplittableRandom rng = new SplittableRandom(11);
     int companies = 0;
     Instant clock = Instant.parse("2026-01-01T00:00:00Z");
     for (int k = 0; k < sizes.size(); k++) {
-      companies = writeArrival(source, k + 1, companies, sizes.get(k), changesPerArrival, clock, rng);
+      companies = writeArrival(landing, k + 1, companies, sizes.get(k), changesPerArrival, clock, rng);
       clock = clock.plus(Duration.ofHours(1));
       for (String mode : modes.keySet()) {
         TableName[] t = tables.get(mode);
@@ -89,8 +91,8 @@ public final class Scd2Bench {
   }
 
   /** New companies up to {@code target}, each with a first version, and changes to existing ones. */
-  private static int writeArrival(Path source, int arrival, int from, int target, int changes, Instant clock,
-                                  SplittableRandom rng) throws IOException {
+  private static int writeArrival(Path landing, int arrival, int from, int target, int changes, Instant clock,
+                                  SplittableRandom rng) {
     StringBuilder sb = new StringBuilder();
     for (int c = from + 1; c <= target; c++) {
       sb.append(line(c, "Company " + c, TIERS[rng.nextInt(TIERS.length)], clock));
@@ -101,9 +103,8 @@ public final class Scd2Bench {
           : clock.plusSeconds(1 + i);
       sb.append(line(c, "Company " + c + (rng.nextBoolean() ? " Inc" : ""), TIERS[rng.nextInt(TIERS.length)], at));
     }
-    Path file = source.resolve(String.format(Locale.ROOT, "arrival=%04d/changes.jsonl", arrival));
-    Files.createDirectories(file.getParent());
-    Files.writeString(file, sb.toString(), StandardCharsets.UTF_8);
+    LocalLanding.write(landing, "", List.of(new Arrival(arrival,
+        List.of(LandingFile.of(Feed.COMPANIES, "changes.jsonl", sb.toString())))));
     return Math.max(from, target);
   }
 

@@ -32,7 +32,8 @@ public record GeneratorSpec(long seed, int events, int companies, double duplica
     require(rate(lateRate), "late rate must be in [0, 1)");
     require(jumps >= 0 && jumps <= events, "jumps must be between 0 and the number of events");
     require(rate(malformedRate), "malformed rate must be in [0, 1)");
-    require(arrivals >= 1 && arrivals <= 9999, "arrivals must be between 1 and 9999");
+    require(arrivals >= 1 && arrivals <= LandingLayout.MAX_ARRIVAL,
+        "arrivals must be between 1 and " + LandingLayout.MAX_ARRIVAL);
     require(changes >= 0, "changes must be >= 0");
     require(keys >= 1, "keys must be >= 1");
     require(minutesPerArrival >= 1, "minutes per arrival must be >= 1");

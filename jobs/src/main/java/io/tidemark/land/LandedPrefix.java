@@ -8,18 +8,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
  * Arrivals that were landed before, somewhere else: a local directory or an S3 prefix laid out as the landing zone
- * is ({@code <dataset>/arrival=NNNN/<file>}, what {@code land --to-dir} and {@code land --prefix} write). Replaying
+ * is ({@link LandingLayout}, what {@code land --to-dir} and {@code land --prefix} write). Replaying
  * it lands each arrival under its own number, so a run of the streams sees the arrivals in the order they came.
  */
 public final class LandedPrefix implements Scenario {
-  private static final Pattern LAYOUT = Pattern.compile("^(events|companies)/arrival=(\\d{4})/([^/]+)$");
-
   private final String location;
   private final List<Arrival> arrivals;
 
@@ -65,8 +62,8 @@ public final class LandedPrefix implements Scenario {
       }
     }
     if (files.isEmpty()) {
-      throw new LandingException("--replay " + location + ": no events/arrival=NNNN/ or companies/arrival=NNNN/ "
-          + "files under it (the layout `tidemark land --to-dir` writes)");
+      throw new LandingException("--replay " + location + ": no " + LandingLayout.feedDirs()
+          + " files under it (the layout `tidemark land --to-dir` writes)");
     }
     List<Arrival> arrivals = new ArrayList<>();
     files.forEach((n, fs) -> arrivals.add(new Arrival(n, fs)));
@@ -77,14 +74,9 @@ public final class LandedPrefix implements Scenario {
     return location.startsWith("s3://") || location.startsWith("s3a://");
   }
 
-  private static void add(Map<Integer, List<LandingFile>> files, String relative,
-      java.util.function.Supplier<byte[]> content) {
-    Matcher m = LAYOUT.matcher(relative);
-    if (!m.find() || m.group(3).startsWith(".")) {
-      return;
-    }
-    files.computeIfAbsent(Integer.parseInt(m.group(2)), k -> new ArrayList<>())
-        .add(new LandingFile(Feed.parse(m.group(1)), m.group(3), content.get()));
+  private static void add(Map<Integer, List<LandingFile>> files, String relative, Supplier<byte[]> content) {
+    LandingLayout.parse(relative).ifPresent(p -> files.computeIfAbsent(p.arrival(), k -> new ArrayList<>())
+        .add(new LandingFile(p.feed(), p.name(), content.get())));
   }
 
   @Override

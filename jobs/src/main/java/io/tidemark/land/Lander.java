@@ -10,18 +10,14 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * Writes arrivals into the landing zone: {@code s3://<bucket>/<prefix>/<dataset>/arrival=NNNN/<file>}. An
+ * Writes arrivals into the landing zone: {@code s3://<bucket>/<prefix>/} and then the {@link LandingLayout}. An
  * arrival is immutable: landing the same content again is a no-op, other content for an existing object is
  * refused. Each object is written whole (an S3 PUT), so a stream never sees half a file, and a landing that
  * was interrupted completes on the next run.
  */
 public final class Lander {
-  private static final Pattern ARRIVAL_DIR = Pattern.compile("arrival=(\\d{4})/");
-
   private final Storage storage;
   private final String bucket;
   private final String prefix;
@@ -96,16 +92,13 @@ public final class Lander {
   private TreeSet<Integer> arrivalNumbers(Feed dataset) {
     TreeSet<Integer> numbers = new TreeSet<>();
     for (Storage.ObjectInfo o : listed(dataset)) {
-      Matcher m = ARRIVAL_DIR.matcher(o.key());
-      if (m.find()) {
-        numbers.add(Integer.parseInt(m.group(1)));
-      }
+      LandingLayout.arrivalOf(o.key()).ifPresent(numbers::add);
     }
     return numbers;
   }
 
   String key(Feed dataset, int arrival, String name) {
-    return prefix + Arrival.dir(dataset, arrival) + name;
+    return prefix + LandingLayout.path(dataset, arrival, name);
   }
 
   private boolean sameContent(Storage.ObjectInfo existing, String key, byte[] content) {

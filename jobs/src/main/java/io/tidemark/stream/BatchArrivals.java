@@ -1,11 +1,10 @@
 package io.tidemark.stream;
 
+import io.tidemark.land.LandingLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.execution.streaming.FileStreamSource;
 import org.apache.spark.sql.execution.streaming.FileStreamSourceLog;
@@ -18,8 +17,6 @@ import scala.Tuple2;
  * commit came from.
  */
 final class BatchArrivals {
-  private static final Pattern ARRIVAL = Pattern.compile("arrival=(\\d+)");
-
   private BatchArrivals() {}
 
   /**
@@ -46,10 +43,7 @@ final class BatchArrivals {
   static String describe(List<String> paths) {
     TreeSet<Integer> arrivals = new TreeSet<>();
     for (String p : paths) {
-      Matcher m = ARRIVAL.matcher(p);
-      if (m.find()) {
-        arrivals.add(Integer.parseInt(m.group(1)));
-      }
+      LandingLayout.arrivalOf(p).ifPresent(arrivals::add);
     }
     if (arrivals.isEmpty()) {
       return "";

@@ -12,6 +12,7 @@ import static org.apache.spark.sql.functions.when;
 
 import io.tidemark.lakehouse.Schemas;
 import io.tidemark.land.Feed;
+import io.tidemark.land.LandingLayout;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -46,20 +47,21 @@ public record LineFormat(String dataset, StructType schema, List<String> require
   /** The raw lines under {@code source} (a local directory or an s3a:// prefix, searched recursively). */
   private static Dataset<Row> lines(SparkSession spark, String source) {
     return spark.readStream()
-        // arrival=NNNN directories must not turn into a partition column that appears only once they exist
+        // the arrival directories (arrival=NNNN) must not turn into a partition column that appears only once
+        // they exist
         .option("recursiveFileLookup", "true")
         .text(source)
         .withColumnRenamed("value", "line");
   }
 
   /**
-   * The lines with the file each came from and its arrival number (from an {@code arrival=NNNN} directory,
-   * else null): what the raw archive keeps.
+   * The lines with the file each came from and its arrival number (from its {@link LandingLayout} directory, else
+   * null): what the raw archive keeps.
    */
   public static Dataset<Row> read(SparkSession spark, String source) {
     return lines(spark, source)
         .withColumn("source_file", col("_metadata.file_path"))
-        .withColumn("arrival", regexp_extract(col("_metadata.file_path"), "arrival=(\\d+)", 1).cast("int"));
+        .withColumn("arrival", regexp_extract(col("_metadata.file_path"), LandingLayout.ARRIVAL_DIR_REGEX, 1).cast("int"));
   }
 
   /** The valid rows, parsed once with Spark's JSON source (twice as fast as from_json over text lines). */

@@ -3,6 +3,7 @@ package io.tidemark.testing;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.Feed;
 import io.tidemark.land.Lander;
+import io.tidemark.land.LandingLayout;
 import io.tidemark.lakehouse.Storage;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -60,7 +61,7 @@ public final class Landing {
 
   /** Local copies of the files one arrival landed for a dataset, read back from S3 (DuckDB reads local files). */
   public List<Path> download(Feed dataset, int arrival, Path dir) {
-    String dirPrefix = (prefix.isEmpty() ? "" : prefix + "/") + Arrival.dir(dataset, arrival);
+    String dirPrefix = (prefix.isEmpty() ? "" : prefix + "/") + LandingLayout.dir(dataset, arrival);
     return StreamFixture.download(storage, bucket, dirPrefix, dir);
   }
 

@@ -1,0 +1,71 @@
+package io.tidemark.land;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * The landing zone's layout, {@code <feed>/arrival=NNNN/<file>}, written and read only through this class: the
+ * lander and {@code land --to-dir} write it, a replay reads it back whole, and the streams read the arrival number
+ * from a file's path (the raw archive keeps it, commits name it). NNNN is the number in four digits, so that
+ * listings sort in arrival order; that is what limits arrivals to 9999.
+ */
+public final class LandingLayout {
+  /** The layout, as help texts and messages show it. */
+  public static final String SHAPE = "<dataset>/arrival=NNNN/<file>";
+
+  /** The highest arrival number four digits hold. */
+  public static final int MAX_ARRIVAL = 9999;
+
+  /**
+   * An arrival's directory anywhere in a path, its number in group 1. Java's regular expressions, which Spark's
+   * {@code regexp_extract} uses too.
+   */
+  public static final String ARRIVAL_DIR_REGEX = "arrival=(\\d{4})/";
+
+  private static final Pattern ARRIVAL_DIR = Pattern.compile(ARRIVAL_DIR_REGEX);
+  private static final Pattern FILE = Pattern.compile("^(" + Arrays.stream(Feed.values()).map(Feed::dir)
+      .collect(Collectors.joining("|")) + ")/" + ARRIVAL_DIR_REGEX + "([^/]+)$");
+
+  private LandingLayout() {}
+
+  /** Where a landed file is: its feed, its arrival and its name. */
+  public record Place(Feed feed, int arrival, String name) {}
+
+  /** The directory of an arrival of a feed, relative to the landing prefix, with a trailing slash. */
+  public static String dir(Feed feed, int arrival) {
+    return feed.dir() + "/arrival=" + String.format(Locale.ROOT, "%04d", arrival) + "/";
+  }
+
+  /** A file of an arrival of a feed, relative to the landing prefix. */
+  public static String path(Feed feed, int arrival, String name) {
+    return dir(feed, arrival) + name;
+  }
+
+  /** The arrival a path (an object key, a file URI) lies in, or empty when it has no arrival directory. */
+  public static OptionalInt arrivalOf(String path) {
+    Matcher m = ARRIVAL_DIR.matcher(path);
+    return m.find() ? OptionalInt.of(Integer.parseInt(m.group(1))) : OptionalInt.empty();
+  }
+
+  /**
+   * A path relative to the landing prefix, read as a landed file; empty for anything else the location holds
+   * (other directories, files deeper down, hidden files such as {@code .DS_Store}).
+   */
+  public static Optional<Place> parse(String relative) {
+    Matcher m = FILE.matcher(relative);
+    if (!m.find() || m.group(3).startsWith(".")) {
+      return Optional.empty();
+    }
+    return Optional.of(new Place(Feed.parse(m.group(1)), Integer.parseInt(m.group(2)), m.group(3)));
+  }
+
+  /** "events/arrival=NNNN/ or companies/arrival=NNNN/", for messages about a location that holds neither. */
+  public static String feedDirs() {
+    return Arrays.stream(Feed.values()).map(f -> f.dir() + "/arrival=NNNN/").collect(Collectors.joining(" or "));
+  }
+}
