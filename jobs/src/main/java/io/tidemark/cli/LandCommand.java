@@ -1,23 +1,27 @@
 package io.tidemark.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.lakehouse.Storage;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.Feed;
-import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
-import io.tidemark.lakehouse.Storage;
 import io.tidemark.land.LandedPrefix;
 import io.tidemark.land.Lander;
 import io.tidemark.land.LandingException;
 import io.tidemark.land.LandingFile;
+import io.tidemark.land.LandingLayout;
 import io.tidemark.land.LocalFiles;
 import io.tidemark.land.LocalLanding;
 import io.tidemark.land.Scenario;
-import io.tidemark.land.SeedScenarios;
+import io.tidemark.land.Scenarios;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Iterator;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
@@ -25,16 +29,19 @@ import java.util.stream.Collectors;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "land", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Write arrivals of JSON lines into the landing zone with the MinIO client:",
-        "s3://<landing bucket>/[<prefix>/]<dataset>/arrival=NNNN/<file>. Arrivals are immutable: landing the same",
+        "s3://<landing bucket>/[<prefix>/]" + LandingLayout.SHAPE + ". Arrivals are immutable: landing the same",
         "arrival again is a no-op; other content for a landed file is refused.",
-        "Scenarios: seed (the three below together), seed-counts, seed-dedup, seed-scd2, generated.",
-        "--replay lands arrivals laid out elsewhere (a local directory, or s3://bucket/prefix) with their numbers."})
+        "--replay lands arrivals laid out elsewhere (a local directory, or s3://bucket/prefix) with their numbers.",
+        "--list prints the scenarios and the generator's defaults; --count-arrivals how many arrivals one has."})
 final class LandCommand implements Callable<Integer> {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   @Spec
   CommandSpec spec;
 
@@ -42,7 +49,8 @@ final class LandCommand implements Callable<Integer> {
   Source source;
 
   static final class Source {
-    @Option(names = "--scenario", paramLabel = "NAME", description = "A named scenario (see above).")
+    @Option(names = "--scenario", paramLabel = "NAME", completionCandidates = ScenarioNames.class,
+        description = "A named scenario: ${COMPLETION-CANDIDATES} (seed is the three seed-* together).")
     String scenario;
 
     @Option(names = "--from", paramLabel = "PATH", description = "A local file, or a directory of files.")
@@ -50,9 +58,26 @@ final class LandCommand implements Callable<Integer> {
 
     @Option(names = "--replay", paramLabel = "LOCATION",
         description = "Arrivals landed before under a local directory or s3://bucket/prefix, laid out as "
-            + "<dataset>/arrival=NNNN/<file> (what --to-dir and --prefix write): each lands with its number.")
+            + LandingLayout.SHAPE + " (what --to-dir and --prefix write): each lands with its number.")
     String replay;
+
+    @Option(names = "--list",
+        description = "Print the scenarios (name, arrivals, what each shows) and the generator's defaults as JSON; "
+            + "land nothing.")
+    boolean list;
   }
+
+  /** The names --scenario takes, for its help. */
+  static final class ScenarioNames implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      return Scenarios.names().iterator();
+    }
+  }
+
+  @Option(names = "--count-arrivals",
+      description = "Print how many arrivals the scenario (or --replay) has, one number on a line; land nothing.")
+  boolean countArrivals;
 
   @Option(names = "--arrival", paramLabel = "K",
       description = "Only arrival K of the scenario; with --from, the arrival number to use "
@@ -74,44 +99,45 @@ final class LandCommand implements Callable<Integer> {
   @ArgGroup(exclusive = false, heading = "Generator (--scenario generated):%n")
   Generator generator = new Generator();
 
+  /** The generator's options; each starts at its value in {@link GeneratorSpec#defaults()}. */
   static final class Generator {
-    @Option(names = "--seed", defaultValue = "42", description = "Random seed (default: ${DEFAULT-VALUE}).")
-    long seed;
+    private static final GeneratorSpec DEFAULTS = GeneratorSpec.defaults();
 
-    @Option(names = "--events", defaultValue = "10000", description = "Distinct events (default: ${DEFAULT-VALUE}).")
-    int events;
+    @Option(names = "--seed", description = "Random seed (default: ${DEFAULT-VALUE}).")
+    long seed = DEFAULTS.seed();
 
-    @Option(names = "--companies", defaultValue = "20", description = "Companies in events (default: ${DEFAULT-VALUE}).")
-    int companies;
+    @Option(names = "--events", description = "Distinct events (default: ${DEFAULT-VALUE}).")
+    int events = DEFAULTS.events();
 
-    @Option(names = "--duplicate-rate", defaultValue = "0.02", description = "Default: ${DEFAULT-VALUE}.")
-    double duplicateRate;
+    @Option(names = "--companies", description = "Companies in events (default: ${DEFAULT-VALUE}).")
+    int companies = DEFAULTS.companies();
 
-    @Option(names = "--late-rate", defaultValue = "0.01", description = "Default: ${DEFAULT-VALUE}.")
-    double lateRate;
+    @Option(names = "--duplicate-rate", description = "Default: ${DEFAULT-VALUE}.")
+    double duplicateRate = DEFAULTS.duplicateRate();
 
-    @Option(names = "--jumps", defaultValue = "1", description = "Far-future events (default: ${DEFAULT-VALUE}).")
-    int jumps;
+    @Option(names = "--late-rate", description = "Default: ${DEFAULT-VALUE}.")
+    double lateRate = DEFAULTS.lateRate();
 
-    @Option(names = "--malformed-rate", defaultValue = "0.01", description = "Default: ${DEFAULT-VALUE}.")
-    double malformedRate;
+    @Option(names = "--jumps", description = "Far-future events (default: ${DEFAULT-VALUE}).")
+    int jumps = DEFAULTS.jumps();
 
-    @Option(names = "--arrivals", defaultValue = "5", description = "Default: ${DEFAULT-VALUE}.")
-    int arrivals;
+    @Option(names = "--malformed-rate", description = "Default: ${DEFAULT-VALUE}.")
+    double malformedRate = DEFAULTS.malformedRate();
 
-    @Option(names = "--changes", defaultValue = "0",
-        description = "Company dimension changes (default: ${DEFAULT-VALUE}).")
-    int changes;
+    @Option(names = "--arrivals", description = "Default: ${DEFAULT-VALUE}.")
+    int arrivals = DEFAULTS.arrivals();
 
-    @Option(names = "--keys", defaultValue = "100", description = "Companies in changes (default: ${DEFAULT-VALUE}).")
-    int keys;
+    @Option(names = "--changes", description = "Company dimension changes (default: ${DEFAULT-VALUE}).")
+    int changes = DEFAULTS.changes();
 
-    @Option(names = "--start", defaultValue = "2026-01-01T00:00:00Z",
-        description = "Event time of the first arrival (default: ${DEFAULT-VALUE}).")
-    Instant start;
+    @Option(names = "--keys", description = "Companies in changes (default: ${DEFAULT-VALUE}).")
+    int keys = DEFAULTS.keys();
 
-    @Option(names = "--minutes-per-arrival", defaultValue = "60", description = "Default: ${DEFAULT-VALUE}.")
-    int minutesPerArrival;
+    @Option(names = "--start", description = "Event time of the first arrival (default: ${DEFAULT-VALUE}).")
+    Instant start = DEFAULTS.start();
+
+    @Option(names = "--minutes-per-arrival", description = "Default: ${DEFAULT-VALUE}.")
+    int minutesPerArrival = DEFAULTS.minutesPerArrival();
 
     GeneratorSpec spec() {
       return new GeneratorSpec(seed, events, companies, duplicateRate, lateRate, jumps, malformedRate, arrivals,
@@ -121,9 +147,19 @@ final class LandCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    TidemarkConfig config = Tidemark.root(spec).config();
     PrintWriter out = spec.commandLine().getOut();
-    if (toDir != null && (source.replay == null || !LandedPrefix.isS3(source.replay))) {
+    if (source.list) {
+      out.println(list().toPrettyString());
+      out.flush();
+      return 0;
+    }
+    if (countArrivals) {
+      out.println(countArrivals());
+      out.flush();
+      return 0;
+    }
+    TidemarkConfig config = Tidemark.root(spec).config();
+    if (toDir != null && !replaysS3()) {
       writeLocal(arrivals(null), out);
       return 0;
     }
@@ -155,12 +191,55 @@ final class LandCommand implements Callable<Integer> {
     out.flush();
   }
 
+  private boolean replaysS3() {
+    return source.replay != null && LandedPrefix.isS3(source.replay);
+  }
+
+  /** The scenario or the --replay location; {@code storage} reads an S3 one. */
+  private Scenario scenario(Storage storage) {
+    return source.replay != null ? LandedPrefix.read(source.replay, storage)
+        : Scenarios.named(source.scenario, generator::spec);
+  }
+
+  private int countArrivals() {
+    if (source.from != null || arrival != null || toDir != null) {
+      throw new LandingException("--count-arrivals counts the arrivals of --scenario or --replay; it takes no "
+          + "--from, --arrival or --to-dir");
+    }
+    if (!replaysS3()) {
+      return scenario(null).arrivalCount();
+    }
+    try (Lakehouse lh = Lakehouse.open(Tidemark.root(spec).config(), "tidemark land")) {
+      return scenario(lh.storage()).arrivalCount();
+    }
+  }
+
+  /**
+   * The scenarios with their arrivals and the generator's defaults by option name, for people and for what checks
+   * its own copy of them against the jar (the Airflow DAG's trigger form).
+   */
+  private ObjectNode list() {
+    ObjectNode root = JSON.createObjectNode();
+    for (String name : Scenarios.names()) {
+      Scenario s = Scenarios.named(name, GeneratorSpec::defaults);
+      root.withArray("scenarios").addObject().put("name", name).put("arrivals", s.arrivalCount())
+          .put("description", s.description());
+    }
+    ObjectNode generator = root.putObject("generator");
+    for (OptionSpec o : spec.findOption("--seed").group().options()) {
+      Object v = o.initialValue();
+      generator.set(o.longestName().substring(2),
+          v instanceof Number || v instanceof Boolean ? JSON.valueToTree(v) : TextNode.valueOf(String.valueOf(v)));
+    }
+    return root;
+  }
+
   /** The arrivals to land; {@code storage} reads an S3 --replay location. */
   private List<Arrival> arrivals(Storage storage) {
     if (source.from != null) {
       return List.of();
     }
-    Scenario scenario = source.replay != null ? LandedPrefix.read(source.replay, storage) : scenario(source.scenario);
+    Scenario scenario = scenario(storage);
     List<Arrival> all = scenario.arrivals();
     if (arrival == null) {
       return all;
@@ -178,19 +257,6 @@ final class LandCommand implements Callable<Integer> {
       return "1.." + last;
     }
     return arrivals.stream().map(a -> String.valueOf(a.number())).collect(Collectors.joining(", "));
-  }
-
-  private Scenario scenario(String name) {
-    if ("generated".equals(name)) {
-      try {
-        return new GeneratedScenario(generator.spec());
-      } catch (IllegalArgumentException e) {
-        throw new LandingException("generator: " + e.getMessage());
-      }
-    }
-    return SeedScenarios.all().stream().filter(s -> s.name().equals(name)).findFirst()
-        .orElseThrow(() -> new LandingException("--scenario " + name + ": unknown; choose one of seed, seed-counts, "
-            + "seed-dedup, seed-scd2, generated"));
   }
 
   private Arrival fromLocal(Lander lander) {

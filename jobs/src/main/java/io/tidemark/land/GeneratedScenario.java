@@ -19,6 +19,9 @@ import java.util.zip.CRC32;
  * same {@link GeneratorSpec} gives byte-identical files on any machine.
  */
 public final class GeneratedScenario implements Scenario {
+  /** Its name for {@code land --scenario}. */
+  public static final String NAME = "generated";
+
   private static final String[] TIERS = {"bronze", "silver", "gold", "platinum"};
   private static final String[] SUFFIXES = {"", " Inc", " Ltd", " Group", " Holdings"};
 
@@ -38,12 +41,18 @@ public final class GeneratedScenario implements Scenario {
 
   @Override
   public String name() {
-    return "generated";
+    return NAME;
   }
 
   @Override
   public String description() {
     return "generated: " + spec;
+  }
+
+  /** Without generating them: the spec says how many. */
+  @Override
+  public int arrivalCount() {
+    return spec.arrivals();
   }
 
   @Override

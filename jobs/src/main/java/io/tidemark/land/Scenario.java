@@ -11,4 +11,9 @@ public interface Scenario {
 
   /** All arrivals, in order. */
   List<Arrival> arrivals();
+
+  /** How many arrivals {@link #arrivals()} holds. */
+  default int arrivalCount() {
+    return arrivals().size();
+  }
 }
