@@ -368,9 +368,10 @@ public final class LatencyBench {
           : BenchTables.fresh(base.spark(), TableCatalog::eventCounts, "latency_counts");
       long t0 = System.nanoTime();
       if (stream.equals("dedup")) {
-        Dedup.run(base.spark(), source, table, cp, Duration.ofMinutes(30), Dedup.Mode.WITHIN_WATERMARK);
+        Dedup.run(base.spark(), source, table, cp, Setting.DEDUP_WATERMARK.defaultDuration(),
+            Dedup.Mode.WITHIN_WATERMARK);
       } else {
-        WindowedCounts.run(base.spark(), source, table, cp, WindowedCounts.Options.seeds());
+        WindowedCounts.run(base.spark(), source, table, cp, WindowedCounts.Options.defaults());
       }
       double spark = (System.nanoTime() - t0) / 1e9;
       Path parquet = dir.resolve("duck-" + stream + ".parquet");

@@ -1,5 +1,6 @@
 package io.tidemark.bench;
 
+import io.tidemark.config.Setting;
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.TableCatalog;
 import io.tidemark.land.Arrival;
@@ -72,7 +73,8 @@ public final class Scd2Bench {
       clock = clock.plus(Duration.ofHours(1));
       for (String mode : modes.keySet()) {
         TableName[] t = tables.get(mode);
-        RunReport r = Scd2Upsert.run(spark, source.toString(), t[0], t[1], checkpoints.get(mode), Duration.ofDays(1));
+        RunReport r = Scd2Upsert.run(spark, source.toString(), t[0], t[1], checkpoints.get(mode),
+            Setting.SCD2_WATERMARK.defaultDuration());
         Snapshot s = Spark3Util.loadIcebergTable(spark, t[0].toString()).currentSnapshot();
         Map<String, String> sum = s.summary();
         long t0 = System.nanoTime();

@@ -1,6 +1,7 @@
 package io.tidemark.bench;
 
 import io.tidemark.chart.Charts;
+import io.tidemark.config.Setting;
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.TableCatalog;
 import io.tidemark.land.Arrival;
@@ -15,7 +16,6 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -80,7 +80,7 @@ public final class StreamBench {
   /** State rows, state memory and checkpoint size after each run, for bounded and unbounded dedup. */
   public void stateGrowth(int runs, int eventsPerRun) throws Exception {
     out.println("== state and checkpoint growth: " + runs + " runs of " + eventsPerRun + " events, event time "
-        + "advancing one hour per run, dedup with a 30-minute watermark");
+        + "advancing one hour per run, dedup with a watermark of " + Setting.Defaults.DEDUP_WATERMARK);
     GeneratorSpec spec = new GeneratorSpec(7, runs * eventsPerRun, 20, 0.03, 0.01, 0, 0.01, runs, 0, 1,
         GeneratorSpec.DEFAULT_START, 60);
     Path landing = dir.resolve("state-data");
@@ -101,7 +101,7 @@ public final class StreamBench {
         for (Series s : series.values()) {
           spark.conf().set(PROVIDER, s.provider);
           RunReport r = Dedup.run(spark, landing.resolve("events").toString(), s.table, s.checkpoint.toString(),
-              Duration.ofMinutes(30), s.mode);
+              Setting.DEDUP_WATERMARK.defaultDuration(), s.mode);
           s.rows.add((double) r.stateRows());
           s.memoryMb.add(r.stateMemoryBytes() / 1e6);
           long[] cp = sizeAndFiles(s.checkpoint);
@@ -192,14 +192,14 @@ public final class StreamBench {
 
   private RunReport runDedup(Path data, String name) {
     TableName t = BenchTables.fresh(spark, TableCatalog::events, "dedup_" + name);
-    return Dedup.run(spark, data.resolve("events").toString(), t, checkpoint(), Duration.ofMinutes(30),
-        Dedup.Mode.WITHIN_WATERMARK);
+    return Dedup.run(spark, data.resolve("events").toString(), t, checkpoint(),
+        Setting.DEDUP_WATERMARK.defaultDuration(), Dedup.Mode.WITHIN_WATERMARK);
   }
 
   private RunReport runCounts(Path data, String name) {
     TableName t = BenchTables.fresh(spark, TableCatalog::eventCounts, "counts_" + name);
     return WindowedCounts.run(spark, data.resolve("events").toString(), t, checkpoint(),
-        WindowedCounts.Options.seeds());
+        WindowedCounts.Options.defaults());
   }
 
   private String checkpoint() {

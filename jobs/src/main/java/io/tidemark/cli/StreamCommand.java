@@ -1,5 +1,6 @@
 package io.tidemark.cli;
 
+import io.tidemark.config.Setting;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Lakehouse;
@@ -74,8 +75,9 @@ final class StreamCommand implements Runnable {
   }
 
   @Command(name = "windowed-counts", mixinStandardHelpOptions = true,
-      description = "Events per company and event-time window (--counts-window, default 5 minutes), appended "
-          + "once the watermark (--counts-watermark, default 10 minutes) finalizes the window.")
+      description = "Events per company and event-time window (--counts-window, default "
+          + Setting.Defaults.COUNTS_WINDOW + "), appended once the watermark (--counts-watermark, default "
+          + Setting.Defaults.COUNTS_WATERMARK + ") finalizes the window.")
   static final class Counts implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -95,8 +97,8 @@ final class StreamCommand implements Runnable {
   }
 
   @Command(name = "dedup", mixinStandardHelpOptions = true,
-      description = "One row per event_id, remembered for the watermark delay (--dedup-watermark, default 30 "
-          + "minutes): dropDuplicatesWithinWatermark.")
+      description = "One row per event_id, remembered for the watermark delay (--dedup-watermark, default "
+          + Setting.Defaults.DEDUP_WATERMARK + "): dropDuplicatesWithinWatermark.")
   static final class DedupCmd implements Callable<Integer> {
     @Spec
     CommandSpec spec;

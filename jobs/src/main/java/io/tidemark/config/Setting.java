@@ -1,5 +1,7 @@
 package io.tidemark.config;
 
+import java.time.Duration;
+
 /**
  * Every setting of tidemark: the environment variable that sets it, the flag that overrides it, and its
  * default. The command line builds its global options from this list, and {@code tidemark config} prints it,
@@ -45,13 +47,14 @@ public enum Setting {
   SHUFFLE_PARTITIONS("TIDEMARK_SHUFFLE_PARTITIONS", "--shuffle-partitions", "N",
       "spark.sql.shuffle.partitions; frozen into a streaming checkpoint at its first run.", "4"),
   COUNTS_WATERMARK("TIDEMARK_COUNTS_WATERMARK", "--counts-watermark", "DURATION",
-      "Watermark delay of the windowed counts: how late an event may be and still count.", "10 minutes"),
+      "Watermark delay of the windowed counts: how late an event may be and still count.", Defaults.COUNTS_WATERMARK),
   COUNTS_WINDOW("TIDEMARK_COUNTS_WINDOW", "--counts-window", "DURATION",
-      "Event-time window of the counts.", "5 minutes"),
+      "Event-time window of the counts.", Defaults.COUNTS_WINDOW),
   DEDUP_WATERMARK("TIDEMARK_DEDUP_WATERMARK", "--dedup-watermark", "DURATION",
-      "Watermark delay of the dedup: how long an event_id is remembered.", "30 minutes"),
+      "Watermark delay of the dedup: how long an event_id is remembered.", Defaults.DEDUP_WATERMARK),
   SCD2_WATERMARK("TIDEMARK_SCD2_WATERMARK", "--scd2-watermark", "DURATION",
-      "Watermark delay of the SCD2 stream: a change later than this is left to the restatement.", "1 day"),
+      "Watermark delay of the SCD2 stream: a change later than this is left to the restatement.",
+      Defaults.SCD2_WATERMARK),
   STATE_STORE("TIDEMARK_STATE_STORE", "--state-store", "hdfs|rocksdb",
       "State store of the stateful streams; frozen into a checkpoint at its first run.", "hdfs"),
   RETAIN_BATCHES("TIDEMARK_RETAIN_BATCHES", "--retain-batches", "N",
@@ -116,6 +119,11 @@ public enum Setting {
     return defaultValue;
   }
 
+  /** The default of a duration setting, for code that runs a stream without a configuration (benchmarks). */
+  public Duration defaultDuration() {
+    return Durations.parse(defaultValue);
+  }
+
   public boolean isSecret() {
     return this == S3_SECRET_KEY || this == S3_ACCESS_KEY;
   }
@@ -123,5 +131,18 @@ public enum Setting {
   /** How an error names the setting: the variable, and the flag when there is one. */
   public String display() {
     return flag == null ? env : env + " (" + flag + ")";
+  }
+
+  /**
+   * The defaults of the streams' delays and window, as constants: help texts quote them, and an annotation takes
+   * only a constant.
+   */
+  public static final class Defaults {
+    public static final String COUNTS_WATERMARK = "10 minutes";
+    public static final String COUNTS_WINDOW = "5 minutes";
+    public static final String DEDUP_WATERMARK = "30 minutes";
+    public static final String SCD2_WATERMARK = "1 day";
+
+    private Defaults() {}
   }
 }

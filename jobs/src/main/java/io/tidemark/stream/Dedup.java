@@ -27,11 +27,6 @@ public final class Dedup {
 
   private Dedup() {}
 
-  /** The seeds' contract: 30-minute watermark, one availableNow run. */
-  public static RunReport run(SparkSession spark, String sourceDir, String table, String checkpoint) {
-    return run(spark, sourceDir, TableName.parse(table), checkpoint, Duration.ofMinutes(30), Mode.WITHIN_WATERMARK);
-  }
-
   public static RunReport run(SparkSession spark, String source, TableName table, String checkpoint,
                               Duration watermark, Mode mode) {
     Preflight.check(spark, source, TableCatalog.events(table));

@@ -4,6 +4,7 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.window;
 
 import io.tidemark.config.Durations;
+import io.tidemark.config.Setting;
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.TableCatalog;
 import java.time.Duration;
@@ -20,19 +21,15 @@ import org.apache.spark.sql.SparkSession;
 public final class WindowedCounts {
   public static final String NAME = "windowed-counts";
 
-  /** The watermark delay and the window size; the seeds use 10 and 5 minutes. */
+  /** The watermark delay and the window size. */
   public record Options(Duration watermark, Duration window) {
-    public static Options seeds() {
-      return new Options(Duration.ofMinutes(10), Duration.ofMinutes(5));
+    /** The settings' defaults ({@link Setting#COUNTS_WATERMARK}, {@link Setting#COUNTS_WINDOW}). */
+    public static Options defaults() {
+      return new Options(Setting.COUNTS_WATERMARK.defaultDuration(), Setting.COUNTS_WINDOW.defaultDuration());
     }
   }
 
   private WindowedCounts() {}
-
-  /** The seeds' contract: 10-minute watermark, 5-minute windows, one availableNow run. */
-  public static RunReport run(SparkSession spark, String sourceDir, String table, String checkpoint) {
-    return run(spark, sourceDir, TableName.parse(table), checkpoint, Options.seeds());
-  }
 
   public static RunReport run(SparkSession spark, String source, TableName table, String checkpoint,
                               Options options) {

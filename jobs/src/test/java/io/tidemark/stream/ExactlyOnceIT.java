@@ -78,7 +78,7 @@ class ExactlyOnceIT extends StackTest {
       Dedup.run(spark, source, ref.events(), tmp.resolve("ref-dedup").toString(), Duration.ofMinutes(30),
           Dedup.Mode.WITHIN_WATERMARK);
       WindowedCounts.run(spark, source, ref.counts(), tmp.resolve("ref-counts").toString(),
-          WindowedCounts.Options.seeds());
+          WindowedCounts.Options.defaults());
     };
 
     // arrival 1: a clean run

@@ -44,7 +44,7 @@ class GeneratedStreamsIT extends StackTest {
         () -> Dedup.run(spark, source, events, tmp.resolve("cp-dedup").toString(), Duration.ofMinutes(30),
             Dedup.Mode.WITHIN_WATERMARK),
         () -> WindowedCounts.run(spark, source, counts, tmp.resolve("cp-counts").toString(),
-            WindowedCounts.Options.seeds()));
+            WindowedCounts.Options.defaults()));
     script.eachArrival(new GeneratedScenario(SPEC).arrivals(), a -> System.out.println("arrival " + a.number()
         + "\n  " + script.last(0).summary() + "\n  " + script.last(1).summary() + "\n  " + script.last(2).summary()));
     long late = script.runs().stream().mapToLong(r -> r.get(2).lateRowsDropped()).sum();

@@ -35,7 +35,7 @@ class SeedStreamsIT extends StackTest {
     TableName table = fx.counts("counts");
     String checkpoint = tmp.resolve("cp-counts").toString();
     StreamScript script = StreamScript.of(landing::land,
-        () -> WindowedCounts.run(spark, landing.source(Feed.EVENTS), table.toString(), checkpoint));
+        () -> SeedContract.counts(spark, landing.source(Feed.EVENTS), table.toString(), checkpoint));
     String partitions;
     try (SqlSettings settings = SqlSettings.saving(spark, PARTITIONS)) {
       partitions = settings.original(PARTITIONS);
@@ -79,7 +79,7 @@ class SeedStreamsIT extends StackTest {
     TableName table = fx.events("events");
     String checkpoint = tmp.resolve("cp-dedup").toString();
     StreamScript script = StreamScript.of(landing::land,
-        () -> Dedup.run(spark, landing.source(Feed.EVENTS), table.toString(), checkpoint))
+        () -> SeedContract.dedup(spark, landing.source(Feed.EVENTS), table.toString(), checkpoint))
         .eachArrival(SeedScenarios.DEDUP.arrivals());
     assertThat(fx.strings("SELECT CAST(event_id AS STRING) FROM " + table.sql() + " ORDER BY event_id"))
         .containsExactly("101", "102", "103", "104", "105", "106");
@@ -109,8 +109,8 @@ class SeedStreamsIT extends StackTest {
     TableName counts = fx.counts("badfield_counts");
     TableName events = fx.events("badfield_events");
     RawArchive.run(spark, source, raw, rejected, tmp.resolve("cp-raw").toString());
-    WindowedCounts.run(spark, source, counts.toString(), tmp.resolve("cp-counts").toString());
-    Dedup.run(spark, source, events.toString(), tmp.resolve("cp-dedup").toString());
+    SeedContract.counts(spark, source, counts.toString(), tmp.resolve("cp-counts").toString());
+    SeedContract.dedup(spark, source, events.toString(), tmp.resolve("cp-dedup").toString());
     assertThat(fx.strings("SELECT reason FROM " + rejected.sql())).containsExactly("amount is not a number: n/a");
     assertThat(fx.countRows(counts)).as("the window counts the raw archive's one valid event in it")
         .containsExactly("c1|2026-01-01 00:00:00|1");
@@ -123,9 +123,9 @@ class SeedStreamsIT extends StackTest {
     Landing landing = stack.landing("rerun").land(SeedScenarios.COUNTS.arrivals());
     TableName table = fx.counts("rerun");
     String checkpoint = tmp.resolve("cp-rerun").toString();
-    WindowedCounts.run(spark, landing.source(Feed.EVENTS), table.toString(), checkpoint);
+    SeedContract.counts(spark, landing.source(Feed.EVENTS), table.toString(), checkpoint);
     String head = stack.nessie().hash("main");
-    RunReport again = WindowedCounts.run(spark, landing.source(Feed.EVENTS), table.toString(), checkpoint);
+    RunReport again = SeedContract.counts(spark, landing.source(Feed.EVENTS), table.toString(), checkpoint);
     assertThat(again.inputRows()).isZero();
     assertThat(again.rowsWritten().values()).as("rows written").allMatch(n -> n == 0);
     assertThat(stack.nessie().hash("main")).as("no commit on main").isEqualTo(head);
