@@ -37,18 +37,20 @@ final class MaintainCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
+  /** Compaction's options; each starts at its value in {@link Compaction.Options#defaults()}. */
   static final class CompactOptions {
+    private static final Compaction.Options DEFAULTS = Compaction.Options.defaults();
+
     @Option(names = "--table", paramLabel = "NS.TABLE",
         description = "A table to compact (repeatable; default: every tidemark table).")
     List<String> tables = new ArrayList<>();
 
-    @Option(names = "--target-file-mb", defaultValue = "128", description = "Target data file size (default: "
-        + "${DEFAULT-VALUE}).")
-    long targetMb;
+    @Option(names = "--target-file-mb", description = "Target data file size (default: ${DEFAULT-VALUE}).")
+    long targetMb = DEFAULTS.targetFileBytes() >> 20;
 
-    @Option(names = "--min-input-files", defaultValue = "5", description = "A partition with fewer small files is "
-        + "left alone (default: ${DEFAULT-VALUE}).")
-    int minInputFiles;
+    @Option(names = "--min-input-files", description = "A partition with fewer small files is left alone (default: "
+        + "${DEFAULT-VALUE}).")
+    int minInputFiles = DEFAULTS.minInputFiles();
 
     List<TableName> tables(TidemarkConfig config) {
       if (tables.isEmpty()) {
@@ -67,7 +69,7 @@ final class MaintainCommand implements Runnable {
       if (targetMb < 1 || minInputFiles < 1) {
         throw new ConfigException("--target-file-mb and --min-input-files must be at least 1");
       }
-      return new Compaction.Options(targetMb * 1024 * 1024, minInputFiles, 5, dryRun);
+      return new Compaction.Options(targetMb << 20, minInputFiles, DEFAULTS.attempts(), dryRun);
     }
   }
 

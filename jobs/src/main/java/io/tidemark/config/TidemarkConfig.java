@@ -100,11 +100,6 @@ public final class TidemarkConfig {
         table(Setting.TABLE_AUDIT_CHECKS));
   }
 
-  /** The configuration of this process: its environment, with no flags. */
-  public static TidemarkConfig fromEnvironment() {
-    return of(System.getenv(), Map.of());
-  }
-
   /**
    * Builds the configuration from an environment (variable name to value) and flag overrides; blank values
    * count as unset.

@@ -25,10 +25,6 @@ public final class Compaction {
     public static Options defaults() {
       return new Options(128L * 1024 * 1024, 5, 5, false);
     }
-
-    public Options withDryRun(boolean d) {
-      return new Options(targetFileBytes, minInputFiles, attempts, d);
-    }
   }
 
   /** What compaction did (or, in a dry run, would do) to one table. */

@@ -30,11 +30,7 @@ public final class GarbageCollector {
    * {@code retain}: commits newer than this stay readable (heads always do); {@code grace}: objects younger are never
    * deleted; {@code under}: sweep only this part of the warehouse (e.g. a namespace), the mark is always global.
    */
-  public record Options(Duration retain, Duration grace, String under, boolean dryRun) {
-    public static Options defaults() {
-      return new Options(Duration.ofDays(7), Duration.ofHours(6), "", true);
-    }
-  }
+  public record Options(Duration retain, Duration grace, String under, boolean dryRun) {}
 
   /** What the sweep found (and, unless a dry run, deleted). */
   public record Result(int references, int commits, int tableVersions, int liveFiles, int objects, long bytes,

@@ -60,9 +60,9 @@ final class ManagedProcess {
   /**
    * Whether a process seen starting at {@code seen} is the one recorded as starting at {@code recorded}. Not to the
    * millisecond: a JVM works a start out from the boot time the kernel gives in whole seconds, and that moves
-   * when the clock is corrected, so two JVMs can place one start a second or more apart (seen in a 30-minute test
-   * run: from one moment on, every command took both test stacks' servers for someone else's). A recycled pid is
-   * another process, started after ours ended: far from our start but for a server that died at once.
+   * when the clock is corrected, so two JVMs can place one start a second or more apart; compared exactly, every
+   * command after such a correction would take our own servers for someone else's. A recycled pid is another
+   * process, started after ours ended: far from our start but for a server that died at once.
    */
   static boolean sameStart(Instant recorded, Instant seen) {
     return Duration.between(recorded, seen).abs().compareTo(START_TOLERANCE) <= 0;

@@ -46,8 +46,8 @@ final class BatchCommitter {
    * What one batch did to one table; compute covers producing and counting the rows, write the data files and
    * the Iceberg commit (of which commit is the catalog commit itself), catalog the lookups of the table's history.
    */
-  record BatchResult(long batchId, TableName table, long rows, boolean alreadyCommitted, long watermarkMs,
-                     long computeMs, long writeMs, long commitMs, long catalogMs) {}
+  record BatchResult(TableName table, long rows, boolean alreadyCommitted, long computeMs, long writeMs,
+                     long commitMs, long catalogMs) {}
 
   BatchCommitter(String stream, String checkpoint) {
     this.stream = stream;
@@ -156,7 +156,7 @@ final class BatchCommitter {
         // would run with the old watermark and keep what the uninterrupted run dropped as late
         output.write().format("noop").mode("append").save();
       }
-      results.add(new BatchResult(batchId, table, 0, true, meta.watermarkMs(), 0, 0, 0, catalogMs));
+      results.add(new BatchResult(table, 0, true, 0, 0, 0, catalogMs));
       return;
     }
     Map<String, String> props = Provenance.ofBatch(stream, queryId, batchId, meta.watermarkMs(),
@@ -170,8 +170,7 @@ final class BatchCommitter {
           new IllegalStateException("no commit of batch " + batchId + " in " + table + " after writing it"));
       long rows = Long.parseLong(committed.summary().getOrDefault("added-records", "0"));
       catalogMs += (System.nanoTime() - t1) / 1_000_000;
-      results.add(new BatchResult(batchId, table, rows, false, meta.watermarkMs(), 0,
-          (t1 - t0) / 1_000_000, commitMs, catalogMs));
+      results.add(new BatchResult(table, rows, false, 0, (t1 - t0) / 1_000_000, commitMs, catalogMs));
       crashIfAsked("after-commit", batchId);
       return;
     }
@@ -186,8 +185,8 @@ final class BatchCommitter {
         lastCommitted.put(table, batchId);
         crashIfAsked("after-commit", batchId);
       }
-      results.add(new BatchResult(batchId, table, n, false, meta.watermarkMs(), (t1 - t0) / 1_000_000,
-          (System.nanoTime() - t1) / 1_000_000, commitMs, catalogMs));
+      results.add(new BatchResult(table, n, false, (t1 - t0) / 1_000_000, (System.nanoTime() - t1) / 1_000_000,
+          commitMs, catalogMs));
     } finally {
       if (cache) {
         rows.unpersist();

@@ -7,35 +7,26 @@ import java.util.concurrent.atomic.LongAdder;
 import org.apache.iceberg.metrics.CommitReport;
 import org.apache.iceberg.metrics.MetricsReport;
 import org.apache.iceberg.metrics.MetricsReporter;
-import org.apache.iceberg.metrics.ScanReport;
 import org.apache.iceberg.metrics.TimerResult;
 
 /**
- * Iceberg's own timings of commits and scan planning, per table, summed over the JVM: the catalog's metrics
- * reporter (every cloned session makes its own catalog, hence static totals). The streams read them around a
- * write to tell the catalog commit from the writing of data files; the latency benchmark prints them.
+ * Iceberg's own timings of commits, per table, summed over the JVM: the catalog's metrics reporter (every cloned
+ * session makes its own catalog, hence static totals). The streams read them around a write to tell the catalog
+ * commit from the writing of data files; the latency benchmark prints them.
  */
 public final class CommitTimings implements MetricsReporter {
   private static final Map<String, LongAdder> COMMIT_MS = new ConcurrentHashMap<>();
-  private static final Map<String, LongAdder> PLANNING_MS = new ConcurrentHashMap<>();
 
   @Override
   public void report(MetricsReport report) {
     if (report instanceof CommitReport c && c.commitMetrics() != null) {
       add(COMMIT_MS, c.tableName(), c.commitMetrics().totalDuration());
-    } else if (report instanceof ScanReport s && s.scanMetrics() != null) {
-      add(PLANNING_MS, s.tableName(), s.scanMetrics().totalPlanningDuration());
     }
   }
 
   /** Milliseconds spent in commits of the table so far. */
   public static long commitMs(TableName table) {
     return sum(COMMIT_MS, table);
-  }
-
-  /** Milliseconds spent planning scans of the table so far. */
-  public static long planningMs(TableName table) {
-    return sum(PLANNING_MS, table);
   }
 
   private static void add(Map<String, LongAdder> totals, String table, TimerResult t) {

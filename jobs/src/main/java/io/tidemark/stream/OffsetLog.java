@@ -21,8 +21,8 @@ public final class OffsetLog {
 
   private OffsetLog() {}
 
-  /** The batch's watermark and timestamp, and its source offsets (the lines after the metadata). */
-  record BatchMetadata(long watermarkMs, long timestampMs, String sourceOffsets) {}
+  /** The batch's watermark and its source offsets (the lines after the metadata). */
+  record BatchMetadata(long watermarkMs, String sourceOffsets) {}
 
   /**
    * Whether the batch reads no new input: its source offsets equal the previous batch's. Spark runs such a
@@ -107,8 +107,7 @@ public final class OffsetLog {
       JsonNode meta = JSON.readTree(lines.get(1));
       StringBuilder offsets = new StringBuilder();
       lines.subList(2, lines.size()).forEach(l -> offsets.append(l).append('\n'));
-      return new BatchMetadata(meta.path("batchWatermarkMs").asLong(0), meta.path("batchTimestampMs").asLong(0),
-          offsets.toString());
+      return new BatchMetadata(meta.path("batchWatermarkMs").asLong(0), offsets.toString());
     } catch (IOException e) {
       throw new UncheckedIOException("offsets/" + batchId + " of " + checkpoint + ": not JSON", e);
     }

@@ -77,7 +77,7 @@ class MaintenanceIT extends StackTest {
 
     // dry runs change nothing
     Compaction.Options compact = new Compaction.Options(128L << 20, 2, 5, false);
-    List<Compaction.Result> planned = m.compact(tables, compact.withDryRun(true));
+    List<Compaction.Result> planned = m.compact(tables, new Compaction.Options(128L << 20, 2, 5, true));
     GarbageCollector.Result dry = m.gc(new GarbageCollector.Options(Duration.ZERO, Duration.ZERO, ns + "/", true));
     assertThat(planned).as("%s", log).anyMatch(r -> r.rewrittenFiles() > 0);
     assertThat(dry.deleted()).isZero();
