@@ -24,12 +24,13 @@ _SOURCE = (
     "{% if params.scenario == 'landed' %}--replay {{ params.landed | shell_quote }}"
     "{% else %}--scenario {{ params.scenario }}{% endif %}"
 )
+# params['keys'], not params.keys: Jinja looks an attribute up first, and the params are a dict with a keys method
 _GENERATOR_FLAGS = (
     "{% if params.scenario == 'generated' %}"
     " --seed {{ params.seed }} --events {{ params.events }} --arrivals {{ params.arrivals }}"
     " --companies {{ params.companies }} --duplicate-rate {{ params.duplicate_rate }}"
     " --late-rate {{ params.late_rate }} --malformed-rate {{ params.malformed_rate }} --jumps {{ params.jumps }}"
-    " --changes {{ params.changes }} --keys {{ params.keys }}"
+    " --changes {{ params.changes }} --keys {{ params['keys'] }}"
     "{% endif %}"
 )
 
@@ -116,18 +117,14 @@ with DAG(
             "{% if params.scenario == 'landed' and not params.landed %}"
             "echo 'scenario landed: set `landed` to the s3://bucket/prefix or directory of the arrivals' >&2; exit 1\n"
             "{% endif %}"
-            "{% if params.scenario == 'generated' %}n={{ params.arrivals }}\n{% else %}"
-            'd="$(mktemp -d)"; trap \'rm -rf "$d"\' EXIT\n'
-            + tidemark_cli("land", _SOURCE, '--to-dir "$d"')
-            + " > /dev/null\n"
-            "n=\"$(find \"$d\" -type d -name 'arrival=*' -printf '%f\\n' | sort -u | wc -l)\"\n"
-            "{% endif %}"
+            'n="$(' + tidemark_cli("land", _SOURCE, "--count-arrivals") + _GENERATOR_FLAGS + ')"\n'
             'echo "scenario {{ params.scenario }}: $n arrival(s)"\n'
             f'if [ "$n" -gt {MAX_ARRIVALS} ]; then echo "more arrivals than the {MAX_ARRIVALS} groups of this DAG '
             '(TIDEMARK_AIRFLOW_MAX_ARRIVALS)" >&2; exit 1; fi\n'
             'echo "$n"\n'
         ),
-        doc_md="How many arrivals the scenario has (its last log line, pushed as XCom); the groups past it skip.",
+        doc_md="`tidemark land --scenario S --count-arrivals` (or `--replay L`): how many arrivals the scenario has "
+        "(its last log line, pushed as XCom); the groups past it skip.",
     )
     bootstrap >> count_arrivals
 
