@@ -1,16 +1,24 @@
 package io.tidemark.cli;
 
+import io.tidemark.bench.LatencyBench;
+import io.tidemark.bench.MaintenanceBench;
+import io.tidemark.bench.RestateBench;
+import io.tidemark.bench.Scd2Bench;
 import io.tidemark.bench.StreamBench;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Bootstrap;
 import io.tidemark.lakehouse.Lakehouse;
+import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 @Command(name = "bench", mixinStandardHelpOptions = true,
@@ -26,18 +34,44 @@ final class BenchCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
-  /** The output directory: --out, or the home's bench directory. */
-  static Path outDir(TidemarkConfig config, Path outDir) throws java.io.IOException {
-    return Files.createDirectories(outDir != null ? outDir : config.home().resolve("bench"));
+  /** A benchmark: checks its options, then runs in the lakehouse, printing as it goes. */
+  abstract static class Bench implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    /** Throws {@link #invalid} for an option out of range; before any service is started. */
+    void validate() {}
+
+    abstract void run(Lakehouse lh, PrintWriter out) throws Exception;
+
+    ParameterException invalid(String message) {
+      return new ParameterException(spec.commandLine(), message);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+      validate();
+      try (Lakehouse lh = Lakehouse.open(Tidemark.root(spec).config(), "tidemark bench " + spec.name())) {
+        run(lh, spec.commandLine().getOut());
+      }
+      return 0;
+    }
+  }
+
+  /** Where a benchmark writes its data, checkpoints and charts. */
+  static final class OutDir {
+    @Option(names = "--out", paramLabel = "DIR", description = "Default: <home>/bench.")
+    Path dir;
+
+    Path create(TidemarkConfig config) throws IOException {
+      return Files.createDirectories(dir != null ? dir : config.home().resolve("bench"));
+    }
   }
 
   @Command(name = "scd2", mixinStandardHelpOptions = true, sortOptions = false,
       description = "MERGE time and rows/files rewritten per arrival as the SCD2 dimension grows, copy-on-write "
           + "next to merge-on-read.")
-  static final class Scd2 implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+  static final class Scd2 extends Bench {
     @Option(names = "--sizes", split = ",", defaultValue = "1000,2000,5000,10000,20000,50000,100000",
         description = "Companies after each arrival (default: ${DEFAULT-VALUE}).")
     List<Integer> sizes;
@@ -46,18 +80,13 @@ final class BenchCommand implements Runnable {
         description = "Changes to existing companies per arrival (default: ${DEFAULT-VALUE}).")
     int changes;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Default: <home>/bench.")
-    Path outDir;
+    @Mixin
+    OutDir out;
 
     @Override
-    public Integer call() throws Exception {
-      TidemarkConfig config = Tidemark.root(spec).config();
-      Path dir = outDir(config, outDir);
-      try (Lakehouse lh = Lakehouse.open(config, "tidemark bench scd2")) {
-        Bootstrap.run(lh.spark(), lh.storage(), config);
-        new io.tidemark.bench.Scd2Bench(lh.spark(), spec.commandLine().getOut(), dir).run(sizes, changes);
-      }
-      return 0;
+    void run(Lakehouse lh, PrintWriter print) throws Exception {
+      Bootstrap.run(lh.spark(), lh.storage(), lh.config());
+      new Scd2Bench(lh.spark(), print, out.create(lh.config())).run(sizes, changes);
     }
   }
 
@@ -65,10 +94,7 @@ final class BenchCommand implements Runnable {
       description = {"What a restatement costs: the seed's restatement stage by stage (time, Spark jobs, table "
           + "loads) in this JVM and as commands in fresh JVMs next to `sql \"SELECT 1\"`, a run with nothing late; "
           + "then the time and data files rewritten as the history grows, with the same late events."})
-  static final class Restate implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+  static final class Restate extends Bench {
     @Option(names = "--histories", split = ",", defaultValue = "50000,500000",
         description = "Events of history (default: ${DEFAULT-VALUE}).")
     List<Integer> histories;
@@ -91,30 +117,28 @@ final class BenchCommand implements Runnable {
         + "${DEFAULT-VALUE}, as ./tidemark runs a command); none to skip the fresh JVMs.")
     List<String> jvmOptions;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Default: <home>/bench.")
-    Path outDir;
+    @Mixin
+    OutDir out;
 
     @Override
-    public Integer call() throws Exception {
+    void validate() {
       if (only != null && !only.equals("seed") && !only.equals("history")) {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--only: seed or history, not " + only);
+        throw invalid("--only: seed or history, not " + only);
       }
       if (arrivals < 1 || late < 1 || eventsPerDay < 1 || histories.stream().anyMatch(h -> h < 1)) {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-            "--histories, --late, --events-per-day and --arrivals must be >= 1");
+        throw invalid("--histories, --late, --events-per-day and --arrivals must be >= 1");
       }
-      TidemarkConfig config = Tidemark.root(spec).config();
-      Path dir = outDir(config, outDir);
-      try (Lakehouse lh = Lakehouse.open(config, "tidemark bench restate")) {
-        io.tidemark.bench.RestateBench bench = new io.tidemark.bench.RestateBench(lh, spec.commandLine().getOut(), dir);
-        if (!"history".equals(only)) {
-          bench.seed(jvmOptions.equals(List.of("none")) ? null : jvmOptions);
-        }
-        if (!"seed".equals(only)) {
-          bench.run(histories, late, eventsPerDay, arrivals);
-        }
+    }
+
+    @Override
+    void run(Lakehouse lh, PrintWriter print) throws Exception {
+      RestateBench bench = new RestateBench(lh, print, out.create(lh.config()));
+      if (!"history".equals(only)) {
+        bench.seed(jvmOptions.equals(List.of("none")) ? null : jvmOptions);
       }
-      return 0;
+      if (!"seed".equals(only)) {
+        bench.run(histories, late, eventsPerDay, arrivals);
+      }
     }
   }
 
@@ -122,10 +146,7 @@ final class BenchCommand implements Runnable {
       description = {"Events/s of one availableNow run of dedup and of counts next to DuckDB over the same files; "
           + "state rows, state memory and checkpoint size over many runs, bounded vs unbounded dedup, with a chart. "
           + "Tables go to the `bench` namespace; data, checkpoints and the chart under --out."})
-  static final class Streams implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+  static final class Streams extends Bench {
     @Option(names = "--sizes", split = ",", defaultValue = "100000,1000000",
         description = "Events per throughput run (default: ${DEFAULT-VALUE}).")
     List<Integer> sizes;
@@ -143,24 +164,19 @@ final class BenchCommand implements Runnable {
     @Option(names = "--only", description = "throughput or state (default: both).")
     String only;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Default: <home>/bench.")
-    Path outDir;
+    @Mixin
+    OutDir out;
 
     @Override
-    public Integer call() throws Exception {
-      TidemarkConfig config = Tidemark.root(spec).config();
-      Path dir = outDir(config, outDir);
-      try (Lakehouse lh = Lakehouse.open(config, "tidemark bench streams")) {
-        Bootstrap.run(lh.spark(), lh.storage(), config);
-        StreamBench bench = new StreamBench(lh.spark(), spec.commandLine().getOut(), dir);
-        if (only == null || only.equals("throughput")) {
-          bench.throughput(sizes, repeat);
-        }
-        if (only == null || only.equals("state")) {
-          bench.stateGrowth(runs, eventsPerRun);
-        }
+    void run(Lakehouse lh, PrintWriter print) throws Exception {
+      Bootstrap.run(lh.spark(), lh.storage(), lh.config());
+      StreamBench bench = new StreamBench(lh.spark(), print, out.create(lh.config()));
+      if (only == null || only.equals("throughput")) {
+        bench.throughput(sizes, repeat);
       }
-      return 0;
+      if (only == null || only.equals("state")) {
+        bench.stateGrowth(runs, eventsPerRun);
+      }
     }
   }
 
@@ -169,10 +185,7 @@ final class BenchCommand implements Runnable {
           + "stream, then `stream all`) and in fresh JVMs (java -jar tidemark.jar stream all), arrivals on a "
           + "dimension grown in bulk, and dedup/counts over many events next to DuckDB. Everything runs in "
           + "namespaces, buckets and checkpoints of its own (bench_latency_*), never in the configured tables."})
-  static final class Latency implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+  static final class Latency extends Bench {
     @Option(names = "--companies", defaultValue = "100000",
         description = "Companies of the grown dimension (default: ${DEFAULT-VALUE}).")
     int companies;
@@ -197,34 +210,28 @@ final class BenchCommand implements Runnable {
         description = "An option for the fresh JVMs, e.g. -XX:TieredStopAtLevel=1 (repeatable).")
     List<String> coldJvmOptions = new java.util.ArrayList<>();
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Default: <home>/bench.")
-    Path outDir;
+    @Mixin
+    OutDir out;
 
     @Override
-    public Integer call() throws Exception {
-      TidemarkConfig config = Tidemark.root(spec).config();
+    void validate() {
       if (companies < 1 || events < 0 || arrivalLines.stream().anyMatch(n -> n < 1)
           || (seedArrivals != null && seedArrivals < 1)) {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-            "--companies, --arrival-lines and --seed-arrivals must be >= 1, --events >= 0");
+        throw invalid("--companies, --arrival-lines and --seed-arrivals must be >= 1, --events >= 0");
       }
-      Path dir = outDir(config, outDir);
-      try (Lakehouse lh = Lakehouse.open(config, "tidemark bench latency")) {
-        new io.tidemark.bench.LatencyBench(lh, spec.commandLine().getOut(), dir).run(
-            new io.tidemark.bench.LatencyBench.Options(companies, arrivalLines, events, !skipCold, coldJvmOptions,
-            seedArrivals == null ? Integer.MAX_VALUE : seedArrivals));
-      }
-      return 0;
+    }
+
+    @Override
+    void run(Lakehouse lh, PrintWriter print) throws Exception {
+      new LatencyBench(lh, print, out.create(lh.config())).run(new LatencyBench.Options(companies, arrivalLines,
+          events, !skipCold, coldJvmOptions, seedArrivals == null ? Integer.MAX_VALUE : seedArrivals));
     }
   }
 
   @Command(name = "maintenance", mixinStandardHelpOptions = true, sortOptions = false,
       description = {"Files per table and query times after many small arrivals, before and after compaction; "
           + "storage before and after garbage collection. Tables in the `bench` namespace; GC sweeps only it."})
-  static final class Maintenance implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+  static final class Maintenance extends Bench {
     @Option(names = "--arrivals", defaultValue = "200", description = "Default: ${DEFAULT-VALUE}.")
     int arrivals;
 
@@ -236,16 +243,16 @@ final class BenchCommand implements Runnable {
     int repeat;
 
     @Override
-    public Integer call() throws Exception {
+    void validate() {
       if (arrivals < 1 || eventsPerArrival < 1 || repeat < 1) {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-            "--arrivals, --events-per-arrival and --repeat must be >= 1");
+        throw invalid("--arrivals, --events-per-arrival and --repeat must be >= 1");
       }
-      try (Lakehouse lh = Lakehouse.open(Tidemark.root(spec).config(), "tidemark bench maintenance")) {
-        Bootstrap.run(lh.spark(), lh.storage(), lh.config());
-        new io.tidemark.bench.MaintenanceBench(lh, spec.commandLine().getOut()).run(arrivals, eventsPerArrival, repeat);
-      }
-      return 0;
+    }
+
+    @Override
+    void run(Lakehouse lh, PrintWriter print) throws Exception {
+      Bootstrap.run(lh.spark(), lh.storage(), lh.config());
+      new MaintenanceBench(lh, print).run(arrivals, eventsPerArrival, repeat);
     }
   }
 }

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -34,8 +33,14 @@ final class StreamCommand implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
-  /** --source and --checkpoint, laid over the configured stream. */
-  static final class Io {
+  /**
+   * A command that runs one stream once: the stream as configured, with --source, --checkpoint and the tables its
+   * own options name laid over it.
+   */
+  abstract static class OneStream implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--source", paramLabel = "PATH",
         description = "Local directory or s3a:// prefix of JSON lines (default: s3a://<landing bucket>/events/, "
             + "or .../companies/ for company changes).")
@@ -45,9 +50,17 @@ final class StreamCommand implements Runnable {
         description = "Checkpoint of the query (default: <checkpoint root>/<stream>).")
     String checkpoint;
 
-    /** The stream as configured, with --source and --checkpoint when given. */
-    StreamSpec spec(StreamKind kind, TidemarkConfig config) {
+    /** The stream to run, from the configured one of {@code kind}: {@link #configured}. */
+    abstract StreamSpec stream(TidemarkConfig config);
+
+    StreamSpec configured(StreamKind kind, TidemarkConfig config) {
       return StreamSpec.of(kind, config).withSource(source).withCheckpoint(checkpoint);
+    }
+
+    @Override
+    public Integer call() {
+      StreamSpec s = stream(Tidemark.root(spec).config());
+      return runAndPrint(spec, "tidemark stream " + spec.name(), lh -> List.of(s.run(lh.spark())));
     }
   }
 
@@ -78,55 +91,33 @@ final class StreamCommand implements Runnable {
       description = "Events per company and event-time window (--counts-window, default "
           + Setting.Defaults.COUNTS_WINDOW + "), appended once the watermark (--counts-watermark, default "
           + Setting.Defaults.COUNTS_WATERMARK + ") finalizes the window.")
-  static final class Counts implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    Io io;
-
+  static final class Counts extends OneStream {
     @Option(names = "--table", paramLabel = "NS.TABLE", description = "Default: TIDEMARK_TABLE_EVENT_COUNTS.")
     String table;
 
     @Override
-    public Integer call() {
-      TidemarkConfig c = Tidemark.root(spec).config();
-      StreamSpec s = io.spec(StreamKind.COUNTS, c).withTable(table("--table", table));
-      return runAndPrint(spec, "tidemark stream windowed-counts", lh -> List.of(s.run(lh.spark())));
+    StreamSpec stream(TidemarkConfig config) {
+      return configured(StreamKind.COUNTS, config).withTable(table("--table", table));
     }
   }
 
   @Command(name = "dedup", mixinStandardHelpOptions = true,
       description = "One row per event_id, remembered for the watermark delay (--dedup-watermark, default "
           + Setting.Defaults.DEDUP_WATERMARK + "): dropDuplicatesWithinWatermark.")
-  static final class DedupCmd implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    Io io;
-
+  static final class DedupCmd extends OneStream {
     @Option(names = "--table", paramLabel = "NS.TABLE", description = "Default: TIDEMARK_TABLE_EVENTS.")
     String table;
 
     @Override
-    public Integer call() {
-      TidemarkConfig c = Tidemark.root(spec).config();
-      StreamSpec s = io.spec(StreamKind.DEDUP, c).withTable(table("--table", table));
-      return runAndPrint(spec, "tidemark stream dedup", lh -> List.of(s.run(lh.spark())));
+    StreamSpec stream(TidemarkConfig config) {
+      return configured(StreamKind.DEDUP, config).withTable(table("--table", table));
     }
   }
 
   @Command(name = "raw", mixinStandardHelpOptions = true,
       description = "Every valid line into the raw archive (no watermark), every other line into the quarantine "
           + "with its reason; --dataset companies for the company changes.")
-  static final class Raw implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    Io io;
-
+  static final class Raw extends OneStream {
     @Option(names = "--dataset", defaultValue = "events",
         description = "events or companies (default: ${DEFAULT-VALUE}).")
     String dataset;
@@ -139,24 +130,16 @@ final class StreamCommand implements Runnable {
     String rejectedTable;
 
     @Override
-    public Integer call() {
-      TidemarkConfig c = Tidemark.root(spec).config();
-      StreamSpec s = io.spec(StreamKind.raw(Feed.parse(dataset)), c).withTable(table("--table", table))
+    StreamSpec stream(TidemarkConfig config) {
+      return configured(StreamKind.raw(Feed.parse(dataset)), config).withTable(table("--table", table))
           .withSideTable(table("--rejected-table", rejectedTable));
-      return runAndPrint(spec, "tidemark stream raw", lh -> List.of(s.run(lh.spark())));
     }
   }
 
   @Command(name = "scd2", mixinStandardHelpOptions = true,
       description = "The company dimension as SCD2: per micro-batch one MERGE INTO, keeping the history equal to "
           + "the one rebuilt from every change applied (out-of-order changes split history; repeats do nothing).")
-  static final class Scd2 implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    Io io;
-
+  static final class Scd2 extends OneStream {
     @Option(names = "--table", paramLabel = "NS.TABLE", description = "Default: TIDEMARK_TABLE_COMPANIES.")
     String table;
 
@@ -165,11 +148,9 @@ final class StreamCommand implements Runnable {
     String changesTable;
 
     @Override
-    public Integer call() {
-      TidemarkConfig c = Tidemark.root(spec).config();
-      StreamSpec s = io.spec(StreamKind.SCD2, c).withTable(table("--table", table))
+    StreamSpec stream(TidemarkConfig config) {
+      return configured(StreamKind.SCD2, config).withTable(table("--table", table))
           .withSideTable(table("--changes-table", changesTable));
-      return runAndPrint(spec, "tidemark stream scd2", lh -> List.of(s.run(lh.spark())));
     }
   }
 

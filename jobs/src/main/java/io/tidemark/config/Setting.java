@@ -69,7 +69,7 @@ public enum Setting {
   TABLE_EVENTS("TIDEMARK_TABLE_EVENTS", "--table-events", "NS.TABLE",
       "Deduplicated events.", "facts.events"),
   TABLE_EVENT_COUNTS("TIDEMARK_TABLE_EVENT_COUNTS", "--table-event-counts", "NS.TABLE",
-      "Event counts per company and 5-minute event-time window.", "facts.event_counts"),
+      "Event counts per company and event-time window (TIDEMARK_COUNTS_WINDOW).", "facts.event_counts"),
   TABLE_COMPANIES("TIDEMARK_TABLE_COMPANIES", "--table-companies", "NS.TABLE",
       "Company dimension, SCD2.", "dims.companies"),
   TABLE_COMPANY_CHANGES("TIDEMARK_TABLE_COMPANY_CHANGES", "--table-company-changes", "NS.TABLE",
