@@ -35,10 +35,6 @@ public final class GeneratedScenario implements Scenario {
     this.fileName = String.format(java.util.Locale.ROOT, "generated-%08x.jsonl", crc.getValue());
   }
 
-  public GeneratorSpec spec() {
-    return spec;
-  }
-
   @Override
   public String name() {
     return NAME;
