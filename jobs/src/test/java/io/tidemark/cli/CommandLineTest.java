@@ -14,9 +14,9 @@ import picocli.CommandLine;
 /** The command line without services: options, help, configuration errors. */
 class CommandLineTest {
 
-  private record Run(int code, String out, String err) {}
+  record Run(int code, String out, String err) {}
 
-  private static Run run(Map<String, String> env, String... args) {
+  static Run run(Map<String, String> env, String... args) {
     CommandLine cl = Tidemark.commandLine(env);
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();

@@ -7,8 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.land.LocalLanding;
 import io.tidemark.land.SeedScenarios;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,16 +18,8 @@ import picocli.CommandLine;
 /** {@code land --count-arrivals} and {@code land --list}: answered without services. */
 class LandCommandTest {
 
-  private record Run(int code, String out, String err) {}
-
-  private static Run run(String... args) {
-    CommandLine cl = Tidemark.commandLine(Map.of());
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    int code = cl.execute(args);
-    return new Run(code, out.toString(), err.toString());
+  private static CommandLineTest.Run run(String... args) {
+    return CommandLineTest.run(Map.of(), args);
   }
 
   @Test
@@ -41,25 +31,25 @@ class LandCommandTest {
     assertThat(run("land", "--scenario", "generated", "--arrivals", "12", "--events", "50", "--count-arrivals").out())
         .isEqualTo("12\n");
     LocalLanding.write(tmp, "", SeedScenarios.SCD2.arrivals());
-    Run replay = run("land", "--replay", tmp.toString(), "--count-arrivals");
+    CommandLineTest.Run replay = run("land", "--replay", tmp.toString(), "--count-arrivals");
     assertThat(replay.code()).as(replay.err()).isZero();
     assertThat(replay.out()).isEqualTo("4\n");
   }
 
   @Test
   void countArrivalsRefusesWhatItDoesNotCount() {
-    Run r = run("land", "--scenario", "seed", "--arrival", "2", "--count-arrivals");
+    CommandLineTest.Run r = run("land", "--scenario", "seed", "--arrival", "2", "--count-arrivals");
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.out()).isEmpty();
     assertThat(r.err()).contains("--count-arrivals");
-    Run bad = run("land", "--scenario", "generated", "--arrivals", "0", "--count-arrivals");
+    CommandLineTest.Run bad = run("land", "--scenario", "generated", "--arrivals", "0", "--count-arrivals");
     assertThat(bad.code()).isEqualTo(1);
     assertThat(bad.err().strip()).isEqualTo("tidemark: generator: arrivals must be between 1 and 9999");
   }
 
   @Test
   void listNamesEveryScenarioWithItsArrivalsAndTheGeneratorsDefaultsByOption() throws Exception {
-    Run r = run("land", "--list");
+    CommandLineTest.Run r = run("land", "--list");
     assertThat(r.code()).as(r.err()).isZero();
     JsonNode list = new ObjectMapper().readTree(r.out());
     List<String> names = new ArrayList<>();
