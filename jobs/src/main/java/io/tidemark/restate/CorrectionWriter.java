@@ -19,8 +19,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
@@ -28,6 +30,7 @@ import org.apache.iceberg.expressions.Expressions;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * The write step: the planned corrections onto the branch, each table in one commit written on the driver (see
@@ -95,8 +98,8 @@ final class CorrectionWriter {
   }
 
   /** One commit: the rows {@code filter} and {@code removed} pick are deleted by position, {@code added} appended. */
-  private void replace(Table table, Expression filter, java.util.function.Predicate<Record> removed,
-                       List<String> columns, org.apache.spark.sql.types.StructType fields, List<Row> added) {
+  private void replace(Table table, Expression filter, Predicate<Record> removed, List<String> columns,
+                       StructType fields, List<Row> added) {
     Long readAt = table.currentSnapshot() == null ? null : table.currentSnapshot().snapshotId();
     List<DriverWrites.Position> positions = new ArrayList<>();
     for (Record r : DriverReads.read(table, readAt, filter, columns, true, Long.MAX_VALUE)) {
@@ -105,7 +108,7 @@ final class CorrectionWriter {
             (Long) r.getField(DriverReads.POS)));
       }
     }
-    Map<String, org.apache.iceberg.DataFile> files = readAt == null ? Map.of() : DriverReads.dataFiles(table, readAt,
+    Map<String, DataFile> files = readAt == null ? Map.of() : DriverReads.dataFiles(table, readAt,
         filter, positions.stream().map(DriverWrites.Position::file).collect(Collectors.toSet()));
     DriverWrites.replace(table, readAt, positions, files, fields, added, filter, provenance);
   }
@@ -116,20 +119,20 @@ final class CorrectionWriter {
     }
     List<Row> rows = changes.stream().map(c -> (Row) new GenericRowWithSchema(new Object[] {c.companyId(), c.name(),
         c.tier(), Timestamp.from(c.changeTs()), c.deleted()}, Schemas.COMPANY_CHANGE)).toList();
-    Consumer<Consumer<Map<String, String>>> commit = write -> write.accept(provenance);
+    // the write starts from the plan's commit every time, so each commit is made once: no batch ids to check
     Scd2OnDriver.apply(branch.get(tables.companyChanges()), branch.get(tables.companies()), rows,
         new Scd2OnDriver.Commits() {
           @Override
           public void toLog(long n, Consumer<Map<String, String>> write) {
             if (n > 0) {
-              commit.accept(write);
+              write.accept(provenance);
             }
           }
 
           @Override
           public void toDimension(long n, Consumer<Map<String, String>> write) {
             if (n > 0) {
-              commit.accept(write);
+              write.accept(provenance);
             }
           }
         });
