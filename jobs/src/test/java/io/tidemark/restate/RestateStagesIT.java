@@ -220,6 +220,10 @@ class RestateStagesIT extends StackTest {
     }
     assertThat(nessie.hash("main")).isEqualTo(main1);
     assertThat(nessie.exists(prefix + "restated-run2")).isFalse();
+    // nothing arrived since the published run: the plan reads no table's rows and runs no Spark job
+    Cli.Result debug = Cli.inProcess(env, "restate", "plan", "--run-id", "run3", "--ref-prefix", prefix, "--debug");
+    assertThat(debug.exitCode()).as("%s", debug).isZero();
+    assertThat(debug.out()).contains("nothing to restate").containsPattern("work: 0 Spark job\\(s\\), \\d+ table load");
   }
 
   private Restatement inProcess(String id) {
