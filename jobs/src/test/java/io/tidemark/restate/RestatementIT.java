@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * in Spark agrees. A failed audit, a publish after main moved and each stage's rerun are covered stage by stage in
  * RestateStagesIT, on the same stage code.
  */
+@org.junit.jupiter.api.Tag("quick")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RestatementIT extends StackTest {

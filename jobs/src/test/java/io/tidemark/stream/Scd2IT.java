@@ -31,6 +31,7 @@ import java.util.function.Consumer;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 class Scd2IT extends StackTest {
@@ -58,8 +59,12 @@ class Scd2IT extends StackTest {
     assertThat(Scd2Invariants.check(spark, t.dimension(), Optional.of(t.log()))).as("SCD2 invariants").isEmpty();
   }
 
-  /** The seed, arrival by arrival on S3: after each, the history equals DuckDB's rebuild from all changes. */
+  /**
+   * The seed, arrival by arrival on S3: after each, the history equals DuckDB's rebuild from all changes. The SCD2
+   * stream's test in the quick tier.
+   */
   @Test
+  @Tag("quick")
   void seedHistoryEqualsTheRebuildAfterEveryArrival() throws Exception {
     Landing landing = stack.landing("scd2seed");
     Dim t = tables("seed");

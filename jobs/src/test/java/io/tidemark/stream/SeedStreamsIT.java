@@ -19,9 +19,14 @@ import java.time.Duration;
 import java.util.List;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** The seeds' scenarios, landed on S3 arrival by arrival, one availableNow run per arrival, one checkpoint. */
+/**
+ * The seeds' scenarios, landed on S3 arrival by arrival, one availableNow run per arrival, one checkpoint. In the quick
+ * tier: the raw archive and its quarantine, dedup and the windowed counts, each end to end.
+ */
+@Tag("quick")
 class SeedStreamsIT extends StackTest {
   private static final String PARTITIONS = "spark.sql.shuffle.partitions";
 
