@@ -3,22 +3,17 @@ package io.tidemark.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.testing.Cli;
-import io.tidemark.testing.TestStack;
-import java.nio.file.Path;
+import io.tidemark.testing.StackTest;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** `bench latency` runs end to end on tiny sizes, in a fresh JVM too, and prints its tables; numbers unchecked. */
-class LatencyBenchIT {
-  @TempDir
-  Path out;
-
+class LatencyBenchIT extends StackTest {
   @Test
   void benchLatencyPrintsWhereTheTimeGoes() {
     // the cold JVMs as the tests' own and the DAGs' run (the JIT's first tier): a third less CPU each
-    Cli.Result r = Cli.run(TestStack.get().env(), "bench", "latency", "--seed-arrivals", "1", "--companies", "300",
+    Cli.Result r = Cli.run(stack.env(), "bench", "latency", "--seed-arrivals", "1", "--companies", "300",
         "--arrival-lines", "5", "--events", "1000", "--cold-jvm-option=-XX:TieredStopAtLevel=1",
-        "--cold-jvm-option=-XX:ReservedCodeCacheSize=240m", "--out", out.toString());
+        "--cold-jvm-option=-XX:ReservedCodeCacheSize=240m", "--out", tmp.toString());
     assertThat(r.exitCode()).as("%s", r).isZero();
     String num = "\\s+\\d+";
     assertThat(r.out()).contains("== seed arrivals, warm JVM", "== seed arrivals, cold JVM: java "

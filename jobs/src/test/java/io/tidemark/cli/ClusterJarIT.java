@@ -3,7 +3,7 @@ package io.tidemark.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.testing.Cli;
-import io.tidemark.testing.TestStack;
+import io.tidemark.testing.StackTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,9 +18,7 @@ import org.junit.jupiter.api.Test;
  * The spark-submit jar on what a cluster provides: Spark, Hadoop with s3a, and the few libraries Spark itself
  * ships that the jar leaves out (Jackson, slf4j, snappy, commons-codec, commons-lang3). Nothing else.
  */
-class ClusterJarIT {
-  private final TestStack stack = TestStack.get();
-
+class ClusterJarIT extends StackTest {
   @Test
   void carriesWhatTheJobsNeedAndNotSpark() throws Exception {
     Set<String> top = new TreeSet<>();
@@ -53,13 +51,12 @@ class ClusterJarIT {
           .filter(p -> p.matches(".*/(jackson-[a-z-]+|slf4j-api|snappy-java|commons-codec|commons-lang3)-[0-9.]+\\.jar"))
           .forEach(cp::add);
     }
-    String ns = TestStack.unique("cluster");
+    String ns = fx.namespace();
     List<String> jvm = List.of("-cp", String.join(java.io.File.pathSeparator, cp));
-    stack.spark().sql("CREATE NAMESPACE " + ns);
     Cli.Result ctas = Cli.runMain(stack.env(), jvm, "sql", "--format", "csv",
         "CREATE TABLE " + ns + ".t USING iceberg AS SELECT 41 + 1 AS answer");
     assertThat(ctas.exitCode()).as("%s", ctas).isZero();
-    assertThat(stack.spark().table(ns + ".t").first().getInt(0)).isEqualTo(42);
+    assertThat(spark.table(ns + ".t").first().getInt(0)).isEqualTo(42);
 
     Cli.Result land = Cli.runMain(stack.env(), jvm, "land", "--scenario", "seed-counts", "--prefix", ns);
     assertThat(land.exitCode()).as("%s", land).isZero();

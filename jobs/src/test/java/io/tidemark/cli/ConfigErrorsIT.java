@@ -3,30 +3,20 @@ package io.tidemark.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.testing.Cli;
+import io.tidemark.testing.OwnServicesTest;
 import io.tidemark.testing.TestStack;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-/** Wrong settings and unreachable services, through the real jar: one line naming what to fix, no hang. */
-class ConfigErrorsIT {
-  @TempDir
-  Path home;
-
-  private Map<String, String> env(String... kv) {
-    Map<String, String> env = new HashMap<>(TestStack.environment(home));
-    for (int i = 0; i < kv.length; i += 2) {
-      env.put(kv[i], kv[i + 1]);
-    }
-    return env;
-  }
-
+/**
+ * Wrong settings and unreachable services, through the real jar: one line naming what to fix, no hang. On
+ * {@link OwnServicesTest}: each test gets a home of its own on ports where nothing listens, and a service started
+ * there by mistake is stopped after it.
+ */
+class ConfigErrorsIT extends OwnServicesTest {
   @Test
   void malformedSettingExitsWith2AndOneLine() {
-    Cli.Result r = Cli.run(env("TIDEMARK_S3_PATH_STYLE", "sometimes"), "sql", "SELECT 1");
+    Cli.Result r = Cli.run(ownEnv("TIDEMARK_S3_PATH_STYLE", "sometimes"), "sql", "SELECT 1");
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.errLines()).containsExactly(
         "tidemark: TIDEMARK_S3_PATH_STYLE (--s3-path-style): expected true or false, got 'sometimes'");
@@ -35,7 +25,7 @@ class ConfigErrorsIT {
 
   @Test
   void badFlagValueExitsWith2() {
-    Cli.Result r = Cli.run(env(), "bootstrap", "--landing-bucket", "Not_A_Bucket");
+    Cli.Result r = Cli.run(ownEnv(), "bootstrap", "--landing-bucket", "Not_A_Bucket");
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.errLines()).containsExactly("tidemark: TIDEMARK_LANDING_BUCKET (--landing-bucket): expected an S3 "
         + "bucket name (3-63 of a-z 0-9 . -), got 'Not_A_Bucket'");
@@ -43,7 +33,7 @@ class ConfigErrorsIT {
 
   @Test
   void missingCredentialsForExternalS3() {
-    Cli.Result r = Cli.run(env("TIDEMARK_S3_ENDPOINT", "http://127.0.0.1:9"), "bootstrap");
+    Cli.Result r = Cli.run(ownEnv("TIDEMARK_S3_ENDPOINT", "http://127.0.0.1:9"), "bootstrap");
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.errLines()).containsExactly(
         "tidemark: TIDEMARK_S3_ACCESS_KEY: required when TIDEMARK_S3_ENDPOINT is set");
@@ -52,7 +42,7 @@ class ConfigErrorsIT {
   @Test
   void unreachableNessieIsNamedAndNothingStarts() {
     int closed = TestStack.freePort();
-    Cli.Result r = Cli.run(env("TIDEMARK_NESSIE_URI", "http://127.0.0.1:" + closed + "/api/v2",
+    Cli.Result r = Cli.run(ownEnv("TIDEMARK_NESSIE_URI", "http://127.0.0.1:" + closed + "/api/v2",
         "TIDEMARK_S3_ENDPOINT", "http://127.0.0.1:" + TestStack.freePort(), "TIDEMARK_S3_ACCESS_KEY", "a",
         "TIDEMARK_S3_SECRET_KEY", "b"), "sql", "SELECT 1");
     assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
@@ -64,8 +54,7 @@ class ConfigErrorsIT {
   @Test
   void unreachableS3IsNamed() {
     int closed = TestStack.freePort();
-    TestStack stack = TestStack.get();
-    Cli.Result r = Cli.run(env("TIDEMARK_NESSIE_URI", stack.endpoints().nessieApi().toString(),
+    Cli.Result r = Cli.run(ownEnv("TIDEMARK_NESSIE_URI", stack.endpoints().nessieApi().toString(),
         "TIDEMARK_S3_ENDPOINT", "http://127.0.0.1:" + closed, "TIDEMARK_S3_ACCESS_KEY", "a",
         "TIDEMARK_S3_SECRET_KEY", "b"), "land", "--scenario", "seed");
     assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
@@ -75,8 +64,7 @@ class ConfigErrorsIT {
 
   @Test
   void wrongS3CredentialsAreOneLine() {
-    TestStack stack = TestStack.get();
-    Cli.Result r = Cli.run(env("TIDEMARK_NESSIE_URI", stack.endpoints().nessieApi().toString(),
+    Cli.Result r = Cli.run(ownEnv("TIDEMARK_NESSIE_URI", stack.endpoints().nessieApi().toString(),
         "TIDEMARK_S3_ENDPOINT", stack.endpoints().s3Endpoint().toString(), "TIDEMARK_S3_ACCESS_KEY", "nobody",
         "TIDEMARK_S3_SECRET_KEY", "wrong-secret"), "land", "--scenario", "seed");
     assertThat(r.exitCode()).as("%s", r).isEqualTo(1);

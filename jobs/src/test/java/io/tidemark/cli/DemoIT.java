@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.testing.Cli;
+import io.tidemark.testing.StackTest;
 import io.tidemark.testing.TestStack;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,7 +22,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The README's first command, on the shared stack in namespaces, buckets and checkpoints of its own (what another
@@ -29,13 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * written for the Airflow test (dags/tests/test_native_stack.py), which compares the tables its DAG runs made with
  * them instead of running the demo once more.
  */
-class DemoIT {
+class DemoIT extends StackTest {
   private static final Path REPO = Path.of(System.getProperty("tidemark.repo.dir", "..")).toAbsolutePath().normalize();
-
-  private final TestStack stack = TestStack.get();
-
-  @TempDir
-  Path tmp;
 
   @Test
   void demoRunsEveryStepAndIsSafeToRunAgain() throws IOException {

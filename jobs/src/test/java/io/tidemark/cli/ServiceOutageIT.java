@@ -3,7 +3,7 @@ package io.tidemark.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.testing.Cli;
-import io.tidemark.testing.TestStack;
+import io.tidemark.testing.OwnServicesTest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,70 +13,62 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The S3 server goes away in the middle of {@code stream all} (its own pair of services, not the shared stack):
- * the console shows one line naming the S3 server and what to run, no library logs; the log file under the home
- * keeps the detail; after {@code services up} the rerun works.
+ * The S3 server goes away in the middle of {@code stream all} (its own pair of services: on {@link OwnServicesTest},
+ * as it stops the S3 server on purpose, which the shared stack's must not be): the console shows one line naming the
+ * S3 server and what to run, no library logs; the log file under the home keeps the detail; after
+ * {@code services up} the rerun works.
  */
-class ServiceOutageIT {
+class ServiceOutageIT extends OwnServicesTest {
   /** A hang guard for the two stream runs, which take minutes on a busy machine; not a speed assertion. */
   private static final long TIMEOUT_SECONDS = 600;
 
-  @TempDir
-  Path home;
-
   @Test
   void s3GoneMidStreamIsOneLineNamingItAndTheRerunWorks() throws Exception {
-    Map<String, String> env = TestStack.environment(home);
+    Map<String, String> env = ownEnv();
     String s3 = "http://127.0.0.1:" + env.get("TIDEMARK_S3_PORT");
-    try {
-      assertThat(Cli.run(env, "services", "up").exitCode()).isZero();
-      assertThat(Cli.run(env, "bootstrap").exitCode()).isZero();
-      // events only: `stream all` skips the company streams, whose failure path is the same
-      assertThat(Cli.run(env, "land", "--scenario", "seed-dedup").exitCode()).isZero();
+    assertThat(Cli.run(env, "services", "up").exitCode()).isZero();
+    assertThat(Cli.run(env, "bootstrap").exitCode()).isZero();
+    // events only: `stream all` skips the company streams, whose failure path is the same
+    assertThat(Cli.run(env, "land", "--scenario", "seed-dedup").exitCode()).isZero();
 
-      Process stream = start(env, "stream", "all");
-      // a stream has started once a checkpoint exists: the S3 server goes away under it
-      Path checkpoints = home.resolve("checkpoints");
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
-      while (!Files.isDirectory(checkpoints) && stream.isAlive() && System.nanoTime() < deadline) {
-        Thread.sleep(200);
-      }
-      assertThat(stream.isAlive()).as("stream all still running when the S3 server goes away").isTrue();
-      ProcessHandle s3Server = ProcessHandle.of(pid("s3")).orElseThrow();
-      s3Server.destroy();
-      s3Server.onExit().get(30, TimeUnit.SECONDS);
-      Run failed = await(stream);
-
-      Path log = home.resolve("logs/tidemark-stream.log");
-      assertThat(failed.code()).as("%s", failed).isEqualTo(3);
-      assertThat(failed.err().strip()).as("%s", failed).matches("tidemark: ([a-z0-9-]+ failed: )?cannot reach the S3 "
-          + "server at " + Pattern.quote(s3) + " \\([^)]+\\); check `tidemark services status` \\[details in "
-          + Pattern.quote(log.toString()) + "]");
-      assertThat(failed.out() + failed.err()).as("no library logs on the console")
-          .doesNotContain(" WARN ", " ERROR ", "\tat ", "org.apache.");
-      assertThat(Files.readString(log)).as("the detail is in the log file")
-          .contains("ERROR Tidemark - tidemark stream all failed").contains("\tat ")
-          .contains("127.0.0.1:" + env.get("TIDEMARK_S3_PORT"));
-
-      assertThat(Cli.run(env, "services", "up").exitCode()).isZero();
-      Run rerun = await(start(env, "stream", "all"));
-      // the home goes with the test: a failure carries the log's end (it failed once, on 2026-12-03, with
-      // "IOException: connection closed locally", and nothing was left to read)
-      assertThat(rerun.code()).as("%s\n--- the end of %s\n%s", rerun, log, tail(log)).isZero();
-      assertThat(rerun.err()).as("a normal run keeps the console to tidemark's own lines").isEmpty();
-      assertThat(rerun.out()).contains("dedup: ").contains("windowed-counts: ");
-      Cli.Result dups = Cli.run(env, "sql", "--format", "csv",
-          "SELECT count(*) AS events, count(*) - count(DISTINCT event_id) AS duplicates FROM facts.events");
-      assertThat(dups.exitCode()).as("%s", dups).isZero();
-      String[] row = dups.out().strip().split("\n")[1].split(",");
-      assertThat(Long.parseLong(row[0])).as("events after the rerun").isPositive();
-      assertThat(row[1]).as("duplicates after the rerun").isEqualTo("0");
-    } finally {
-      Cli.run(env, "services", "down");
+    Process stream = start(env, "stream", "all");
+    // a stream has started once a checkpoint exists: the S3 server goes away under it
+    Path checkpoints = home.resolve("checkpoints");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+    while (!Files.isDirectory(checkpoints) && stream.isAlive() && System.nanoTime() < deadline) {
+      Thread.sleep(200);
     }
+    assertThat(stream.isAlive()).as("stream all still running when the S3 server goes away").isTrue();
+    ProcessHandle s3Server = ProcessHandle.of(pid("s3")).orElseThrow();
+    s3Server.destroy();
+    s3Server.onExit().get(30, TimeUnit.SECONDS);
+    Run failed = await(stream);
+
+    Path log = home.resolve("logs/tidemark-stream.log");
+    assertThat(failed.code()).as("%s", failed).isEqualTo(3);
+    assertThat(failed.err().strip()).as("%s", failed).matches("tidemark: ([a-z0-9-]+ failed: )?cannot reach the S3 "
+        + "server at " + Pattern.quote(s3) + " \\([^)]+\\); check `tidemark services status` \\[details in "
+        + Pattern.quote(log.toString()) + "]");
+    assertThat(failed.out() + failed.err()).as("no library logs on the console")
+        .doesNotContain(" WARN ", " ERROR ", "\tat ", "org.apache.");
+    assertThat(Files.readString(log)).as("the detail is in the log file")
+        .contains("ERROR Tidemark - tidemark stream all failed").contains("\tat ")
+        .contains("127.0.0.1:" + env.get("TIDEMARK_S3_PORT"));
+
+    assertThat(Cli.run(env, "services", "up").exitCode()).isZero();
+    Run rerun = await(start(env, "stream", "all"));
+    // the home goes with the test: a failure carries the log's end, or nothing is left to read
+    assertThat(rerun.code()).as("%s\n--- the end of %s\n%s", rerun, log, tail(log)).isZero();
+    assertThat(rerun.err()).as("a normal run keeps the console to tidemark's own lines").isEmpty();
+    assertThat(rerun.out()).contains("dedup: ").contains("windowed-counts: ");
+    Cli.Result dups = Cli.run(env, "sql", "--format", "csv",
+        "SELECT count(*) AS events, count(*) - count(DISTINCT event_id) AS duplicates FROM facts.events");
+    assertThat(dups.exitCode()).as("%s", dups).isZero();
+    String[] row = dups.out().strip().split("\n")[1].split(",");
+    assertThat(Long.parseLong(row[0])).as("events after the rerun").isPositive();
+    assertThat(row[1]).as("duplicates after the rerun").isEqualTo("0");
   }
 
   private static String tail(Path file) throws Exception {

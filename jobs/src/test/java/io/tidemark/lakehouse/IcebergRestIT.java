@@ -12,6 +12,7 @@ import io.tidemark.restate.Restatement;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.Pipeline;
 import io.tidemark.testing.PyIceberg;
+import io.tidemark.testing.StackTest;
 import io.tidemark.testing.TestStack;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,7 +24,6 @@ import java.util.Random;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.TimestampType;
@@ -35,14 +35,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Another engine reads and writes the tables: PyIceberg through the Iceberg REST catalog of the embedded Nessie
  * server, against rows that Spark reads through the NessieCatalog, on main and on a restatement's tag; and the
- * other way round, tables PyIceberg creates are read by {@code tidemark sql}.
+ * other way round, tables PyIceberg creates are read by {@code tidemark sql}. The tests share one pipeline, made
+ * once for the class (its checkpoints in a directory of the class's own: {@link #tmp} is each test's).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class IcebergRestIT {
+class IcebergRestIT extends StackTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final TestStack stack = TestStack.get();
-  private final SparkSession spark = stack.spark();
   private Pipeline pipeline;
   private String tag;
   private PyIceberg py;
@@ -52,9 +51,9 @@ class IcebergRestIT {
    * that main and the tag differ.
    */
   @BeforeAll
-  void pipelineRestatedThenMovedOn(@TempDir Path tmp) throws Exception {
+  void pipelineRestatedThenMovedOn(@TempDir Path classDir) throws Exception {
     py = PyIceberg.install(stack.config().icebergRestUri(), stack.endpoints());
-    pipeline = Pipeline.withLateChange(stack, "rest", tmp.resolve("checkpoints"));
+    pipeline = Pipeline.withLateChange(stack, "rest", classDir.resolve("checkpoints"));
     Restatement.Result restated = new Restatement(pipeline.lakehouse(),
         Restatement.Options.defaults(stack.config()).withPrefix(refName("rest") + "-")).run();
     assertThat(restated.published()).as("%s", restated.checks()).isTrue();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.lakehouse.Storage;
 import io.tidemark.testing.Cli;
+import io.tidemark.testing.StackTest;
 import io.tidemark.testing.TestStack;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,20 +19,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class LandIT {
+/** Arrivals land on the shared stack's S3 server, under prefixes of their own, with the Lander and the command. */
+class LandIT extends StackTest {
   private static final String EVENT_SCHEMA = "event_id INT, company_id STRING, amount DOUBLE, event_ts TIMESTAMP";
 
-  private final TestStack stack = TestStack.get();
   private final Storage storage = stack.lakehouse().storage();
   private final String bucket = stack.config().landingBucket();
-  private final SparkSession spark = stack.spark();
-
-  @TempDir
-  Path tmp;
 
   /** Spark reads back what landed; DuckDB, over a local copy of the same objects, agrees row for row. */
   @Test
