@@ -8,17 +8,15 @@ import io.tidemark.land.Arrival;
 import io.tidemark.land.Feed;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
-import io.tidemark.testing.Cli;
 import io.tidemark.testing.Landing;
 import io.tidemark.testing.Pipeline;
 import io.tidemark.testing.StackTest;
+import io.tidemark.testing.StreamScript;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -65,75 +63,65 @@ class ExactlyOnceIT extends StackTest {
     // the pipeline under test: its own bucket, tables and checkpoints, run by the command
     Path cpRoot = tmp.resolve("checkpoints");
     Pipeline pipeline = new Pipeline(stack, "once", cpRoot);
-    Map<String, String> env = pipeline.env();
     Tables test = Tables.of(pipeline.config().tables());
     Landing landing = Landing.bucket(stack, pipeline.config().landingBucket());
     List<Arrival> arrivals = new GeneratedScenario(SPEC).arrivals();
 
-    // the uninterrupted reference, in this JVM, over the same S3 prefix
+    // the uninterrupted reference, in this JVM, over the same S3 prefix: it runs as each arrival lands
     Tables ref = tables("ref");
     String source = landing.source(Feed.EVENTS);
-    Runnable reference = () -> {
-      RawArchive.run(spark, source, ref.raw(), ref.rejected(), tmp.resolve("ref-raw").toString());
-      Dedup.run(spark, source, ref.events(), tmp.resolve("ref-dedup").toString(), Duration.ofMinutes(30),
-          Dedup.Mode.WITHIN_WATERMARK);
-      WindowedCounts.run(spark, source, ref.counts(), tmp.resolve("ref-counts").toString(),
-          WindowedCounts.Options.defaults());
+    StreamScript reference = StreamScript.of(landing::land,
+        () -> RawArchive.run(spark, source, ref.raw(), ref.rejected(), tmp.resolve("ref-raw").toString()),
+        () -> Dedup.run(spark, source, ref.events(), tmp.resolve("ref-dedup").toString(), Duration.ofMinutes(30),
+            Dedup.Mode.WITHIN_WATERMARK),
+        () -> WindowedCounts.run(spark, source, ref.counts(), tmp.resolve("ref-counts").toString(),
+            WindowedCounts.Options.defaults()));
+    StreamScript.command(a -> reference.arrive(a).run(), pipeline.env(), "stream", "all")
+        // arrival 1: a clean run
+        .arrive(arrivals.get(0)).run()
+        // arrival 2: counts dies between its Iceberg commit and its checkpoint commit
+        .arrive(arrivals.get(1)).crash("windowed-counts:after-commit:*").restart()
+        .expectLine("windowed-counts: ", "1 batch(es) already committed")
+        // arrival 3: raw dies after its raw-table commit, before the rejected table's
+        .arrive(arrivals.get(2)).crash("raw:after-commit:*").restart()
+        .expectLine("raw: ", "1 batch(es) already committed")
+        // arrival 4: dedup dies when its batch starts, before any commit
+        .arrive(arrivals.get(3)).crash("dedup:before-commit:*").restart()
+        .expectLine("dedup: ", "row(s) into " + test.events())
+        // arrival 5: dedup dies between its Iceberg commit and its checkpoint commit: the rerun skips the write but
+        // must still move the watermark on, or arrival 6 runs with the old one and keeps what the reference drops
+        .arrive(arrivals.get(4)).crash("dedup:after-commit:*").restart()
+        .expectLine("dedup: ", "1 batch(es) already committed")
+        // arrival 6: SIGKILL in the middle of the run, once dedup has started its batch
+        .arrive(arrivals.get(5)).kill("once dedup has started its batch", nextBatchStarted(cpRoot.resolve("dedup")))
+        .restart()
+        .expect("the uninterrupted tables", s -> assertSameContents(test, ref, "after the SIGKILL and a rerun"))
+        // a checkpoint commit marker lost after a run: the batch runs again and writes nothing twice
+        .then("windowed-counts loses its last commit marker", s -> loseLastCommit(cpRoot.resolve("windowed-counts")))
+        .restart()
+        .expect("the uninterrupted tables", s -> assertSameContents(test, ref, "after losing a commit marker"))
+        .expect("a batch run again keeps its ingest time", s -> {
+          assertThat(fx.count(test.counts())).isPositive();
+          assertThat(fx.strings("SELECT CAST(batch_id AS STRING) FROM (SELECT batch_id, ingest_ts FROM "
+              + test.raw().sql() + " UNION ALL SELECT batch_id, ingest_ts FROM " + test.rejected().sql()
+              + ") GROUP BY batch_id HAVING count(DISTINCT ingest_ts) > 1"))
+              .as("a batch run again after a crash keeps its ingest time, in both tables").isEmpty();
+        });
+  }
+
+  /** Once the stream has started the batch after the last one its checkpoint committed: its offsets appear. */
+  private static StreamScript.Trigger nextBatchStarted(Path checkpoint) {
+    return () -> {
+      Path started = checkpoint.resolve("offsets/" + (lastBatch(checkpoint) + 1));
+      return () -> Files.exists(started);
     };
+  }
 
-    // arrival 1: a clean run
-    landing.land(arrivals.get(0));
-    reference.run();
-    assertThat(Cli.run(env, "stream", "all").exitCode()).isZero();
-
-    // arrival 2: counts dies between its Iceberg commit and its checkpoint commit
-    landing.land(arrivals.get(1));
-    reference.run();
-    crashThenRerun(env, "windowed-counts:after-commit:*", "windowed-counts: ", "1 batch(es) already committed");
-
-    // arrival 3: raw dies after its raw-table commit, before the rejected table's
-    landing.land(arrivals.get(2));
-    reference.run();
-    crashThenRerun(env, "raw:after-commit:*", "raw: ", "1 batch(es) already committed");
-
-    // arrival 4: dedup dies when its batch starts, before any commit
-    landing.land(arrivals.get(3));
-    reference.run();
-    crashThenRerun(env, "dedup:before-commit:*", "dedup: ", "row(s) into " + test.events());
-
-    // arrival 5: dedup dies between its Iceberg commit and its checkpoint commit: the rerun skips the write but
-    // must still move the watermark on, or arrival 6 runs with the old one and keeps what the reference drops
-    landing.land(arrivals.get(4));
-    reference.run();
-    crashThenRerun(env, "dedup:after-commit:*", "dedup: ", "1 batch(es) already committed");
-
-    // arrival 6: SIGKILL in the middle of the run, once dedup has started its batch
-    landing.land(arrivals.get(5));
-    reference.run();
-    int next = lastBatch(cpRoot.resolve("dedup")) + 1;
-    Process p = Cli.start(env, "stream", "all");
-    Path started = cpRoot.resolve("dedup/offsets/" + next);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-    while (!Files.exists(started) && p.isAlive() && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-    }
-    p.destroyForcibly().waitFor();
-    assertThat(Cli.inProcess(env, "stream", "all").exitCode()).isZero();
-    assertSameContents(test, ref, "after the SIGKILL and a rerun");
-
-    // a checkpoint commit marker lost after a run: the batch runs again and writes nothing twice
-    Path counts = cpRoot.resolve("windowed-counts");
-    int last = lastBatch(counts);
-    Files.delete(counts.resolve("commits/" + last));
-    Files.deleteIfExists(counts.resolve("commits/." + last + ".crc"));
-    Cli.Result again = Cli.inProcess(env, "stream", "all");
-    assertThat(again.exitCode()).as("%s", again).isZero();
-    assertSameContents(test, ref, "after losing a commit marker");
-    assertThat(fx.count(test.counts())).isPositive();
-    assertThat(fx.strings("SELECT CAST(batch_id AS STRING) FROM (SELECT batch_id, ingest_ts FROM " + test.raw().sql()
-        + " UNION ALL SELECT batch_id, ingest_ts FROM " + test.rejected().sql() + ") GROUP BY batch_id "
-        + "HAVING count(DISTINCT ingest_ts) > 1"))
-        .as("a batch run again after a crash keeps its ingest time, in both tables").isEmpty();
+  /** The commit marker of the checkpoint's last batch goes, as if the run had died before writing it. */
+  private static void loseLastCommit(Path checkpoint) throws IOException {
+    int last = lastBatch(checkpoint);
+    Files.delete(checkpoint.resolve("commits/" + last));
+    Files.deleteIfExists(checkpoint.resolve("commits/." + last + ".crc"));
   }
 
   /**
@@ -203,15 +191,6 @@ class ExactlyOnceIT extends StackTest {
           .isEmpty();
       assertThat(extra).as("%s: rows of %s in surplus (%d), first of them", when, names[i], extra.size()).isEmpty();
     }
-  }
-
-  private void crashThenRerun(Map<String, String> env, String hook, String stream, String rerunSays) {
-    Cli.Result crash = Cli.run(Cli.crashing(env, hook), "stream", "all");
-    assertThat(crash.exitCode()).as("the hook %s halts the JVM: %s", hook, crash).isEqualTo(137);
-    Cli.Result rerun = Cli.inProcess(env, "stream", "all");
-    assertThat(rerun.exitCode()).as("%s", rerun).isZero();
-    assertThat(rerun.out().lines().filter(l -> l.startsWith(stream)).findFirst().orElse(""))
-        .as("the rerun of %s", hook).contains(rerunSays);
   }
 
   private static int lastBatch(Path checkpoint) throws IOException {

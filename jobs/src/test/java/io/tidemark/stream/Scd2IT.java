@@ -12,7 +12,6 @@ import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.land.LocalLanding;
 import io.tidemark.land.SeedScenarios;
-import io.tidemark.testing.Cli;
 import io.tidemark.testing.Landing;
 import io.tidemark.testing.Scd2Oracle;
 import io.tidemark.testing.StackTest;
@@ -24,7 +23,6 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.function.Consumer;
@@ -99,26 +97,28 @@ class Scd2IT extends StackTest {
    */
   @Test
   void replaysAndAllInputAgainChangeNothing() throws Exception {
-    String source = stack.landing("scd2replay").land(SeedScenarios.SCD2.arrivals()).source(Feed.COMPANIES);
+    Landing landing = stack.landing("scd2replay");
+    String source = landing.source(Feed.COMPANIES);
     Dim t = tables("replay");
-    Map<String, String> crashing = Cli.crashing(stack.env(), "scd2:after-commit:*");
-    String[] args = {"stream", "scd2", "--source", source, "--table", t.dimension().toString(), "--changes-table",
-        t.log().toString(), "--checkpoint", tmp.resolve("cp").toString()};
-
-    Cli.Result afterLog = Cli.run(crashing, args);
-    assertThat(afterLog.exitCode()).as("%s", afterLog).isEqualTo(137);
-    assertThat(fx.count(t.log())).as("the log was committed").isPositive();
-    assertThat(fx.count(t.dimension())).as("the MERGE was not").isZero();
-    Cli.Result afterMerge = Cli.run(crashing, args);
-    assertThat(afterMerge.exitCode()).as("%s", afterMerge).isEqualTo(137);
-    assertThat(fx.count(t.dimension())).isEqualTo(8);
+    StreamScript script = StreamScript.command(landing::land, stack.env(), "stream", "scd2", "--source", source,
+        "--table", t.dimension().toString(), "--changes-table", t.log().toString(), "--checkpoint",
+        tmp.resolve("cp").toString());
+    script.arrive(SeedScenarios.SCD2.arrivals())
+        .crash("scd2:after-commit:*")
+        .expect("the change log committed, not the MERGE", s -> {
+          assertThat(fx.count(t.log())).as("the log was committed").isPositive();
+          assertThat(fx.count(t.dimension())).as("the MERGE was not").isZero();
+        })
+        .crash("scd2:after-commit:*")
+        .expect("the MERGE committed", s -> assertThat(fx.count(t.dimension())).isEqualTo(8));
     long logRows = fx.count(t.log());
     String head = stack.nessie().hash("main");
 
-    Cli.Result replay = Cli.inProcess(stack.env(), args);
-    assertThat(replay.exitCode()).as("%s", replay).isZero();
-    assertThat(replay.out()).contains("2 batch(es) already committed");
-    assertThat(stack.nessie().hash("main")).as("the replay commits nothing").isEqualTo(head);
+    script.restart()
+        .expect("the replay commits nothing", s -> {
+          assertThat(s.output().out()).contains("2 batch(es) already committed");
+          assertThat(stack.nessie().hash("main")).as("the replay commits nothing").isEqualTo(head);
+        });
 
     RunReport again = Scd2Upsert.run(spark, source, t.dimension(), t.log(), tmp.resolve("fresh").toString(),
         Duration.ofDays(1));
