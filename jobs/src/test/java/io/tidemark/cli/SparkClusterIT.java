@@ -16,6 +16,7 @@ import io.tidemark.testing.Cli;
 import io.tidemark.testing.Pipeline;
 import io.tidemark.testing.SparkCluster;
 import io.tidemark.testing.StackTest;
+import io.tidemark.testing.Steps;
 import io.tidemark.testing.TestStack;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -31,99 +32,142 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The pipeline on a real standalone cluster (a master and two workers in processes of their own, see
  * {@link SparkCluster}) through infra/spark/submit, checkpoints under s3a:// on the S3 server, the services reached
- * as external ones (keys in the driver's environment only): the seed through {@code demo} (bootstrap, each arrival
- * landed and run through every stream, the restatement), then a generated arrival whose run loses a worker and its
- * executor (SIGKILL) in dedup's batch, then its driver (SIGKILL) in the counts' batch, and runs again. After each
- * step every table equals
- * a local run of the same arrivals in this JVM (local[2], local checkpoints). No key in ps or in any log.
+ * as external ones (keys in the driver's environment only), in steps: the seed through {@code demo} (bootstrap, each
+ * arrival landed and run through every stream, the restatement), then a generated arrival whose run loses a worker
+ * and its executor (SIGKILL) in dedup's batch, then its driver (SIGKILL) in the counts' batch, and runs again. After
+ * each step every table equals a local run of the same arrivals in this JVM (local[2], local checkpoints). Then: no
+ * key in ps, nor in any log.
  */
+@Steps
 class SparkClusterIT extends StackTest {
   /** An arrival of 20k events: batches that take seconds on the cluster, small for a 2-core machine. */
   private static final GeneratorSpec SPEC = new GeneratorSpec(12, 20_000, 20, 0.04, 0.02, 1, 0.02, 1, 0, 1,
       Instant.parse("2026-01-02T00:00:00Z"), 60);
 
   private final SparkCluster cluster = SparkCluster.get();
+  private long t0;
+  private String cpPrefix;
+  private String warehouse;
+  private TidemarkConfig config;
+  private Path noLocalCheckpoints;
+  private Path home;
+  private Map<String, String> env;
+  private List<String> secrets;
+  private Storage storage;
+  /** The local reference: the same arrivals in this JVM, on tables, a bucket and checkpoints of its own. */
+  private Pipeline ref;
+  private PsSampler ps;
 
   SparkClusterIT() {
     super("cluster");
   }
 
-  @Test
-  void pipelineOnTheClusterEqualsTheLocalRunThroughALostWorkerAndALostDriver() throws Exception {
-    long t0 = System.nanoTime();
+  @BeforeAll
+  void aPipelineForTheClusterAndOneInThisJvm(@TempDir Path dir) throws IOException {
+    t0 = System.nanoTime();
     String name = TestStack.unique("cluster");
-    String cpPrefix = "checkpoints/" + name + "/";
-    String warehouse = stack.config().warehouseBucket();
-    TidemarkConfig config = stack.config().scoped(name, tmp.resolve("no-local-checkpoints"))
+    cpPrefix = "checkpoints/" + name + "/";
+    warehouse = stack.config().warehouseBucket();
+    noLocalCheckpoints = dir.resolve("no-local-checkpoints");
+    config = stack.config().scoped(name, noLocalCheckpoints)
         .with(Map.of(Setting.CHECKPOINT_ROOT, "s3a://" + warehouse + "/" + cpPrefix));
-    Path home = Files.createDirectories(tmp.resolve("cluster-home"));
-    Map<String, String> env = externalServices(config, home);
-    List<String> secrets = List.of(stack.endpoints().s3AccessKey().reveal(), stack.endpoints().s3SecretKey().reveal());
-    Storage storage = stack.lakehouse().storage();
-    Pipeline ref = new Pipeline(stack, "clusterref", tmp.resolve("ref-checkpoints"));
+    home = Files.createDirectories(dir.resolve("cluster-home"));
+    env = externalServices(config, home);
+    secrets = List.of(stack.endpoints().s3AccessKey().reveal(), stack.endpoints().s3SecretKey().reveal());
+    storage = stack.lakehouse().storage();
+    ref = new Pipeline(stack, "clusterref", dir.resolve("ref-checkpoints"));
+    ps = new PsSampler();
+  }
 
-    try (PsSampler ps = new PsSampler()) {
-      // the seed: bootstrap, each arrival landed and run through every stream, the restatement, in one submit; the
-      // local reference of the same arrivals meanwhile (other tables, bucket and checkpoints; Nessie commits of
-      // different tables do not conflict), as the submit spends much of its time waiting on processes
-      SparkCluster.Submission demoRun = cluster.submit(env, "demo");
-      for (Arrival a : SeedScenarios.ALL.arrivals()) {
-        ref.arrive(a);
-      }
-      Restatement.Result restated = new Restatement(ref.lakehouse(), Restatement.Options.defaults(ref.config())
-          .withPrefix(TestStack.unique("clusterref") + "-")).run();
-      assertThat(restated.published()).as("the local restatement: %s", restated.checks()).isTrue();
-      Cli.Result demo = demoRun.result();
-      assertThat(demo.exitCode()).as("%s", demo).isZero();
-      assertThat(demo.out()).contains("window [2026-01-01 00:00,00:05) c1 finalized: n=4",
-          "window 2026-01-01T00:00:00Z c1: n 4 -> 6", "PASS counts: DuckDB recount from the raw archive")
-          .containsPattern("published to main \\([0-9a-f]+\\), tagged restated-");
-      assertSameTables(config.tables(), ref.config().tables(), "the seed and its restatement");
-      assertThat(fx.countRows(config.tables().eventCounts())).as("restated on the cluster")
-          .contains("c1|2026-01-01 00:00:00|6");
-      assertThat(storage.list(warehouse, cpPrefix).stream().map(Storage.ObjectInfo::key))
-          .as("checkpoints on S3").anyMatch(k -> k.startsWith(cpPrefix + "dedup/offsets/"))
-          .anyMatch(k -> k.startsWith(cpPrefix + "windowed-counts/state/"))
-          .anyMatch(k -> k.startsWith(cpPrefix + "scd2/commits/"));
-      assertThat(tmp.resolve("no-local-checkpoints")).doesNotExist();
+  @AfterAll
+  void stopSampling() throws InterruptedException {
+    ps.close();
+    System.out.printf("[cluster] SparkClusterIT's steps took %.1f s%n", (System.nanoTime() - t0) / 1e9);
+  }
 
-      Lander lander = new Lander(storage, config.landingBucket(), "");
-      Arrival generated = new Arrival(SeedScenarios.ALL.arrivals().size() + 1,
-          new GeneratedScenario(SPEC).arrivals().get(0).files());
-
-      // one run loses worker 1 with its executor in dedup's batch, then its driver in the counts' batch; a rerun
-      lander.land(generated);
-      ref.arrive(generated);
-      long dedupBatch = batches(storage, warehouse, cpPrefix + "dedup/offsets/") + 1;
-      Process run = cluster.start(env, cluster.dir().resolve("faults.out"), cluster.dir().resolve("faults.err"),
-          "stream", "all");
-      awaitBatch(run, storage, warehouse, cpPrefix + "dedup/offsets/", dedupBatch);
-      cluster.killWorker(1);
-      long countsBatch = batches(storage, warehouse, cpPrefix + "windowed-counts/offsets/") + 1;
-      awaitBatch(run, storage, warehouse, cpPrefix + "windowed-counts/offsets/", countsBatch);
-      boolean survivedWorker = run.isAlive() && batches(storage, warehouse, cpPrefix + "dedup/commits/") >= dedupBatch;
-      System.out.println("[cluster] after losing worker 1, the run " + (survivedWorker
-          ? "committed dedup's batch on worker 2 and went on" : "ended with exit " + exitOf(run)));
-      run.destroyForcibly().waitFor();
-      Cli.Result rerun = cluster.run(env, "stream", "all");
-      assertThat(rerun.exitCode()).as("the rerun after losing a worker and the driver: %s", rerun).isZero();
-      assertSameTables(config.tables(), ref.config().tables(), "after losing a worker and the driver mid-run");
-      assertThat(fx.strings("SELECT CAST(count(*) - count(DISTINCT event_id) AS STRING) FROM "
-          + config.tables().events().sql())).as("no duplicate").containsExactly("0");
-
-      // credentials: never on a command line, never in a log of the driver, the executors, the master or workers
-      assertThat(ps.lines()).as("ps saw the driver and the executors")
-          .anyMatch(l -> l.contains("io.tidemark.cli.Tidemark"))
-          .anyMatch(l -> l.contains("CoarseGrainedExecutorBackend"));
-      for (String secret : secrets) {
-        assertThat(ps.lines()).as("ps output").noneMatch(l -> l.contains(secret));
-      }
+  /**
+   * The seed: bootstrap, each arrival landed and run through every stream, the restatement, in one submit; the
+   * local reference of the same arrivals meanwhile (other tables, bucket and checkpoints; Nessie commits of
+   * different tables do not conflict), as the submit spends much of its time waiting on processes.
+   */
+  @Test
+  @Order(1)
+  void theSeedThroughDemoEqualsTheLocalRunAndItsRestatement() throws Exception {
+    SparkCluster.Submission demoRun = cluster.submit(env, "demo");
+    for (Arrival a : SeedScenarios.ALL.arrivals()) {
+      ref.arrive(a);
     }
+    Restatement.Result restated = new Restatement(ref.lakehouse(), Restatement.Options.defaults(ref.config())
+        .withPrefix(TestStack.unique("clusterref") + "-")).run();
+    assertThat(restated.published()).as("the local restatement: %s", restated.checks()).isTrue();
+    Cli.Result demo = demoRun.result();
+    assertThat(demo.exitCode()).as("%s", demo).isZero();
+    assertThat(demo.out()).contains("window [2026-01-01 00:00,00:05) c1 finalized: n=4",
+        "window 2026-01-01T00:00:00Z c1: n 4 -> 6", "PASS counts: DuckDB recount from the raw archive")
+        .containsPattern("published to main \\([0-9a-f]+\\), tagged restated-");
+    assertSameTables(config.tables(), ref.config().tables(), "the seed and its restatement");
+    assertThat(fx.countRows(config.tables().eventCounts())).as("restated on the cluster")
+        .contains("c1|2026-01-01 00:00:00|6");
+    assertThat(storage.list(warehouse, cpPrefix).stream().map(Storage.ObjectInfo::key))
+        .as("checkpoints on S3").anyMatch(k -> k.startsWith(cpPrefix + "dedup/offsets/"))
+        .anyMatch(k -> k.startsWith(cpPrefix + "windowed-counts/state/"))
+        .anyMatch(k -> k.startsWith(cpPrefix + "scd2/commits/"));
+    assertThat(noLocalCheckpoints).doesNotExist();
+  }
+
+  /** One run loses worker 1 with its executor in dedup's batch, then its driver in the counts' batch; a rerun. */
+  @Test
+  @Order(2)
+  void aRunThatLosesAWorkerAndItsDriverEqualsTheLocalRunOnceRunAgain() throws InterruptedException {
+    Lander lander = new Lander(storage, config.landingBucket(), "");
+    Arrival generated = new Arrival(SeedScenarios.ALL.arrivals().size() + 1,
+        new GeneratedScenario(SPEC).arrivals().get(0).files());
+    lander.land(generated);
+    ref.arrive(generated);
+    long dedupBatch = batches(storage, warehouse, cpPrefix + "dedup/offsets/") + 1;
+    Process run = cluster.start(env, cluster.dir().resolve("faults.out"), cluster.dir().resolve("faults.err"),
+        "stream", "all");
+    awaitBatch(run, storage, warehouse, cpPrefix + "dedup/offsets/", dedupBatch);
+    cluster.killWorker(1);
+    long countsBatch = batches(storage, warehouse, cpPrefix + "windowed-counts/offsets/") + 1;
+    awaitBatch(run, storage, warehouse, cpPrefix + "windowed-counts/offsets/", countsBatch);
+    boolean survivedWorker = run.isAlive() && batches(storage, warehouse, cpPrefix + "dedup/commits/") >= dedupBatch;
+    System.out.println("[cluster] after losing worker 1, the run " + (survivedWorker
+        ? "committed dedup's batch on worker 2 and went on" : "ended with exit " + exitOf(run)));
+    run.destroyForcibly().waitFor();
+    Cli.Result rerun = cluster.run(env, "stream", "all");
+    assertThat(rerun.exitCode()).as("the rerun after losing a worker and the driver: %s", rerun).isZero();
+    assertSameTables(config.tables(), ref.config().tables(), "after losing a worker and the driver mid-run");
+    assertThat(fx.strings("SELECT CAST(count(*) - count(DISTINCT event_id) AS STRING) FROM "
+        + config.tables().events().sql())).as("no duplicate").containsExactly("0");
+  }
+
+  /** Credentials: never on a command line of the driver, the executors, the master or the workers. */
+  @Test
+  @Order(3)
+  void noKeyOnAnyCommandLine() throws InterruptedException {
+    ps.close();
+    assertThat(ps.lines()).as("ps saw the driver and the executors")
+        .anyMatch(l -> l.contains("io.tidemark.cli.Tidemark"))
+        .anyMatch(l -> l.contains("CoarseGrainedExecutorBackend"));
+    for (String secret : secrets) {
+      assertThat(ps.lines()).as("ps output").noneMatch(l -> l.contains(secret));
+    }
+  }
+
+  /** Credentials: never in a log of the driver, the executors, the master or the workers. */
+  @Test
+  @Order(4)
+  void noKeyInAnyLog() throws IOException {
     List<Path> logs = files(cluster.dir(), home);
     assertThat(logs).as("executor logs of both workers")
         .anyMatch(p -> p.startsWith(cluster.workDir(1)) && p.endsWith("stderr"))
@@ -134,7 +178,6 @@ class SparkClusterIT extends StackTest {
         assertThat(text).as("%s", log).doesNotContain(secret);
       }
     }
-    System.out.printf("[cluster] SparkClusterIT's steps took %.1f s%n", (System.nanoTime() - t0) / 1e9);
   }
 
   /** The pipeline's settings with the stack's services as external ones: URLs and keys in the environment. */
