@@ -15,8 +15,10 @@ import io.tidemark.stream.StreamKind;
 import io.tidemark.stream.StreamSpec;
 import io.tidemark.testing.Pipeline;
 import io.tidemark.testing.StackTest;
+import io.tidemark.testing.Steps;
 import io.tidemark.testing.TestStack;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,12 +27,17 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Maintenance on the real stack: generated arrivals through the real streams, a tag and a branch left on old
  * commits of main, then compaction and garbage collection, every table on every reference read in full before
- * and after. GC marks every reference of the shared Nessie and sweeps only the pipeline's namespace.
+ * and after ({@link CompactionAndGc}, in steps). GC marks every reference of the shared Nessie and sweeps only the
+ * pipeline's namespace.
  */
 class MaintenanceIT extends StackTest {
   private static final GeneratorSpec EVENTS = new GeneratorSpec(13, 3_000, 8, 0.03, 0.02, 1, 0.02, 4, 0, 1,
@@ -41,106 +48,153 @@ class MaintenanceIT extends StackTest {
 
   private final List<String> log = java.util.Collections.synchronizedList(new ArrayList<>());
 
-  @Test
-  void compactionAndGcKeepEveryReferenceReadableAndFreeWhatNoneReads() {
-    Pipeline p = new Pipeline(stack, "maint", tmp.resolve("cp"));
-    List<TableName> tables = p.config().tables().all();
-    String ns = p.config().tables().events().namespace();
-    String tag = TestStack.unique("maint_old_tag");
-    String branch = TestStack.unique("maint_old_branch");
-    List<Arrival> arrivals = new GeneratedScenario(SPEC).arrivals();
-    try (NessieRefs refs = new NessieRefs(stack.endpoints())) {
-      for (Arrival a : arrivals) {
-        p.arrive(a);
-        if (a.number() == 1) {
-          refs.tag(tag, "main", refs.hash("main").orElseThrow());
-        }
-        if (a.number() == 2) {
-          refs.createBranch(branch, refs.branch("main"));
+  /**
+   * Generated arrivals through every stream, a tag on main after the first and a branch after the second, then in
+   * steps: dry runs, compaction, GC within the grace period, GC, the landing zone's cleanup.
+   */
+  @Nested
+  @Steps
+  class CompactionAndGc {
+    private Pipeline p;
+    private List<TableName> tables;
+    private String ns;
+    private String tag;
+    private String branch;
+    private Map<String, List<String>> before;
+    private TableName dimension;
+    private Maintenance m;
+    private Storage storage;
+    private String bucket;
+    private String prefix;
+    private String orphan;
+    private final Compaction.Options compact = new Compaction.Options(128L << 20, 2, 5, false);
+
+    @BeforeAll
+    void arrivalsWithATagAndABranchOnOlderCommits(@TempDir Path dir) {
+      p = new Pipeline(stack, "maint", dir.resolve("cp"));
+      tables = p.config().tables().all();
+      ns = p.config().tables().events().namespace();
+      tag = TestStack.unique("maint_old_tag");
+      branch = TestStack.unique("maint_old_branch");
+      List<Arrival> arrivals = new GeneratedScenario(SPEC).arrivals();
+      try (NessieRefs refs = new NessieRefs(stack.endpoints())) {
+        for (Arrival a : arrivals) {
+          p.arrive(a);
+          if (a.number() == 1) {
+            refs.tag(tag, "main", refs.hash("main").orElseThrow());
+          }
+          if (a.number() == 2) {
+            refs.createBranch(branch, refs.branch("main"));
+          }
         }
       }
+      before = readAll(tables, List.of("main", tag, branch));
+      dimension = p.config().tables().companies();
+      m = new Maintenance(p.lakehouse(), log::add);
+      storage = p.lakehouse().storage();
+      bucket = p.config().warehouseBucket();
+      prefix = "warehouse/" + ns + "/";
     }
-    Map<String, List<String>> before = readAll(tables, List.of("main", tag, branch));
-    TableName dimension = p.config().tables().companies();
-    assertThat(deleteFiles(dimension)).as("the SCD2 stream replaced versions by position deletes").isPositive();
-    assertThat(before.get(p.config().tables().rawEvents() + "@" + tag)).as("the tag reads an older main")
-        .isNotEmpty().hasSizeLessThan(before.get(p.config().tables().rawEvents() + "@main").size());
-    Maintenance m = new Maintenance(p.lakehouse(), log::add);
-    Storage storage = p.lakehouse().storage();
-    String bucket = p.config().warehouseBucket();
-    String prefix = "warehouse/" + ns + "/";
-    List<Storage.ObjectInfo> objectsBefore = storage.list(bucket, prefix);
-    // an object no commit ever referenced, as a failed write leaves behind
-    String orphan = prefix + "orphan/data/00000-orphan.parquet";
-    storage.put(bucket, orphan, "not referenced".getBytes(StandardCharsets.UTF_8), "application/octet-stream");
-    String mainHash = stack.nessie().hash("main");
 
-    // dry runs change nothing
-    Compaction.Options compact = new Compaction.Options(128L << 20, 2, 5, false);
-    List<Compaction.Result> planned = m.compact(tables, new Compaction.Options(128L << 20, 2, 5, true));
-    GarbageCollector.Result dry = m.gc(new GarbageCollector.Options(Duration.ZERO, Duration.ZERO, ns + "/", true));
-    assertThat(planned).as("%s", log).anyMatch(r -> r.rewrittenFiles() > 0);
-    assertThat(dry.deleted()).isZero();
-    assertThat(dry.unreachable()).as("at least the orphan").isPositive();
-    assertThat(stack.nessie().hash("main")).as("no commit by a dry run").isEqualTo(mainHash);
-    List<String> expected = new ArrayList<>(List.of(keys(objectsBefore).split(",")));
-    expected.add(orphan);
-    assertThat(keys(storage.list(bucket, prefix))).as("no object deleted or written by a dry run")
-        .isEqualTo(String.join(",", expected.stream().sorted().toList()));
-
-    // compaction: fewer files, the same rows
-    List<Compaction.Result> compacted = m.compact(tables, compact);
-    System.out.println(String.join("\n", log));
-    for (Compaction.Result r : compacted) {
-      assertThat(r.filesAfter()).as("%s", r).isLessThanOrEqualTo(r.filesBefore());
+    @Test
+    @Order(1)
+    void theTablesHaveWhatMaintenanceIsFor() {
+      assertThat(deleteFiles(dimension)).as("the SCD2 stream replaced versions by position deletes").isPositive();
+      assertThat(before.get(p.config().tables().rawEvents() + "@" + tag)).as("the tag reads an older main")
+          .isNotEmpty().hasSizeLessThan(before.get(p.config().tables().rawEvents() + "@main").size());
     }
-    for (TableName t : List.of(p.config().tables().rawEvents(), p.config().tables().events(),
-        p.config().tables().eventCounts())) {
-      Compaction.Result r = compacted.stream().filter(c -> c.table().equals(t)).findFirst().orElseThrow();
-      assertThat(r.filesAfter()).as("%s", r).isLessThan(r.filesBefore());
+
+    @Test
+    @Order(2)
+    void dryRunsChangeNothing() {
+      List<Storage.ObjectInfo> objectsBefore = storage.list(bucket, prefix);
+      // an object no commit ever referenced, as a failed write leaves behind
+      orphan = prefix + "orphan/data/00000-orphan.parquet";
+      storage.put(bucket, orphan, "not referenced".getBytes(StandardCharsets.UTF_8), "application/octet-stream");
+      String mainHash = stack.nessie().hash("main");
+
+      List<Compaction.Result> planned = m.compact(tables, new Compaction.Options(128L << 20, 2, 5, true));
+      GarbageCollector.Result dry = m.gc(new GarbageCollector.Options(Duration.ZERO, Duration.ZERO, ns + "/", true));
+      assertThat(planned).as("%s", log).anyMatch(r -> r.rewrittenFiles() > 0);
+      assertThat(dry.deleted()).isZero();
+      assertThat(dry.unreachable()).as("at least the orphan").isPositive();
+      assertThat(stack.nessie().hash("main")).as("no commit by a dry run").isEqualTo(mainHash);
+      List<String> expected = new ArrayList<>(List.of(keys(objectsBefore).split(",")));
+      expected.add(orphan);
+      assertThat(keys(storage.list(bucket, prefix))).as("no object deleted or written by a dry run")
+          .isEqualTo(String.join(",", expected.stream().sorted().toList()));
     }
-    assertThat(deleteFiles(dimension)).as("the SCD2 stream's position deletes are applied and gone").isZero();
-    Map<String, List<String>> afterCompaction = readAll(tables, List.of("main", tag, branch));
-    assertThat(afterCompaction).as("every table on every reference, after compaction").isEqualTo(before);
 
-    // GC with a grace period longer than the test: everything here is young, nothing goes
-    GarbageCollector.Result graced = m.gc(new GarbageCollector.Options(Duration.ZERO, Duration.ofHours(1),
-        ns + "/", false));
-    assertThat(graced.deleted()).isZero();
-    assertThat(graced.tooYoung()).isEqualTo(graced.unreachable()).isPositive();
+    @Test
+    @Order(3)
+    void compactionLeavesFewerFilesAndTheSameRows() {
+      List<Compaction.Result> compacted = m.compact(tables, compact);
+      System.out.println(String.join("\n", log));
+      for (Compaction.Result r : compacted) {
+        assertThat(r.filesAfter()).as("%s", r).isLessThanOrEqualTo(r.filesBefore());
+      }
+      for (TableName t : List.of(p.config().tables().rawEvents(), p.config().tables().events(),
+          p.config().tables().eventCounts())) {
+        Compaction.Result r = compacted.stream().filter(c -> c.table().equals(t)).findFirst().orElseThrow();
+        assertThat(r.filesAfter()).as("%s", r).isLessThan(r.filesBefore());
+      }
+      assertThat(deleteFiles(dimension)).as("the SCD2 stream's position deletes are applied and gone").isZero();
+      Map<String, List<String>> afterCompaction = readAll(tables, List.of("main", tag, branch));
+      assertThat(afterCompaction).as("every table on every reference, after compaction").isEqualTo(before);
+    }
 
-    // GC keeping only the heads of every reference: what compaction replaced on main goes, unless the tag or the
-    // branch reads it
-    GarbageCollector.Result gc = m.gc(new GarbageCollector.Options(Duration.ZERO, Duration.ZERO, ns + "/", false));
-    System.out.println(String.join("\n", log));
-    assertThat(gc.deleted()).as("%s", log).isPositive();
-    List<Storage.ObjectInfo> objectsAfter = storage.list(bucket, prefix);
-    long bytesAfter = objectsAfter.stream().mapToLong(Storage.ObjectInfo::size).sum();
-    assertThat(bytesAfter).as("storage bytes go down").isLessThan(gc.bytes());
-    assertThat(keys(objectsAfter)).doesNotContain(orphan);
-    assertThat(readAll(tables, List.of("main", tag, branch))).as("every table on every reference, after GC")
-        .isEqualTo(before);
-    GarbageCollector.Result again = m.gc(new GarbageCollector.Options(Duration.ZERO, Duration.ZERO, ns + "/", true));
-    assertThat(again.unreachable()).as("what is left is exactly what some reference reads").isZero();
-    assertThat(again.objects()).isEqualTo(objectsAfter.size());
+    /** With a grace period longer than the test: everything here is young, nothing goes. */
+    @Test
+    @Order(4)
+    void gcWithinTheGracePeriodDeletesNothing() {
+      GarbageCollector.Result graced = m.gc(new GarbageCollector.Options(Duration.ZERO, Duration.ofHours(1),
+          ns + "/", false));
+      assertThat(graced.deleted()).isZero();
+      assertThat(graced.tooYoung()).isEqualTo(graced.unreachable()).isPositive();
+    }
 
-    // landing zone: only what every stream of the dataset committed goes; an arrival no stream read yet stays
-    String landingBucket = p.config().landingBucket();
-    int landedEvents = storage.list(landingBucket, "events/").size();
-    int landedChanges = storage.list(landingBucket, "companies/").size();
-    p.lander().land(new Arrival(99, List.of(LandingFile.of(Feed.EVENTS, "unread.jsonl",
-        "{\"event_id\":1,\"company_id\":\"c1\",\"amount\":1.0,\"event_ts\":\"2026-01-02T00:00:00Z\"}\n"))));
-    LandingCleanup.Result toGo = m.landing(new LandingCleanup.Options("", true));
-    assertThat(landedChanges).isPositive();
-    assertThat(toGo.removable()).as("%s", log).isEqualTo(landedEvents + landedChanges).isPositive();
-    assertThat(storage.list(landingBucket, "events/")).hasSize(landedEvents + 1);
-    LandingCleanup.Result archived = m.landing(new LandingCleanup.Options("archive/", false));
-    assertThat(archived.removed()).isEqualTo(landedEvents + landedChanges);
-    assertThat(storage.list(landingBucket, "events/")).extracting(Storage.ObjectInfo::key)
-        .containsExactly("events/arrival=0099/unread.jsonl");
-    assertThat(storage.list(landingBucket, "archive/events/")).hasSize(landedEvents);
-    assertThat(storage.list(landingBucket, "companies/")).isEmpty();
-    assertThat(storage.list(landingBucket, "archive/companies/")).hasSize(landedChanges);
+    /**
+     * Keeping only the heads of every reference: what compaction replaced on main goes, unless the tag or the
+     * branch reads it.
+     */
+    @Test
+    @Order(5)
+    void gcFreesWhatNoReferenceReads() {
+      GarbageCollector.Result gc = m.gc(new GarbageCollector.Options(Duration.ZERO, Duration.ZERO, ns + "/", false));
+      System.out.println(String.join("\n", log));
+      assertThat(gc.deleted()).as("%s", log).isPositive();
+      List<Storage.ObjectInfo> objectsAfter = storage.list(bucket, prefix);
+      long bytesAfter = objectsAfter.stream().mapToLong(Storage.ObjectInfo::size).sum();
+      assertThat(bytesAfter).as("storage bytes go down").isLessThan(gc.bytes());
+      assertThat(keys(objectsAfter)).doesNotContain(orphan);
+      assertThat(readAll(tables, List.of("main", tag, branch))).as("every table on every reference, after GC")
+          .isEqualTo(before);
+      GarbageCollector.Result again = m.gc(new GarbageCollector.Options(Duration.ZERO, Duration.ZERO, ns + "/", true));
+      assertThat(again.unreachable()).as("what is left is exactly what some reference reads").isZero();
+      assertThat(again.objects()).isEqualTo(objectsAfter.size());
+    }
+
+    /** Only what every stream of the dataset committed goes; an arrival no stream read yet stays. */
+    @Test
+    @Order(6)
+    void landingCleanupTakesOnlyWhatEveryStreamCommitted() {
+      String landingBucket = p.config().landingBucket();
+      int landedEvents = storage.list(landingBucket, "events/").size();
+      int landedChanges = storage.list(landingBucket, "companies/").size();
+      p.lander().land(new Arrival(99, List.of(LandingFile.of(Feed.EVENTS, "unread.jsonl",
+          "{\"event_id\":1,\"company_id\":\"c1\",\"amount\":1.0,\"event_ts\":\"2026-01-02T00:00:00Z\"}\n"))));
+      LandingCleanup.Result toGo = m.landing(new LandingCleanup.Options("", true));
+      assertThat(landedChanges).isPositive();
+      assertThat(toGo.removable()).as("%s", log).isEqualTo(landedEvents + landedChanges).isPositive();
+      assertThat(storage.list(landingBucket, "events/")).hasSize(landedEvents + 1);
+      LandingCleanup.Result archived = m.landing(new LandingCleanup.Options("archive/", false));
+      assertThat(archived.removed()).isEqualTo(landedEvents + landedChanges);
+      assertThat(storage.list(landingBucket, "events/")).extracting(Storage.ObjectInfo::key)
+          .containsExactly("events/arrival=0099/unread.jsonl");
+      assertThat(storage.list(landingBucket, "archive/events/")).hasSize(landedEvents);
+      assertThat(storage.list(landingBucket, "companies/")).isEmpty();
+      assertThat(storage.list(landingBucket, "archive/companies/")).hasSize(landedChanges);
+    }
   }
 
   @Test
