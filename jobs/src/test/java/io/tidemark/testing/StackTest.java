@@ -6,9 +6,10 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What every integration test on the shared stack starts with: the stack (started once per JVM), its Spark
- * session, tables of the test's own in a fresh namespace named after the test class (created on first use), and a
- * temporary directory.
+ * What every integration test starts with: the shared stack (started once per JVM), its Spark session, tables of the
+ * test's own in a fresh namespace named after the test class (created on first use), and a temporary directory.
+ * A test whose subject is the services themselves takes {@link OwnServicesTest}; the tests of a class that are steps
+ * of one scenario are marked {@link Steps}; a sequence of arrivals and runs is written as a {@link StreamScript}.
  */
 public abstract class StackTest {
   protected final TestStack stack = TestStack.get();
