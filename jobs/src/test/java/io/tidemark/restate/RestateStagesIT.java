@@ -12,6 +12,7 @@ import io.tidemark.testing.DuckOracle;
 import io.tidemark.testing.NessieRest;
 import io.tidemark.testing.Pipeline;
 import io.tidemark.testing.StackTest;
+import io.tidemark.testing.Steps;
 import io.tidemark.testing.StreamFixture;
 import io.tidemark.testing.TestStack;
 import java.nio.file.Path;
@@ -21,11 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,8 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * alone and, once the branch is fixed, audit, publish and tag go on; a publish after main moved recomputes; a run
  * with nothing to restate lets every later stage say so and succeed.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Steps
 class RestateStagesIT extends StackTest {
   private static final String ID = "run1";
   private final NessieRest nessie = stack.nessie();

@@ -7,6 +7,7 @@ import io.tidemark.audit.Scd2Invariants;
 import io.tidemark.testing.DuckOracle;
 import io.tidemark.testing.Pipeline;
 import io.tidemark.testing.StackTest;
+import io.tidemark.testing.Steps;
 import io.tidemark.testing.StreamFixture;
 import io.tidemark.testing.TestStack;
 import java.nio.file.Path;
@@ -14,11 +15,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,8 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * RestateStagesIT, on the same stage code.
  */
 @org.junit.jupiter.api.Tag("quick")
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Steps
 class RestatementIT extends StackTest {
   RestatementIT() {
     super("restate_fx");
