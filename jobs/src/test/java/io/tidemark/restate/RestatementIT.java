@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * in Spark agrees. A failed audit, a publish after main moved and each stage's rerun are covered stage by stage in
  * RestateStagesIT, on the same stage code.
  */
-@org.junit.jupiter.api.Tag("quick")
+@Tag("quick")
 @Steps
 class RestatementIT extends StackTest {
   RestatementIT() {
