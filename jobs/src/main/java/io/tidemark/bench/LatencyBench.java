@@ -29,13 +29,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
@@ -210,9 +208,9 @@ public final class LatencyBench {
     out.println("== seed arrivals, cold JVM: java " + String.join(" ", jvmOptions) + (jvmOptions.isEmpty() ? "" : " ")
         + "-jar tidemark.jar stream all, start to exit; without and with a class archive (CDS)");
     try (Lakehouse plain = scope("cold"); Lakehouse shared = scope("cold_cds")) {
-      Map<String, String> env = environment(plain.config());
-      Map<String, String> envShared = environment(shared.config());
-      Path jar = jar();
+      TidemarkConfig env = plain.config();
+      TidemarkConfig envShared = shared.config();
+      Path jar = FreshJvm.jar();
       // the archive the build's first Spark command wrote next to the jar (./tidemark, the tests), when it is newer
       // than the jar: the JVM would refuse an older one; else one trained here by a `sql` run
       Path archive = jar.resolveSibling("tidemark.jsa");
@@ -224,14 +222,14 @@ public final class LatencyBench {
         archive = dir.resolve("tidemark-bench.jsa");
         List<String> train = new ArrayList<>(jvmOptions);
         train.addAll(List.of("-XX:ArchiveClassesAtExit=" + archive, "-Xlog:cds*=off"));
-        origin = String.format(Locale.ROOT, "written here in %.2f s", subprocess(envShared, train, "sql",
-            "SELECT 1").seconds);
+        origin = String.format(Locale.ROOT, "written here in %.2f s", new FreshJvm(train, dir).run(envShared, "sql",
+            "SELECT 1").seconds());
       }
       List<String> withCds = new ArrayList<>(jvmOptions);
       withCds.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds*=off"));
-      double jvm = subprocess(env, jvmOptions, "--version").seconds;
-      double session = subprocess(env, jvmOptions, "sql", "SELECT 1").seconds;
-      double sessionCds = subprocess(envShared, withCds, "sql", "SELECT 1").seconds;
+      double jvm = new FreshJvm(jvmOptions, dir).run(env, "--version").seconds();
+      double session = new FreshJvm(jvmOptions, dir).run(env, "sql", "SELECT 1").seconds();
+      double sessionCds = new FreshJvm(withCds, dir).run(envShared, "sql", "SELECT 1").seconds();
       out.printf(Locale.ROOT, "JVM start + command line (--version): %.2f s; + services check, SparkSession and "
           + "catalog (sql \"SELECT 1\"): %.2f s, with the class archive %.2f s (archive %s, %d MB)%n",
           jvm, session, sessionCds, origin, Files.size(archive) >> 20);
@@ -254,64 +252,23 @@ public final class LatencyBench {
     }
   }
 
-  private double coldRun(Arrival a, String label, Map<String, String> env, List<String> jvmOptions, double session)
+  private double coldRun(Arrival a, String label, TidemarkConfig env, List<String> jvmOptions, double session)
       throws Exception {
-    Proc p = subprocess(env, jvmOptions, "stream", "all");
-    if (p.exit != 0) {
-      throw new IllegalStateException("stream all failed in a fresh JVM (exit " + p.exit + "): " + p.output);
+    FreshJvm.Run p = new FreshJvm(jvmOptions, dir).run(env, "stream", "all");
+    if (p.exit() != 0) {
+      throw new IllegalStateException("stream all failed in a fresh JVM (exit " + p.exit() + "): " + p.output());
     }
     StringBuilder each = new StringBuilder();
-    for (String line : p.output.split("\n")) {
+    for (String line : p.output().split("\n")) {
       Matcher m = SUMMARY.matcher(line.strip());
       if (m.matches()) {
         each.append(m.group(1)).append(' ').append(m.group(2)).append("  ");
       }
     }
-    out.printf(Locale.ROOT, "%-9s %-6s %8.2f %8.2f %8.2f   %s%n", "seed " + a.number(), label, p.seconds, session,
-        p.seconds - session, each.toString().strip());
+    out.printf(Locale.ROOT, "%-9s %-6s %8.2f %8.2f %8.2f   %s%n", "seed " + a.number(), label, p.seconds(), session,
+        p.seconds() - session, each.toString().strip());
     out.flush();
-    return p.seconds;
-  }
-
-  /** This process's environment with the scoped pipeline's settings, for a tidemark in another JVM. */
-  private static Map<String, String> environment(TidemarkConfig config) {
-    Map<String, String> env = new HashMap<>(System.getenv());
-    config.describe().forEach((s, v) -> {
-      if (v != null && !s.isSecret()) {
-        env.put(s.env(), v);
-      }
-    });
-    return env;
-  }
-
-  private record Proc(int exit, String output, double seconds) {}
-
-  private static Path jar() throws java.net.URISyntaxException {
-    return Path.of(LatencyBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-  }
-
-  private Proc subprocess(Map<String, String> env, List<String> jvmOptions, String... args) throws Exception {
-    Path jar = jar();
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(jvmOptions);
-    cmd.add("-jar");
-    cmd.add(jar.toString());
-    cmd.addAll(List.of(args));
-    Path log = Files.createTempFile(dir, "cold", ".out");
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
-    pb.environment().clear();
-    pb.environment().putAll(env);
-    long t0 = System.nanoTime();
-    Process p = pb.start();
-    if (!p.waitFor(10, TimeUnit.MINUTES)) {
-      p.destroyForcibly();
-      throw new IllegalStateException("tidemark " + String.join(" ", args) + " did not end in 10 minutes");
-    }
-    double seconds = (System.nanoTime() - t0) / 1e9;
-    String output = Files.readString(log, StandardCharsets.UTF_8);
-    Files.deleteIfExists(log);
-    return new Proc(p.exitValue(), output, seconds);
+    return p.seconds();
   }
 
   /** Arrivals of events and company changes on a dimension grown in bulk to {@code companies}. */
