@@ -56,8 +56,10 @@ public final class SparkCluster {
       throw new UncheckedIOException(e);
     }
     long t0 = System.nanoTime();
-    int port = TestStack.freePort();
-    int uiPort = TestStack.freePort();
+    // every port fixed and distinct: a worker left to pick its own could take the master UI's before it binds
+    int[] ports = TestStack.freePorts(2 + 2 * WORKERS);
+    int port = ports[0];
+    int uiPort = ports[1];
     masterUrl = "spark://127.0.0.1:" + port;
     masterUi = URI.create("http://127.0.0.1:" + uiPort + "/json/");
     master = daemon("master", List.of("org.apache.spark.deploy.master.Master", "--host", "127.0.0.1", "--port",
@@ -65,7 +67,8 @@ public final class SparkCluster {
     Runtime.getRuntime().addShutdownHook(new Thread(this::stop, "tidemark-spark-cluster-down"));
     for (int i = 1; i <= WORKERS; i++) {
       workers.add(daemon("worker" + i, List.of("org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1",
-          "--cores", "1", "--memory", "1g", "--webui-port", Integer.toString(TestStack.freePort()), "--work-dir",
+          "--cores", "1", "--memory", "1g", "--port", Integer.toString(ports[2 * i]), "--webui-port",
+          Integer.toString(ports[2 * i + 1]), "--work-dir",
           workDir(i).toString(), masterUrl)));
     }
     awaitAliveWorkers(WORKERS);

@@ -13,7 +13,9 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.spark.sql.SparkSession;
@@ -90,6 +92,27 @@ public final class TestStack {
     env.put("TIDEMARK_SHUFFLE_PARTITIONS", "2");
     env.put("TIDEMARK_SPARK_MASTER", "local[2]");
     return env;
+  }
+
+  /** {@code n} distinct free ports: held open together while they are found, so none is found twice. */
+  public static int[] freePorts(int n) {
+    List<ServerSocket> held = new ArrayList<>();
+    try {
+      for (int i = 0; i < n; i++) {
+        held.add(new ServerSocket(0));
+      }
+      return held.stream().mapToInt(ServerSocket::getLocalPort).toArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      for (ServerSocket s : held) {
+        try {
+          s.close();
+        } catch (IOException e) {
+          // closing a socket nothing connected to: nothing to do
+        }
+      }
+    }
   }
 
   public static int freePort() {
