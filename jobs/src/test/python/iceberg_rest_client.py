@@ -1,5 +1,5 @@
 """A PyIceberg client of tidemark's tables through Nessie's Iceberg REST catalog, for IcebergRestIT and the
-README's timing. It connects exactly as a user would:
+timing in docs/performance.md. It connects exactly as a user would:
 
     load_catalog(type="rest", uri="http://127.0.0.1:19120/iceberg/<ref>", s3.endpoint=..., s3.access-key-id=...,
                  s3.secret-access-key=..., s3.path-style-access="true")

@@ -23,10 +23,11 @@ import picocli.CommandLine.Spec;
  * line is either archived or quarantined, and which windows are final. Read-only; exit 1 names what is wrong.
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
-    description = {"Check the tables on the configured branch after the streams ran: the SCD2 invariants of the",
-        "company dimension (one open version, no overlap, no gap but after a delete, equal to the rebuild from its",
-        "change log), and for each dataset raw rows + rejected lines = lines landed (of the files under the landing",
-        "prefix); then print the finalized windows. Changes nothing; exit 1 when a check fails."})
+    description = {"Check the tables on the configured branch after the streams ran; exit 1 when a check fails.",
+        "The SCD2 invariants of the company dimension (one open version, no overlap, no gap but after a delete, "
+            + "equal to the rebuild from its change log), and for each dataset raw rows + rejected lines = lines "
+            + "landed (of the files under the landing prefix); then the finalized windows are printed. Changes "
+            + "nothing."})
 final class CheckCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;

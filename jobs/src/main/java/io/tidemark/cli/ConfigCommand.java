@@ -1,6 +1,7 @@
 package io.tidemark.cli;
 
 import io.tidemark.config.Setting;
+import io.tidemark.config.TidemarkConfig;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -16,9 +17,18 @@ final class ConfigCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
-    Tidemark.root(spec).config().describe().forEach((s, v) -> out.printf("%-34s %-40s %s%n", s.env(),
-        v == null ? "(unset)" : v, describe(s)));
+    TidemarkConfig config = Tidemark.root(spec).config();
+    config.describe().forEach((s, v) -> out.printf("%-34s %-44s %s%n", s.env(), value(config, s, v), describe(s)));
     return 0;
+  }
+
+  /** The effective value: as given, else the default (or what it is derived from the others), marked as such. */
+  private static String value(TidemarkConfig config, Setting s, String given) {
+    String v = given != null ? given : s.defaultValue();
+    if (v == null) {
+      return "(unset)";
+    }
+    return config.isSet(s) ? v : v + " (default)";
   }
 
   private static String describe(Setting s) {

@@ -21,10 +21,11 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 @Command(name = "demo", mixinStandardHelpOptions = true,
-    description = {"The whole pipeline on the configured (by default embedded) services, step by step:",
-        "services up, bootstrap, then for each seed arrival: land it and run the raw, dedup and windowed-counts",
-        "streams once (availableNow), saying what each run changed; what landed and the tables; then the",
-        "restatement of what the watermarks dropped, on a Nessie branch, audited, published and tagged.",
+    description = {"The whole pipeline, step by step, on the configured (by default embedded) services.",
+        "Services up, bootstrap, then for each seed arrival: land it and run every stream once (availableNow: raw, "
+            + "dedup, windowed-counts, raw-companies, scd2), saying what each run changed; what landed and the "
+            + "tables; then the restatement of what the watermarks dropped, on a Nessie branch, audited, published "
+            + "and tagged.",
         "Safe to run again: every step is idempotent."})
 final class DemoCommand implements Callable<Integer> {
   @Spec
@@ -87,8 +88,8 @@ final class DemoCommand implements Callable<Integer> {
           + (config.s3Endpoint().isEmpty() ? " (credentials in " + services.s3CredentialsFile() + ")" : ""));
       out.println("Restatements: branches restate-*, tags restated-* in the Nessie UI; "
           + "tidemark sql \"SELECT * FROM " + config.tables().restatementLog() + "\"");
-      out.println("SQL:  java -jar jobs/target/tidemark.jar sql \"SHOW TABLES IN facts\"");
-      out.println("      java -jar jobs/target/tidemark.jar sql \"SHOW LOG " + config.nessieRef() + "\"");
+      out.println("SQL:  ./tidemark sql \"SHOW TABLES IN facts\"");
+      out.println("      ./tidemark sql \"SHOW LOG " + config.nessieRef() + "\"");
     }
     out.flush();
     return 0;

@@ -129,7 +129,8 @@ final class Help {
     if (n.startsWith("TABLE_")) {
       return "Tables";
     }
-    if (n.equals("HOME") || n.startsWith("NESSIE_") || n.startsWith("S3_")) {
+    // the Iceberg REST catalog is Nessie's, served next to its API
+    if (n.equals("HOME") || n.startsWith("NESSIE_") || n.startsWith("ICEBERG_") || n.startsWith("S3_")) {
       return "Services";
     }
     if (n.endsWith("_BUCKET") || n.startsWith("WAREHOUSE") || n.startsWith("CHECKPOINT")) {

@@ -34,9 +34,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "land", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Write arrivals of JSON lines into the landing zone with the MinIO client:",
-        "s3://<landing bucket>/[<prefix>/]" + LandingLayout.SHAPE + ". Arrivals are immutable: landing the same",
-        "arrival again is a no-op; other content for a landed file is refused.",
+    description = {"Write arrivals of JSON lines into the landing zone with the MinIO client.",
+        "The layout: s3://<landing bucket>/[<prefix>/]" + LandingLayout.SHAPE + ". Arrivals are immutable: landing "
+            + "the same arrival again is a no-op; other content for a landed file is refused.",
         "--replay lands arrivals laid out elsewhere (a local directory, or s3://bucket/prefix) with their numbers.",
         "--list prints the scenarios and the generator's defaults; --count-arrivals how many arrivals one has."})
 final class LandCommand implements Callable<Integer> {

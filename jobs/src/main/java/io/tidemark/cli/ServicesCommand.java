@@ -28,8 +28,9 @@ final class ServicesCommand implements Runnable {
   }
 
   @Command(name = "up", mixinStandardHelpOptions = true,
-      description = {"Start the embedded Nessie and S3 servers unless they run already, wait until they are healthy,",
-          "and leave them running. External services (TIDEMARK_NESSIE_URI, TIDEMARK_S3_ENDPOINT) are only checked."})
+      description = {"Start the embedded Nessie and S3 servers unless they run already, and leave them running.",
+          "Waits until they are healthy. External services (TIDEMARK_NESSIE_URI, TIDEMARK_S3_ENDPOINT) are only "
+              + "checked."})
   static final class Up implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -137,8 +137,9 @@ final class StreamCommand implements Runnable {
   }
 
   @Command(name = "scd2", mixinStandardHelpOptions = true,
-      description = "The company dimension as SCD2: per micro-batch one MERGE INTO, keeping the history equal to "
-          + "the one rebuilt from every change applied (out-of-order changes split history; repeats do nothing).")
+      description = "The company dimension as SCD2, kept equal to the history rebuilt from every change applied "
+          + "(out-of-order changes split history; repeats do nothing). Per micro-batch only the difference is "
+          + "written: a small batch on the driver as one row delta, a large one in Spark with one MERGE INTO.")
   static final class Scd2 extends OneStream {
     @Option(names = "--table", paramLabel = "NS.TABLE", description = "Default: TIDEMARK_TABLE_COMPANIES.")
     String table;

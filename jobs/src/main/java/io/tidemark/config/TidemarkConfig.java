@@ -145,7 +145,11 @@ public final class TidemarkConfig {
     return with(s);
   }
 
-  /** Every setting with its effective value (secrets masked), for {@code tidemark config} and logs. */
+  /**
+   * Every setting with the value it was given or derived from others (secrets masked), null where its default
+   * applies: the environment that makes this configuration again, and what logs show. {@code tidemark config} adds
+   * the defaults ({@link #isSet}).
+   */
   public Map<Setting, String> describe() {
     Map<Setting, String> out = new LinkedHashMap<>();
     for (Setting s : Setting.values()) {
@@ -157,6 +161,11 @@ public final class TidemarkConfig {
     out.put(Setting.WAREHOUSE, warehouse);
     out.put(Setting.CHECKPOINT_ROOT, checkpointRoot);
     return out;
+  }
+
+  /** Whether the environment or a flag gave {@code s} a value (else its default applies, or it is derived). */
+  public boolean isSet(Setting s) {
+    return raw.containsKey(s);
   }
 
   public Path home() {

@@ -55,6 +55,16 @@ class CommandLineTest {
   }
 
   @Test
+  void configShowsADefaultAsTheEffectiveValueMarkedAsSuch() {
+    Run r = run(Map.of("TIDEMARK_SPARK_MASTER", "local[3]"), "config");
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).containsPattern("TIDEMARK_NESSIE_REF\\s+main \\(default\\)\\s")
+        .containsPattern("TIDEMARK_SPARK_MASTER\\s+local\\[3]\\s+--spark-master")
+        .containsPattern("TIDEMARK_NESSIE_URI\\s+\\(unset\\)\\s")
+        .containsPattern("TIDEMARK_S3_SECRET_KEY\\s+\\(unset\\)\\s");
+  }
+
+  @Test
   void configShowsTheIcebergRestUriUnderTheNessieUri() {
     Run r = run(Map.of("TIDEMARK_NESSIE_PORT", "29120"), "config");
     assertThat(r.code()).isZero();
@@ -116,6 +126,9 @@ class CommandLineTest {
       }
     }
     assertThat(run(Map.of(), "land", "--help-all").out()).contains("--scenario=NAME");
+    String all = run(Map.of(), "--help-all").out();
+    assertThat(all.indexOf("--iceberg-rest-uri=URL")).as("Nessie's Iceberg REST catalog with the services")
+        .isGreaterThan(all.indexOf(" Services:")).isLessThan(all.indexOf(" Streams:"));
   }
 
   @Test

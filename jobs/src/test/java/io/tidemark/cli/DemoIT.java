@@ -24,10 +24,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's first command, on the shared stack in namespaces, buckets and checkpoints of its own (what another
- * test wrote cannot show up in its tables): every step shows, and a second run changes nothing. Its tables are then
- * written for the Airflow test (dags/tests/test_native_stack.py), which compares the tables its DAG runs made with
- * them instead of running the demo once more.
+ * {@code tidemark demo}, the README's first command, on the shared stack in namespaces, buckets and checkpoints of its
+ * own (what another test wrote cannot show up in its tables): every step shows, and a second run changes nothing. Its
+ * tables are then written for the Airflow test (dags/tests/test_native_stack.py), which compares the tables its DAG
+ * runs made with them instead of running the demo once more.
  */
 class DemoIT extends StackTest {
   private static final Path REPO = Path.of(System.getProperty("tidemark.repo.dir", "..")).toAbsolutePath().normalize();

@@ -47,8 +47,8 @@ public final class SparkCluster {
       dir = Files.createDirectories(root.resolve("spark-cluster-" + ProcessHandle.current().pid()));
       sparkHome = sparkHome(repo);
       properties = dir.resolve("tidemark-test.properties");
-      // the README's properties, and the JVM options the launcher gives a tidemark JVM (the JIT's first tier): the
-      // tests' driver and executors live seconds, and without C2 a JVM's start takes about a third less CPU
+      // infra/spark/tidemark.properties, and the JVM options the launcher gives a tidemark JVM (the JIT's first
+      // tier): the tests' driver and executors live seconds, and without C2 a JVM's start takes about a third less CPU
       String jvm = String.join(" ", Cli.javaOptions());
       Files.writeString(properties, Files.readString(repo.resolve("infra/spark/tidemark.properties"))
           + "\nspark.driver.extraJavaOptions    " + jvm + "\nspark.executor.extraJavaOptions  " + jvm + "\n");
