@@ -44,6 +44,21 @@ public final class Provenance {
     return props;
   }
 
+  /**
+   * The summary properties of a commit of a stream's batch records ({@link StreamBatches}): the stream, the query
+   * and the newest batch recorded, as a commit of the batches' data carries them.
+   */
+  public static Map<String, String> ofRecords(String stream, String queryId, long newestBatchId, String arrivals) {
+    Map<String, String> props = new LinkedHashMap<>();
+    props.put(STREAM, stream);
+    props.put(QUERY_ID, queryId);
+    props.put(BATCH_ID, Long.toString(newestBatchId));
+    if (!arrivals.isEmpty()) {
+      props.put(ARRIVALS, arrivals);
+    }
+    return props;
+  }
+
   /** The summary properties of a restatement run's commits. */
   public static Map<String, String> ofRestatement(String runId) {
     Map<String, String> props = new LinkedHashMap<>();
