@@ -132,12 +132,12 @@ final class StreamRun {
       }
       commitMs += r.commitMs();
       replayed |= r.alreadyCommitted();
+      written.merge(r.table().toString(), r.rows(), Long::sum);
       if (r.snapshotId() != null) {
-        written.merge(r.table().toString(), r.rows(), Long::sum);
         snapshots.put(r.table().toString(), r.snapshotId());
-        if (r.table().equals(committer.quarantine())) {
-          quarantined += r.rows();
-        }
+      }
+      if (r.table().equals(committer.quarantine())) {
+        quarantined += r.rows();
       }
     }
     // before any event time was seen Spark reports the epoch: no watermark yet; a stream without one reports none
