@@ -155,7 +155,8 @@ public final class PipelineReport {
       body.append(section("Time per stream per arrival", "Each stream's own time for the arrival (the sum of its "
           + "micro-batches; <code>stream all</code> runs the streams at once, so they overlap).",
           Charts.png(new Charts.Bars("time per stream per arrival", "arrival", "seconds", categories,
-              perStream(arrivals, r -> r.records().stream().mapToLong(BatchRecord::durationMs).sum() / 1000.0)))));
+              perStream(arrivals, r -> r.records().stream().mapToLong(b -> BatchRecord.orZero(b.durationMs())).sum()
+                  / 1000.0)))));
       body.append(section("Late rows dropped, and what the restatements recovered", "What each stream's watermark "
           + "dropped, per arrival (the counts drop a partial count per window and company, the dedup events, the "
           + "SCD2 stream company changes), next to what each restatement corrected, shown at the arrival after which "

@@ -14,7 +14,8 @@ import java.util.TreeMap;
  * What the stream runs of each arrival did, from the records of their micro-batches ({@link BatchRecord}): one
  * {@link RunReport} per arrival and stream, the sums a run prints. A run belongs to the newest arrival its batches
  * read; a run that read nothing new (only the trailing batch that moves the watermark on) to the arrival of the
- * stream's run before it. The seconds are the batches' own time, as recorded.
+ * stream's run before it; a recovered batch (of a run that died before recording it) is a run of its own. The seconds
+ * are the batches' own time, as recorded.
  */
 public final class ArrivalRuns {
   private ArrivalRuns() {}
@@ -23,7 +24,8 @@ public final class ArrivalRuns {
   public static SortedMap<Integer, List<RunReport>> of(List<BatchRecord> records) {
     Map<String, List<BatchRecord>> runs = new LinkedHashMap<>();
     records.stream().sorted(Comparator.comparing(BatchRecord::startedAt).thenComparing(BatchRecord::batchId))
-        .forEach(r -> runs.computeIfAbsent(r.stream() + "\u0000" + r.runId(), k -> new ArrayList<>()).add(r));
+        .forEach(r -> runs.computeIfAbsent(r.stream() + "\u0000" + (r.runId() != null ? r.runId()
+            : "batch " + r.batchId()), k -> new ArrayList<>()).add(r));
     Map<String, Integer> lastArrival = new HashMap<>();
     SortedMap<Integer, Map<String, List<BatchRecord>>> byArrival = new TreeMap<>();
     for (List<BatchRecord> run : runs.values()) {
@@ -38,7 +40,8 @@ public final class ArrivalRuns {
     byArrival.forEach((arrival, streams) -> {
       List<RunReport> reports = new ArrayList<>();
       streams.forEach((stream, batches) -> reports.add(RunReport.of(stream, batches.get(0).lateUnit(), batches,
-          new LinkedHashMap<>(), batches.stream().mapToLong(BatchRecord::durationMs).sum() / 1000.0)));
+          new LinkedHashMap<>(),
+          batches.stream().mapToLong(b -> BatchRecord.orZero(b.durationMs())).sum() / 1000.0)));
       out.put(arrival, reports);
     });
     return out;

@@ -20,14 +20,19 @@ import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
  * company). State and watermarks are null for a stream without them. Times: {@code durationMs} the whole trigger,
  * {@code planningMs} Spark's planning, {@code commitMs} the Iceberg catalog commits, {@code workMs} the rest of the
  * batch's work (reading, computing, writing data files).
+ *
+ * <p>A {@code recovered} record is of a batch that ended in a process that died (or failed) before it recorded the
+ * batch: made later from what the checkpoint and the batch's commits still tell (arrivals, times, watermarks, rows
+ * and snapshots; the input rows for a raw archive, where every line is archived or quarantined). What only Spark's
+ * progress knew (the input of other streams, rows dropped, state, event times, durations) is null then.
  */
 public record BatchRecord(String stream, String queryId, String runId, long batchId, Integer arrival,
-                          String arrivals, Instant startedAt, Instant endedAt, long inputRows,
-                          Map<String, Long> rowsWritten, long rowsQuarantined, long lateRowsDropped, String lateUnit,
-                          long duplicatesDropped, Long stateRows, Long stateBytes, Instant watermarkBefore,
-                          Instant watermarkAfter, Instant eventTimeMin, Instant eventTimeMax, long durationMs,
-                          long planningMs, long workMs, long commitMs, Map<String, Long> snapshots,
-                          boolean replayed) {
+                          String arrivals, Instant startedAt, Instant endedAt, Long inputRows,
+                          Map<String, Long> rowsWritten, long rowsQuarantined, Long lateRowsDropped, String lateUnit,
+                          Long duplicatesDropped, Long stateRows, Long stateBytes, Instant watermarkBefore,
+                          Instant watermarkAfter, Instant eventTimeMin, Instant eventTimeMax, Long durationMs,
+                          Long planningMs, Long workMs, Long commitMs, Map<String, Long> snapshots,
+                          boolean replayed, boolean recovered) {
 
   public BatchRecord {
     rowsWritten = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(rowsWritten));
@@ -40,19 +45,24 @@ public record BatchRecord(String stream, String queryId, String runId, long batc
         timestamp(startedAt), timestamp(endedAt), inputRows, rowsWritten, rowsQuarantined, lateRowsDropped, lateUnit,
         duplicatesDropped, stateRows, stateBytes, timestamp(watermarkBefore), timestamp(watermarkAfter),
         timestamp(eventTimeMin), timestamp(eventTimeMax), durationMs, planningMs, workMs, commitMs, snapshots,
-        replayed}, Schemas.STREAM_BATCH);
+        replayed, recovered}, Schemas.STREAM_BATCH);
   }
 
   /** A row of the table read back (by column name: a table may have more columns than these). */
   public static BatchRecord of(Row r) {
     return new BatchRecord(r.getAs("stream"), r.getAs("query_id"), r.getAs("run_id"), r.<Long>getAs("batch_id"),
         r.getAs("arrival"), r.getAs("arrivals"), instant(r, "started_at"), instant(r, "ended_at"),
-        number(r, "input_rows"), map(r, "rows_written"), number(r, "rows_quarantined"),
-        number(r, "late_rows_dropped"), r.getAs("late_unit"), number(r, "duplicates_dropped"), r.getAs("state_rows"),
-        r.getAs("state_bytes"), instant(r, "watermark_before"), instant(r, "watermark_after"),
-        instant(r, "event_time_min"), instant(r, "event_time_max"), number(r, "duration_ms"),
-        number(r, "planning_ms"), number(r, "work_ms"), number(r, "commit_ms"), map(r, "snapshots"),
-        Boolean.TRUE.equals(r.getAs("replayed")));
+        r.getAs("input_rows"), map(r, "rows_written"), number(r, "rows_quarantined"), r.getAs("late_rows_dropped"),
+        r.getAs("late_unit"), r.getAs("duplicates_dropped"), r.getAs("state_rows"), r.getAs("state_bytes"),
+        instant(r, "watermark_before"), instant(r, "watermark_after"), instant(r, "event_time_min"),
+        instant(r, "event_time_max"), r.getAs("duration_ms"), r.getAs("planning_ms"), r.getAs("work_ms"),
+        r.getAs("commit_ms"), map(r, "snapshots"), Boolean.TRUE.equals(r.getAs("replayed")),
+        Boolean.TRUE.equals(r.getAs("recovered")));
+  }
+
+  /** A nullable count as a number to add: a recovered batch's unknowns count for nothing in a sum. */
+  public static long orZero(Long n) {
+    return n == null ? 0 : n;
   }
 
   private static Timestamp timestamp(Instant i) {

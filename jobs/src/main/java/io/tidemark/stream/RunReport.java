@@ -35,9 +35,9 @@ public record RunReport(String stream, int batches, long inputRows, long lateRow
     long stateRows = 0;
     long stateBytes = 0;
     for (BatchRecord r : records) {
-      input += r.inputRows();
-      late += r.lateRowsDropped();
-      duplicates += r.duplicatesDropped();
+      input += BatchRecord.orZero(r.inputRows());
+      late += BatchRecord.orZero(r.lateRowsDropped());
+      duplicates += BatchRecord.orZero(r.duplicatesDropped());
       if (r.replayed()) {
         replayed++;
       } else {

@@ -153,7 +153,7 @@ final class StreamRun {
         BatchArrivals.newest(arrivals), arrivals.isEmpty() ? null : arrivals, started, started.plusMillis(duration),
         p.numInputRows(), written, quarantined, late, lateUnit, duplicates, stateRows, stateBytes, before, after,
         eventTime(p, "min"), eventTime(p, "max"), duration, d.getOrDefault("queryPlanning", 0L),
-        Math.max(0, d.getOrDefault("addBatch", 0L) - commitMs), commitMs, snapshots, replayed);
+        Math.max(0, d.getOrDefault("addBatch", 0L) - commitMs), commitMs, snapshots, replayed, false);
   }
 
   private static Instant watermark(StreamingQueryProgress p) {

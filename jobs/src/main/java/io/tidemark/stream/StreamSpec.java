@@ -92,7 +92,7 @@ public record StreamSpec(StreamKind kind, String source, TableName table, TableN
     RunReport report = runOnly(spark);
     if (batches != null) {
       long t0 = System.nanoTime();
-      StreamBatches.append(spark, batches, report);
+      StreamBatches.append(spark, this, report);
       report.durationsMs().put("record", (System.nanoTime() - t0) / 1_000_000);
     }
     return report;
