@@ -35,8 +35,20 @@ import org.apache.spark.sql.SparkSession;
 public final class StreamBatches {
   private StreamBatches() {}
 
+  /**
+   * Streams that end at once in one JVM ({@code stream all}) record one after the other: their commits to the same
+   * table would otherwise conflict in the catalog and be retried.
+   */
+  private static final Map<String, Object> TURNS = new java.util.concurrent.ConcurrentHashMap<>();
+
   /** Records the run's batches, and those a run before it left unrecorded, in the stream's table; how many. */
   public static int append(SparkSession spark, StreamSpec stream, RunReport run) {
+    synchronized (TURNS.computeIfAbsent(stream.batches().toString(), k -> new Object())) {
+      return appendInTurn(spark, stream, run);
+    }
+  }
+
+  private static int appendInTurn(SparkSession spark, StreamSpec stream, RunReport run) {
     List<BatchRecord> records = run.records();
     String checkpoint = stream.checkpoint();
     long checkpointed = OffsetLog.lastCommitted(spark, checkpoint);

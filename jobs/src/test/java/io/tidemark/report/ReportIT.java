@@ -56,7 +56,8 @@ class ReportIT extends StackTest {
       assertThat(text).contains("Time per stream per arrival", "Late rows dropped, and what the restatements "
           + "recovered", "State size over the runs", "Watermarks against the newest event times",
           "Data files per table, before and after maintenance")
-          .contains("windowed-counts: 1 batch(es), 3 lines read, 2 late partial count(s) dropped");
+          .contains("windowed-counts: 1 batch(es), 3 lines read, 0 row(s) into " + t.eventCounts()
+              + ", 2 late partial count(s) dropped");
       JsonNode restatement = chromium.evaluate("[...document.querySelectorAll('h2')].find(h => h.innerText"
           + " === 'Restatements').nextElementSibling.rows[1].innerText.split('\\t')");
       assertThat(restatement.get(2).asText()).as("after arrival").isEqualTo("4");
