@@ -48,7 +48,7 @@ public record RunReport(String stream, int batches, long inputRows, long lateRow
       }
       if (r.stateRows() != null) {
         stateRows = r.stateRows();
-        stateBytes = r.stateBytes();
+        stateBytes = BatchRecord.orZero(r.stateBytes());
       }
     }
     return new RunReport(stream, records.size(), input, late, lateUnit, duplicates, written, replayed, watermark,
