@@ -210,7 +210,7 @@ public final class LatencyBench {
    */
   private void row(String label, RunReport r, double wall, long jobCount) {
     Map<String, Long> d = r.durationsMs();
-    long record = d.getOrDefault("record", 0L);
+    long record = d.getOrDefault(StreamSpec.RECORD, 0L);
     long prefl = Math.max(0, Math.round(wall * 1000 - r.seconds() * 1000) - record);
     long start = d.getOrDefault("run.start", 0L);
     long list = d.getOrDefault("latestOffset", 0L) + d.getOrDefault("getBatch", 0L);

@@ -22,10 +22,10 @@ import org.apache.spark.sql.SparkSession;
 /**
  * The stream-batches table: a row per micro-batch of every stream run ({@link BatchRecord}).
  *
- * <p>A run's records are appended when the run ends, in one commit written on the driver (no Spark job), keyed
- * by query and batch id as the batches' data is: the commit's summary carries the stream, the query id and the
- * newest batch recorded ({@link Provenance#ofRecords}), and a batch at or below the newest one the table's history
- * holds for its query is not appended again. A batch Spark runs again (its checkpoint commit was lost, or the process
+ * <p>A run's records are appended when the run ends (those of {@code stream all}'s runs when the last one ends), in
+ * one commit written on the driver (no Spark job), keyed by query and batch id as the batches' data is: the commit's
+ * summary carries, per query, the newest batch recorded ({@link Provenance#ofRecords}), and a batch at or below the
+ * newest one the table's history holds for its query is not appended again. A batch Spark runs again (its checkpoint commit was lost, or the process
  * died after its data commits) therefore keeps one row. Spark's progress of a batch exists only once the batch is
  * done, so its row cannot go into the commit of its data; a run that dies (or fails) records nothing, and the next
  * run of the stream first records the batches the checkpoint committed since the last one recorded, from what the
@@ -36,50 +36,86 @@ public final class StreamBatches {
   private StreamBatches() {}
 
   /**
-   * Streams that end at once in one JVM ({@code stream all}) record one after the other: their commits to the same
-   * table would otherwise conflict in the catalog and be retried.
+   * Commits of one JVM to the same table take turns: two at once would conflict in the catalog and be retried.
    */
   private static final Map<String, Object> TURNS = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** Records the run's batches, and those a run before it left unrecorded, in the stream's table; how many. */
   public static int append(SparkSession spark, StreamSpec stream, RunReport run) {
-    synchronized (TURNS.computeIfAbsent(stream.batches().toString(), k -> new Object())) {
-      return appendInTurn(spark, stream, run);
-    }
+    Recorder recorder = new Recorder(spark, stream.batches());
+    recorder.add(stream, run);
+    return recorder.commit();
   }
 
-  private static int appendInTurn(SparkSession spark, StreamSpec stream, RunReport run) {
-    List<BatchRecord> records = run.records();
-    String checkpoint = stream.checkpoint();
-    long checkpointed = OffsetLog.lastCommitted(spark, checkpoint);
-    if (records.isEmpty() && checkpointed < 0) {
-      return 0;
+  /**
+   * Records several runs of streams that share a stream-batches table in one commit: each run's rows go into the
+   * commit's data file as the run ends, and the commit follows the last one ({@code stream all}: one commit for its
+   * five streams, not five one after the other, and only the commit is left once the last stream ends).
+   */
+  public static final class Recorder {
+    private final SparkSession spark;
+    private final TableName batches;
+    private DriverWrites.Appender rows;
+    private final Map<String, Long> newestPerQuery = new LinkedHashMap<>();
+    private final List<String> streams = new ArrayList<>();
+    private final TreeSet<Integer> arrivals = new TreeSet<>();
+    private int count;
+
+    public Recorder(SparkSession spark, TableName batches) {
+      this.spark = spark;
+      this.batches = batches;
     }
-    String queryId = records.isEmpty() ? OffsetLog.queryId(spark, checkpoint) : records.get(0).queryId();
-    if (queryId == null) {
-      return 0;
-    }
-    Table table = IcebergTables.load(spark, stream.batches());
-    long recorded = Provenance.lastCommittedBatch(table, queryId);
-    long firstOfRun = records.isEmpty() ? checkpointed + 1 : records.get(0).batchId();
-    List<BatchRecord> fresh = new ArrayList<>();
-    if (firstOfRun > recorded + 1) {
-      fresh.addAll(recover(spark, stream, run, queryId, recorded + 1, firstOfRun - 1));
-    }
-    records.stream().filter(r -> r.batchId() > recorded).forEach(fresh::add);
-    if (fresh.isEmpty()) {
-      return 0;
-    }
-    TreeSet<Integer> arrivals = new TreeSet<>();
-    fresh.forEach(r -> {
-      if (r.arrival() != null) {
-        arrivals.add(r.arrival());
+
+    /** The run's batches, and those a run of the stream before it left unrecorded, that the table has not. */
+    public synchronized void add(StreamSpec stream, RunReport run) {
+      if (!stream.batches().equals(batches)) {
+        throw new IllegalArgumentException(stream.name() + " records in " + stream.batches() + ", not " + batches);
       }
-    });
-    long newest = fresh.get(fresh.size() - 1).batchId();
-    DriverWrites.append(table, Schemas.STREAM_BATCH, fresh.stream().map(BatchRecord::toRow).toList(),
-        Provenance.ofRecords(run.stream(), queryId, newest, BatchArrivals.describe(arrivals)));
-    return fresh.size();
+      List<BatchRecord> records = run.records();
+      String checkpoint = stream.checkpoint();
+      // a run with no batch of its own may still follow one that died unrecorded
+      long checkpointed = records.isEmpty() ? OffsetLog.lastCommitted(spark, checkpoint) : -1;
+      if (records.isEmpty() && checkpointed < 0) {
+        return;
+      }
+      String queryId = records.isEmpty() ? OffsetLog.queryId(spark, checkpoint) : records.get(0).queryId();
+      if (queryId == null) {
+        return;
+      }
+      if (rows == null) {
+        rows = new DriverWrites.Appender(IcebergTables.load(spark, batches), Schemas.STREAM_BATCH);
+      }
+      long recorded = Provenance.lastRecordedBatch(rows.table(), queryId);
+      long firstOfRun = records.isEmpty() ? checkpointed + 1 : records.get(0).batchId();
+      List<BatchRecord> fresh = new ArrayList<>();
+      if (firstOfRun > recorded + 1) {
+        fresh.addAll(recover(spark, stream, run, queryId, recorded + 1, firstOfRun - 1));
+      }
+      records.stream().filter(r -> r.batchId() > recorded).forEach(fresh::add);
+      if (fresh.isEmpty()) {
+        return;
+      }
+      rows.add(fresh.stream().map(BatchRecord::toRow).toList());
+      newestPerQuery.put(queryId, fresh.get(fresh.size() - 1).batchId());
+      streams.add(run.stream());
+      fresh.forEach(r -> {
+        if (r.arrival() != null) {
+          arrivals.add(r.arrival());
+        }
+      });
+      count += fresh.size();
+    }
+
+    /** Commits what the runs added, in one snapshot (none when they added nothing); how many rows. */
+    public synchronized int commit() {
+      if (count == 0) {
+        return 0;
+      }
+      synchronized (TURNS.computeIfAbsent(batches.toString(), k -> new Object())) {
+        rows.commit(Provenance.ofRecords(streams, newestPerQuery, BatchArrivals.describe(arrivals)));
+      }
+      return count;
+    }
   }
 
   /** Every record of the table, in the order the batches started. */

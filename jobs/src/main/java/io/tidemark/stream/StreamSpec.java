@@ -17,7 +17,7 @@ import org.apache.spark.sql.SparkSession;
  * commits carry the stream's watermark; {@code sideTable} the second table it writes: the quarantine of a raw
  * archive, the change log of the SCD2 dimension, null for the others. {@code watermark} is null for the raw
  * archives (they have none), {@code window} null but for the windowed counts. {@code batches} is the table each run's
- * micro-batches are recorded in ({@link StreamBatches}), null for a run that records none.
+ * micro-batches are recorded in ({@link StreamBatches}).
  */
 public record StreamSpec(StreamKind kind, String source, TableName table, TableName sideTable, String checkpoint,
                          Duration watermark, Duration window, TableName batches) {
@@ -27,6 +27,7 @@ public record StreamSpec(StreamKind kind, String source, TableName table, TableN
     Objects.requireNonNull(source);
     Objects.requireNonNull(table);
     Objects.requireNonNull(checkpoint);
+    Objects.requireNonNull(batches);
   }
 
   /** The stream as configured: landing zone, tables, checkpoint root and delays from {@code config}. */
@@ -79,26 +80,23 @@ public record StreamSpec(StreamKind kind, String source, TableName table, TableN
         : new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window, batches);
   }
 
-  /** The same stream, its runs recorded in {@code batches}, or in no table when null. */
-  public StreamSpec withBatches(TableName batches) {
-    return new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window, batches);
-  }
+  /** The duration in a run's report of recording its micro-batches. */
+  public static final String RECORD = "record";
 
   /**
    * One availableNow run of the stream, its micro-batches then recorded ({@link StreamBatches}); the time the
-   * record took is the report's duration {@code record}.
+   * record took is the report's duration {@link #RECORD}.
    */
   public RunReport run(SparkSession spark) {
-    RunReport report = runOnly(spark);
-    if (batches != null) {
-      long t0 = System.nanoTime();
-      StreamBatches.append(spark, this, report);
-      report.durationsMs().put("record", (System.nanoTime() - t0) / 1_000_000);
-    }
+    RunReport report = runUnrecorded(spark);
+    long t0 = System.nanoTime();
+    StreamBatches.append(spark, this, report);
+    report.durationsMs().put(RECORD, (System.nanoTime() - t0) / 1_000_000);
     return report;
   }
 
-  private RunReport runOnly(SparkSession spark) {
+  /** The run alone; its batches are for the caller to record. */
+  RunReport runUnrecorded(SparkSession spark) {
     return switch (kind) {
       case RAW -> RawArchive.run(spark, source, table, sideTable, checkpoint);
       case RAW_COMPANIES -> RawArchive.companies(spark, source, table, sideTable, checkpoint);
