@@ -49,7 +49,7 @@ public final class Schemas {
       + "late_unit STRING, duplicates_dropped BIGINT, state_rows BIGINT, state_bytes BIGINT, "
       + "watermark_before TIMESTAMP, watermark_after TIMESTAMP, event_time_min TIMESTAMP, event_time_max TIMESTAMP, "
       + "duration_ms BIGINT, planning_ms BIGINT, work_ms BIGINT, commit_ms BIGINT, snapshots MAP<STRING, BIGINT>, "
-      + "replayed BOOLEAN, recovered BOOLEAN");
+      + "replayed_tables ARRAY<STRING>, recovered BOOLEAN");
   /** What an audit check says (the audit table adds {@code checked_at}). */
   public static final StructType AUDIT_CHECK = StructType.fromDDL("run_id STRING, branch STRING, "
       + "check_name STRING, target_table STRING, passed BOOLEAN, detail STRING");

@@ -4,6 +4,7 @@ import io.tidemark.lakehouse.Schemas;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
@@ -14,8 +15,8 @@ import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
  *
  * <p>{@code arrival} is the newest arrival the batch read ({@code arrivals} all of them), null for a batch that read
  * nothing new (the trailing batch that moves the watermark on). {@code rowsWritten} and {@code snapshots} map each
- * table the batch committed to (its name) to the rows and the snapshot of that commit; a {@code replayed} batch ran
- * again after a crash and found commits of an earlier attempt, which they then name. {@code lateRowsDropped} counts
+ * table the batch committed to (its name) to the rows and the snapshot of that commit; {@code replayedTables} are the
+ * tables whose commit of the batch an earlier attempt (that crashed) had made, which those then name. {@code lateRowsDropped} counts
  * in {@code lateUnit}s (a stateful operator drops what it holds: the counts drop a late partial count per window and
  * company). State and watermarks are null for a stream without them. Times: {@code durationMs} the whole trigger,
  * {@code planningMs} Spark's planning, {@code commitMs} the Iceberg catalog commits, {@code workMs} the rest of the
@@ -32,11 +33,17 @@ public record BatchRecord(String stream, String queryId, String runId, long batc
                           Long duplicatesDropped, Long stateRows, Long stateBytes, Instant watermarkBefore,
                           Instant watermarkAfter, Instant eventTimeMin, Instant eventTimeMax, Long durationMs,
                           Long planningMs, Long workMs, Long commitMs, Map<String, Long> snapshots,
-                          boolean replayed, boolean recovered) {
+                          List<String> replayedTables, boolean recovered) {
 
   public BatchRecord {
     rowsWritten = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(rowsWritten));
     snapshots = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(snapshots));
+    replayedTables = List.copyOf(replayedTables);
+  }
+
+  /** Whether the batch ran again after a crash and found commits an earlier attempt had made. */
+  public boolean replayed() {
+    return !replayedTables.isEmpty();
   }
 
   /** The row of the table. */
@@ -45,7 +52,7 @@ public record BatchRecord(String stream, String queryId, String runId, long batc
         timestamp(startedAt), timestamp(endedAt), inputRows, rowsWritten, rowsQuarantined, lateRowsDropped, lateUnit,
         duplicatesDropped, stateRows, stateBytes, timestamp(watermarkBefore), timestamp(watermarkAfter),
         timestamp(eventTimeMin), timestamp(eventTimeMax), durationMs, planningMs, workMs, commitMs, snapshots,
-        replayed, recovered}, Schemas.STREAM_BATCH);
+        replayedTables, recovered}, Schemas.STREAM_BATCH);
   }
 
   /** A row of the table read back (by column name: a table may have more columns than these). */
@@ -56,7 +63,7 @@ public record BatchRecord(String stream, String queryId, String runId, long batc
         r.getAs("late_unit"), r.getAs("duplicates_dropped"), r.getAs("state_rows"), r.getAs("state_bytes"),
         instant(r, "watermark_before"), instant(r, "watermark_after"), instant(r, "event_time_min"),
         instant(r, "event_time_max"), r.getAs("duration_ms"), r.getAs("planning_ms"), r.getAs("work_ms"),
-        r.getAs("commit_ms"), map(r, "snapshots"), Boolean.TRUE.equals(r.getAs("replayed")),
+        r.getAs("commit_ms"), map(r, "snapshots"), list(r, "replayed_tables"),
         Boolean.TRUE.equals(r.getAs("recovered")));
   }
 
@@ -77,6 +84,11 @@ public record BatchRecord(String stream, String queryId, String runId, long batc
   private static long number(Row r, String column) {
     Long v = r.getAs(column);
     return v == null ? 0 : v;
+  }
+
+  private static List<String> list(Row r, String column) {
+    int i = r.fieldIndex(column);
+    return r.isNullAt(i) ? List.of() : r.<String>getList(i);
   }
 
   private static Map<String, Long> map(Row r, String column) {

@@ -38,11 +38,13 @@ public record RunReport(String stream, int batches, long inputRows, long lateRow
       input += BatchRecord.orZero(r.inputRows());
       late += BatchRecord.orZero(r.lateRowsDropped());
       duplicates += BatchRecord.orZero(r.duplicatesDropped());
-      if (r.replayed()) {
-        replayed++;
-      } else {
-        r.rowsWritten().forEach((t, n) -> written.merge(TableName.parse(t), n, Long::sum));
-      }
+      // a commit an earlier attempt made counts as skipped, not as written by this run
+      replayed += r.replayedTables().size();
+      r.rowsWritten().forEach((t, n) -> {
+        if (!r.replayedTables().contains(t)) {
+          written.merge(TableName.parse(t), n, Long::sum);
+        }
+      });
       if (r.watermarkBefore() != null) {
         watermark = r.watermarkBefore();
       }

@@ -173,7 +173,7 @@ public final class StreamBatches {
       out.add(new BatchRecord(run.stream(), queryId, null, b, BatchArrivals.newest(arrivals),
           arrivals.isEmpty() ? null : arrivals, Instant.ofEpochMilli(meta.timestampMs()),
           Instant.ofEpochMilli(committedAt), input, written, quarantined, null, unit, null, null, null, before, after,
-          null, null, null, null, null, null, snapshots, false, true));
+          null, null, null, null, null, null, snapshots, List.of(), true));
     }
     return out;
   }

@@ -125,13 +125,15 @@ final class StreamRun {
     Map<String, Long> snapshots = new LinkedHashMap<>();
     long quarantined = 0;
     long commitMs = 0;
-    boolean replayed = false;
+    List<String> replayed = new ArrayList<>();
     for (BatchCommitter.BatchResult r : committer.results()) {
       if (r.batchId() != batchId) {
         continue;
       }
       commitMs += r.commitMs();
-      replayed |= r.alreadyCommitted();
+      if (r.alreadyCommitted()) {
+        replayed.add(r.table().toString());
+      }
       written.merge(r.table().toString(), r.rows(), Long::sum);
       if (r.snapshotId() != null) {
         snapshots.put(r.table().toString(), r.snapshotId());

@@ -21,7 +21,7 @@ class ArrivalRunsTest {
         T0.plusSeconds(batch * 10), T0.plusSeconds(batch * 10 + 2), recovered ? null : input, rows, 0,
         recovered ? null : late, "partial count", recovered ? null : 0L, recovered ? null : 3L, null,
         T0.plusSeconds(batch), T0.plusSeconds(batch + 1), null, null, recovered ? null : 2000L, 100L, 1500L, 400L,
-        Map.of(), false, recovered);
+        Map.of(), List.of(), recovered);
   }
 
   @Test
