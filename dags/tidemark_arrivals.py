@@ -46,9 +46,17 @@ Replays the arrivals of a scenario the way production sees them: for each arriva
    result (batches, rows written, late rows dropped, watermark) in the task log;
 
 then arrival *k+1*. The grid has {MAX_ARRIVALS} arrival groups (`TIDEMARK_AIRFLOW_MAX_ARRIVALS`); a scenario with
-fewer arrivals skips the rest. **`check`** runs `tidemark check`: SCD2 invariants of the company dimension,
-raw + rejected = lines landed, and the finalized windows; it updates the Assets `tidemark_raw_archives` and
+fewer arrivals skips the rest. **`check`** runs `tidemark check --report`: SCD2 invariants of the company
+dimension, raw + rejected = lines landed, the finalized windows and, per arrival, each stream run's line as
+recorded in `audit.stream_batches` (one row per micro-batch); it updates the Assets `tidemark_raw_archives` and
 `tidemark_facts`, on which `tidemark_restatement` is scheduled.
+
+**The report**: `check` then writes the pipeline report, one HTML page with its charts inside (time per stream per
+arrival, late rows dropped next to what the restatements recovered, state size, watermarks, files per table), to
+`$TIDEMARK_HOME/reports/pipeline.html` on the machine that ran the task: natively `.tidemark/reports/pipeline.html`
+in the checkout, on docker compose `/opt/tidemark/home/reports/pipeline.html` in the scheduler (`docker compose cp
+airflow-scheduler:/opt/tidemark/home/reports/pipeline.html .`). The task log's last lines name it. `tidemark report`
+writes it again at any time, e.g. after a restatement.
 
 **Trigger form**: `scenario` is a seed scenario (`seed` = the demo's), `generated` with the generator settings
 below, or `landed`: arrivals landed before under `landed` (`s3://bucket/prefix` or a local directory of the
@@ -165,12 +173,14 @@ with DAG(
 
     check = BashOperator(
         task_id="check",
-        bash_command=tidemark_cli("check"),
+        bash_command=tidemark_cli("check", "--report"),
         env=job_env(""),
         append_env=True,
         trigger_rule="none_failed_min_one_success",
         outlets=[RAW_ARCHIVES, FACTS],
-        doc_md="`tidemark check`: SCD2 invariants, raw + rejected = lines landed, and the finalized windows; "
-        "updates the Assets the restatement DAG is scheduled on.",
+        doc_md="`tidemark check --report`: SCD2 invariants, raw + rejected = lines landed, the finalized windows and "
+        "each arrival's stream runs as recorded in `audit.stream_batches`; writes the pipeline report to "
+        "`$TIDEMARK_HOME/reports/pipeline.html` (the log's last lines name it); updates the Assets the restatement "
+        "DAG is scheduled on.",
     )
     streams_tasks >> check

@@ -322,6 +322,9 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
     expected = {f"arrival_{k}.{t}": ("success" if k <= n else "skipped") for k in range(1, 7) for t in ("land", "streams")}
     assert {t: tis[t]["state"] for t in expected} == expected
     assert tis["check"]["state"] == "success"
+    # the check wrote the pipeline report where the DAG's docs say
+    report = home.dir / "reports" / "pipeline.html"
+    assert report.is_file(), "tidemark_arrivals' check wrote no report"
     assert af.call("GET", f"/api/v2/pools/{TEST_POOL}")["slots"] == 1
     assert {tis[f"arrival_{k}.streams"]["pool"] for k in range(1, n + 1)} == {TEST_POOL}
     # the first spark-submit (arrival 1's streams) wrote the drivers' class archive; the later ones mapped it
@@ -406,5 +409,7 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
             # the run's own state badge follows its id in the page header
             browser.shoot(f"{af.url}/dags/{dag_id}/runs/{urllib.parse.quote(run_id, safe='')}", dag_id,
                           must_show=[dag_id, f"{run_id}\nSuccess"])
+        browser.shoot(report.as_uri(), "pipeline-report-airflow",
+                      must_show=["tidemark pipeline report", "Time per stream per arrival", "windowed-counts"])
         browser.shoot(f"http://127.0.0.1:{home.nessie_port}/", "nessie-branches", must_show=["main"],
                       click_text="main", must_show_after=[branch, f"restated-{rid}"])

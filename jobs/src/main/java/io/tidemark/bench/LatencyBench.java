@@ -45,7 +45,8 @@ import org.apache.spark.sql.SparkSession;
  * the configured tables. Printed, never asserted:
  * <ul>
  *   <li>the seed arrivals, each stream on its own in this (warm) JVM with the breakdown of its time, then
- *       {@code stream all} (the streams one after the other, in one command);
+ *       {@code stream all} (the streams at once, in one command), and {@code stream all} again in a pipeline that
+ *       does not record its batches (the stream-batches table), for what recording costs;
  *   <li>{@code java -jar tidemark.jar stream all} per seed arrival from a cold JVM, split into the JVM's start, the
  *       SparkSession's and the streams';
  *   <li>small and larger arrivals (events and company changes) on a dimension grown in bulk to many companies;
@@ -66,9 +67,10 @@ public final class LatencyBench {
    * @param cold whether to run {@code stream all} in fresh JVMs
    * @param coldJvmOptions options for those JVMs (e.g. to compare -XX:TieredStopAtLevel=1)
    * @param seedArrivals how many of the seed arrivals to land
+   * @param seedRounds how many times the seed arrivals go through `stream all` with and without recording
    */
   public record Options(int companies, List<Integer> arrivalLines, int events, boolean cold,
-                        List<String> coldJvmOptions, int seedArrivals) {}
+                        List<String> coldJvmOptions, int seedArrivals, int seedRounds) {}
 
   private final Lakehouse base;
   private final PrintWriter out;
@@ -93,7 +95,7 @@ public final class LatencyBench {
   public void run(Options o) throws Exception {
     List<Arrival> all = SeedScenarios.ALL.arrivals();
     seeds = all.subList(0, Math.min(all.size(), o.seedArrivals()));
-    seeds();
+    seeds(o.seedRounds());
     if (o.cold()) {
       cold(o.coldJvmOptions());
     }
@@ -115,30 +117,55 @@ public final class LatencyBench {
     return lh;
   }
 
-  private void seeds() {
-    out.println("== seed arrivals, warm JVM: each stream on its own, then `stream all` (the five in one command)");
+  private void seeds(int rounds) {
+    out.println("== seed arrivals, warm JVM: each stream on its own, then `stream all` (the five in one command), "
+        + "then `stream all` without recording its batches in the stream-batches table");
     header();
     double worstSequential = 0;
     double worstAll = 0;
-    try (Lakehouse one = scope("seq"); Lakehouse all = scope("all")) {
-      Lander l1 = new Lander(one.storage(), one.config().landingBucket(), "");
-      Lander l2 = new Lander(all.storage(), all.config().landingBucket(), "");
-      for (Arrival a : seeds) {
-        l1.land(a);
-        l2.land(a);
-        double sum = eachStream(one, "seed " + a.number());
-        long t0 = System.nanoTime();
-        List<RunReport> reports = Streams.all(all.spark(), all.config());
-        double wall = (System.nanoTime() - t0) / 1e9;
-        out.printf(Locale.ROOT, "%-9s %-16s %8s %8.2f   (the same arrival, the %d streams in one command)%n",
-            "seed " + a.number(), "stream all", "", wall, reports.size());
-        out.flush();
-        worstSequential = Math.max(worstSequential, sum);
-        worstAll = Math.max(worstAll, wall);
+    double worstUnrecorded = 0;
+    double recorded = 0;
+    double unrecorded = 0;
+    for (int round = 1; round <= rounds; round++) {
+      try (Lakehouse one = round == 1 ? scope("seq") : null; Lakehouse all = scope("all");
+           Lakehouse off = scope("all_unrecorded")) {
+        for (Arrival a : seeds) {
+          Lander l2 = new Lander(all.storage(), all.config().landingBucket(), "");
+          l2.land(a);
+          new Lander(off.storage(), off.config().landingBucket(), "").land(a);
+          if (one != null) {
+            new Lander(one.storage(), one.config().landingBucket(), "").land(a);
+            worstSequential = Math.max(worstSequential, eachStream(one, "seed " + a.number()));
+          }
+          // the two side by side, in turns first: what warms up for the one helps the other
+          boolean recordFirst = (a.number() + round) % 2 == 0;
+          double first = streamAll(recordFirst ? all : off, recordFirst, a);
+          double second = streamAll(recordFirst ? off : all, !recordFirst, a);
+          double with = recordFirst ? first : second;
+          double without = recordFirst ? second : first;
+          recorded += with;
+          unrecorded += without;
+          worstAll = Math.max(worstAll, with);
+          worstUnrecorded = Math.max(worstUnrecorded, without);
+        }
       }
     }
     summary.put("seed arrival, five streams one after another, warm JVM (s, worst)", worstSequential);
     summary.put("seed arrival, `stream all`, warm JVM (s, worst)", worstAll);
+    summary.put("seed arrival, `stream all` not recording its batches (s, worst)", worstUnrecorded);
+    summary.put("recording the batches: `stream all` time with / without (x, all seed runs)", recorded / unrecorded);
+  }
+
+  /** One `stream all` over the arrival just landed, recording its batches or not; its wall time. */
+  private double streamAll(Lakehouse lh, boolean record, Arrival a) {
+    long t0 = System.nanoTime();
+    List<RunReport> reports = Streams.all(lh.spark(), lh.config(), record);
+    double wall = (System.nanoTime() - t0) / 1e9;
+    out.printf(Locale.ROOT, "%-9s %-16s %8s %8.2f   (the same arrival, the %d streams in one command%s)%n",
+        "seed " + a.number(), record ? "stream all" : "not recorded", "", wall, reports.size(),
+        record ? "" : ", their batches not recorded");
+    out.flush();
+    return wall;
   }
 
   /** Each stream whose dataset landed, one after another, with its breakdown; the sum of their times. */
@@ -168,9 +195,9 @@ public final class LatencyBench {
   }
 
   private void header() {
-    out.printf(Locale.ROOT, "%-9s %-16s %8s %8s %5s | %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s%n", "arrival",
-        "stream", "lines", "total s", "jobs", "prefl", "start", "list", "plan", "batch", "state", "catal", "comp", "write",
-        "commit", "ckpt", "nodata", "rest");
+    out.printf(Locale.ROOT, "%-9s %-16s %8s %8s %5s | %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s%n",
+        "arrival", "stream", "lines", "total s", "jobs", "prefl", "start", "list", "plan", "batch", "state", "catal", "comp",
+        "write", "commit", "ckpt", "nodata", "record", "rest");
   }
 
   /**
@@ -178,11 +205,13 @@ public final class LatencyBench {
    * (checkpoint metadata), listing (latestOffset + getBatch: the source's files), planning, the batches' work
    * (addBatch) and in it: stateful operators, catalog lookups of the table history, computing the output rows,
    * writing data files and the Iceberg commit; checkpoint writes (offsets + commits); the trailing no-data
-   * batch (a part of the others); the rest (query stop, progress, gaps). Jobs: the Spark jobs the run started.
+   * batch (a part of the others); recording the run's batches in the stream-batches table; the rest (query stop,
+   * progress, gaps). Jobs: the Spark jobs the run started.
    */
   private void row(String label, RunReport r, double wall, long jobCount) {
     Map<String, Long> d = r.durationsMs();
-    long prefl = Math.max(0, Math.round(wall * 1000 - r.seconds() * 1000));
+    long record = d.getOrDefault(StreamSpec.RECORD, 0L);
+    long prefl = Math.max(0, Math.round(wall * 1000 - r.seconds() * 1000) - record);
     long start = d.getOrDefault("run.start", 0L);
     long list = d.getOrDefault("latestOffset", 0L) + d.getOrDefault("getBatch", 0L);
     long plan = d.getOrDefault("queryPlanning", 0L);
@@ -190,11 +219,11 @@ public final class LatencyBench {
     long ckpt = d.getOrDefault("walCommit", 0L) + d.getOrDefault("commitOffsets", 0L);
     long commit = d.getOrDefault("sink.icebergCommit", 0L);
     long write = Math.max(0, d.getOrDefault("sink.icebergWrite", 0L) - commit);
-    long rest = Math.round(wall * 1000) - prefl - start - list - plan - batch - ckpt;
-    out.printf(Locale.ROOT, "%-9s %-16s %8d %8.2f %5d | %6d %6d %6d %6d %6d %6d %6d %6d %6d %6d %6d %6d %6d%n", label,
-        r.stream(), r.inputRows(), wall, jobCount, prefl, start, list, plan, batch, d.getOrDefault("state", 0L),
+    long rest = Math.round(wall * 1000) - prefl - start - list - plan - batch - ckpt - record;
+    out.printf(Locale.ROOT, "%-9s %-16s %8d %8.2f %5d | %6d %6d %6d %6d %6d %6d %6d %6d %6d %6d %6d %6d %6d %6d%n",
+        label, r.stream(), r.inputRows(), wall, jobCount, prefl, start, list, plan, batch, d.getOrDefault("state", 0L),
         d.getOrDefault("sink.catalog", 0L), d.getOrDefault("sink.compute", 0L), write, commit, ckpt,
-        d.getOrDefault("noDataBatch", 0L), rest);
+        d.getOrDefault("noDataBatch", 0L), record, rest);
     out.flush();
   }
 

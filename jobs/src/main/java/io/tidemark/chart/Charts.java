@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import javax.imageio.ImageIO;
 import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries.XYSeriesRenderStyle;
@@ -54,7 +56,53 @@ public final class Charts {
     }
   }
 
+  /**
+   * Bars: per category (e.g. an arrival) a bar for each series, side by side, on an axis from zero; a null value
+   * draws no bar.
+   */
+  public record Bars(String title, String xAxis, String yAxis, List<String> categories,
+                     Map<String, List<Double>> series) {
+    public Bars {
+      categories = List.copyOf(categories);
+      series = new LinkedHashMap<>(series);
+    }
+  }
+
   private Charts() {}
+
+  /** One panel as a PNG image, e.g. to embed in a page. */
+  public static byte[] png(Panel p) throws IOException {
+    return BitmapEncoder.getBitmapBytes(chart(p), BitmapEncoder.BitmapFormat.PNG);
+  }
+
+  /** Bars as a PNG image. */
+  public static byte[] png(Bars b) throws IOException {
+    return BitmapEncoder.getBitmapBytes(chart(b), BitmapEncoder.BitmapFormat.PNG);
+  }
+
+  static CategoryChart chart(Bars b) {
+    // wider than a panel: the legend goes to the right, where the names of many series fit
+    CategoryChart chart = new CategoryChartBuilder().width(PANEL_W * 3 / 2).height(PANEL_H).title(b.title())
+        .xAxisTitle(b.xAxis()).yAxisTitle(b.yAxis()).build();
+    var style = chart.getStyler();
+    style.setLegendPosition(LegendPosition.OutsideE);
+    if (b.categories().stream().anyMatch(c -> c.length() > 4)) {
+      // long names (tables) would overlap side by side
+      style.setXAxisLabelRotation(30);
+    }
+    style.setLegendVisible(b.series().size() > 1);
+    style.setChartBackgroundColor(Color.WHITE);
+    style.setPlotGridVerticalLinesVisible(false);
+    style.setYAxisMin(0.0);
+    style.setYAxisDecimalPattern("#,##0.##");
+    boolean empty = b.series().values().stream().flatMap(List::stream).allMatch(v -> v == null || v == 0);
+    if (empty) {
+      // nothing above zero: an axis of its own, or XChart has no range to place ticks in
+      style.setYAxisMax(1.0);
+    }
+    b.series().forEach((name, values) -> chart.addSeries(name, b.categories(), values));
+    return chart;
+  }
 
   /** Writes the panels side by side under {@code title} into {@code png}. */
   public static void write(Path png, String title, List<Panel> panels) throws IOException {

@@ -203,6 +203,11 @@ final class BenchCommand implements Runnable {
         description = "Only the first N seed arrivals (default: all).")
     Integer seedArrivals;
 
+    @Option(names = "--seed-rounds", paramLabel = "N", defaultValue = "1",
+        description = "Times the seed arrivals go through `stream all` with and without recording their batches, "
+            + "each time in new pipelines (default: ${DEFAULT-VALUE}).")
+    int seedRounds;
+
     @Option(names = "--skip-cold", description = "Do not run `stream all` in fresh JVMs.")
     boolean skipCold;
 
@@ -216,15 +221,15 @@ final class BenchCommand implements Runnable {
     @Override
     void validate() {
       if (companies < 1 || events < 0 || arrivalLines.stream().anyMatch(n -> n < 1)
-          || (seedArrivals != null && seedArrivals < 1)) {
-        throw invalid("--companies, --arrival-lines and --seed-arrivals must be >= 1, --events >= 0");
+          || (seedArrivals != null && seedArrivals < 1) || seedRounds < 1) {
+        throw invalid("--companies, --arrival-lines, --seed-arrivals and --seed-rounds must be >= 1, --events >= 0");
       }
     }
 
     @Override
     void run(Lakehouse lh, PrintWriter print) throws Exception {
       new LatencyBench(lh, print, out.create(lh.config())).run(new LatencyBench.Options(companies, arrivalLines,
-          events, !skipCold, coldJvmOptions, seedArrivals == null ? Integer.MAX_VALUE : seedArrivals));
+          events, !skipCold, coldJvmOptions, seedArrivals == null ? Integer.MAX_VALUE : seedArrivals, seedRounds));
     }
   }
 

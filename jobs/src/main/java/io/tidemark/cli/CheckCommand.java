@@ -7,6 +7,8 @@ import io.tidemark.land.Feed;
 import io.tidemark.land.Lander;
 import io.tidemark.land.LandingFile;
 import io.tidemark.lakehouse.Storage;
+import io.tidemark.stream.ArrivalRuns;
+import io.tidemark.stream.StreamBatches;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,8 +28,8 @@ import picocli.CommandLine.Spec;
     description = {"Check the tables on the configured branch after the streams ran; exit 1 when a check fails.",
         "The SCD2 invariants of the company dimension (one open version, no overlap, no gap but after a delete, "
             + "equal to the rebuild from its change log), and for each dataset raw rows + rejected lines = lines "
-            + "landed (of the files under the landing prefix); then the finalized windows are printed. Changes "
-            + "nothing."})
+            + "landed (of the files under the landing prefix); then the finalized windows are printed and, per "
+            + "arrival, what the stream runs recorded in the stream-batches table. Changes nothing."})
 final class CheckCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -36,8 +38,12 @@ final class CheckCommand implements Callable<Integer> {
       description = "Landing prefix the lines were landed under (as for `land --prefix`).")
   String prefix;
 
+  @Option(names = "--report",
+      description = "Then write the pipeline report (as `tidemark report` does) to <home>/reports/pipeline.html.")
+  boolean report;
+
   @Override
-  public Integer call() {
+  public Integer call() throws java.io.IOException {
     TidemarkConfig c = Tidemark.root(spec).config();
     PrintWriter out = spec.commandLine().getOut();
     List<String> failed = new ArrayList<>();
@@ -80,6 +86,12 @@ final class CheckCommand implements Callable<Integer> {
       out.println("finalized windows in " + c.tables().eventCounts() + ":");
       new ResultPrinter(ResultPrinter.Format.table, 1000).print(spark.sql("SELECT company_id, w_start, n FROM "
           + c.tables().eventCounts().sql() + " ORDER BY w_start, company_id"), out, spec.commandLine().getErr());
+
+      out.println("stream runs per arrival, as recorded in " + c.tables().streamBatches() + ":");
+      ArrivalRuns.print(ArrivalRuns.of(StreamBatches.read(spark, c.tables().streamBatches())), out);
+      if (report) {
+        ReportCommand.write(lh, null, out);
+      }
     }
     out.flush();
     if (!failed.isEmpty()) {

@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
         "Services up, bootstrap, then for each seed arrival: land it and run every stream once (availableNow: raw, "
             + "dedup, windowed-counts, raw-companies, scd2), saying what each run changed; what landed and the "
             + "tables; then the restatement of what the watermarks dropped, on a Nessie branch, audited, published "
-            + "and tagged.",
+            + "and tagged; last, the pipeline report (tidemark report).",
         "Safe to run again: every step is idempotent."})
 final class DemoCommand implements Callable<Integer> {
   @Spec
@@ -88,8 +88,11 @@ final class DemoCommand implements Callable<Integer> {
           + (config.s3Endpoint().isEmpty() ? " (credentials in " + services.s3CredentialsFile() + ")" : ""));
       out.println("Restatements: branches restate-*, tags restated-* in the Nessie UI; "
           + "tidemark sql \"SELECT * FROM " + config.tables().restatementLog() + "\"");
+      out.println("Every micro-batch of every stream run: ./tidemark sql \"SELECT * FROM "
+          + config.tables().streamBatches() + "\"");
       out.println("SQL:  ./tidemark sql \"SHOW TABLES IN facts\"");
       out.println("      ./tidemark sql \"SHOW LOG " + config.nessieRef() + "\"");
+      ReportCommand.write(lh, null, out);
     }
     out.flush();
     return 0;

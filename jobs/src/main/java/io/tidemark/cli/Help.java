@@ -49,6 +49,7 @@ final class Help {
       Map.entry("tidemark maintain all", "tidemark maintain all --delete"),
       Map.entry("tidemark bench maintenance", "tidemark bench maintenance --arrivals 200"),
       Map.entry("tidemark check", "tidemark check --prefix demo"),
+      Map.entry("tidemark report", "tidemark report --out /tmp/pipeline.html"),
       Map.entry("tidemark bench", "tidemark bench streams --only state --runs 10"),
       Map.entry("tidemark bench streams", "tidemark bench streams --sizes 100000 --repeat 1"),
       Map.entry("tidemark bench scd2", "tidemark bench scd2 --sizes 1000,10000"),

@@ -39,8 +39,9 @@ final class StreamNarrator {
     for (RunReport r : reports) {
       out.println("   " + r.summary());
     }
-    out.println(String.format(java.util.Locale.ROOT, "   arrival %d: %d stream(s) ran at once in %.1f s", arrival,
-        reports.size(), seconds));
+    out.println(String.format(java.util.Locale.ROOT, "   arrival %d: %d stream(s) ran at once in %.1f s; their %d "
+        + "micro-batch(es) recorded in %s", arrival, reports.size(), seconds,
+        reports.stream().mapToInt(r -> r.records().size()).sum(), config.tables().streamBatches()));
     RunReport counts = report(reports, WindowedCounts.NAME);
     if (counts != null && counts.watermark() != null) {
       countsWatermark = counts.watermark();

@@ -32,6 +32,7 @@ import picocli.CommandLine.Spec;
         BenchCommand.class,
         SqlCommand.class,
         CheckCommand.class,
+        ReportCommand.class,
         DemoCommand.class,
         ConfigCommand.class,
         CommandLine.HelpCommand.class})

@@ -81,7 +81,10 @@ public enum Setting {
       "What each restatement planned to correct (written on its branch, read by its write and audit).",
       "audit.restatement_plan"),
   TABLE_AUDIT_CHECKS("TIDEMARK_TABLE_AUDIT_CHECKS", "--table-audit-checks", "NS.TABLE",
-      "Checks and results of every audit.", "audit.checks");
+      "Checks and results of every audit.", "audit.checks"),
+  TABLE_STREAM_BATCHES("TIDEMARK_TABLE_STREAM_BATCHES", "--table-stream-batches", "NS.TABLE",
+      "One row per micro-batch of every stream run (what `tidemark report` and `check` summarize).",
+      "audit.stream_batches");
 
   private final String env;
   private final String flag;

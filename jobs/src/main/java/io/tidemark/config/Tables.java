@@ -13,10 +13,11 @@ public record Tables(
     TableName companyChanges,
     TableName restatementLog,
     TableName restatementPlan,
-    TableName auditChecks) {
+    TableName auditChecks,
+    TableName streamBatches) {
 
   public List<TableName> all() {
     return List.of(rawEvents, rejected, rawCompanyChanges, events, eventCounts, companies, companyChanges,
-        restatementLog, restatementPlan, auditChecks);
+        restatementLog, restatementPlan, auditChecks, streamBatches);
   }
 }

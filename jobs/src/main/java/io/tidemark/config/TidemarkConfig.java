@@ -97,7 +97,7 @@ public final class TidemarkConfig {
         table(Setting.TABLE_RAW_EVENTS), table(Setting.TABLE_REJECTED), table(Setting.TABLE_RAW_COMPANY_CHANGES),
         table(Setting.TABLE_EVENTS), table(Setting.TABLE_EVENT_COUNTS), table(Setting.TABLE_COMPANIES),
         table(Setting.TABLE_COMPANY_CHANGES), table(Setting.TABLE_RESTATEMENT_LOG), table(Setting.TABLE_RESTATEMENT_PLAN),
-        table(Setting.TABLE_AUDIT_CHECKS));
+        table(Setting.TABLE_AUDIT_CHECKS), table(Setting.TABLE_STREAM_BATCHES));
   }
 
   /**

@@ -27,6 +27,11 @@ public final class CommitKeys {
   public static final String WATERMARK_MS = "tidemark.watermark-ms";
   /** The landed arrivals the batch read ("3", "1-3", "1,4"), when its files name one. */
   public static final String ARRIVALS = "tidemark.arrivals";
+  /**
+   * Prefix of a key per streaming query on the commits of the stream-batches table: {@code tidemark.recorded.<query
+   * id>} is the newest batch of that query the commit recorded, so a batch is recorded once.
+   */
+  public static final String RECORDED = "tidemark.recorded.";
   /** The restatement run that made the commit (its table commits and every commit it makes in Nessie). */
   public static final String RUN_ID = "tidemark.run-id";
   /** The orchestrator's run that started the job (e.g. Airflow's DAG run and task), when one says so. */

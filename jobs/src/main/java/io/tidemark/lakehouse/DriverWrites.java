@@ -56,13 +56,81 @@ public final class DriverWrites {
    * Nothing is committed for no rows.
    */
   public static void append(Table table, StructType fields, List<Row> rows, Map<String, String> summary) {
-    if (rows.isEmpty()) {
-      return;
+    Appender appender = new Appender(table, fields);
+    appender.add(rows);
+    appender.commit(summary);
+  }
+
+  /**
+   * An append whose rows come in parts and are committed once: each part goes into the data files as it comes (one
+   * file per partition, kept open), so that when the parts come from runs ending at different times, all that is
+   * left after the last one is closing the files and the commit.
+   */
+  public static final class Appender {
+    private final Table table;
+    private final StructType fields;
+    private final Schema schema;
+    private final PartitionSpec spec;
+    private final PartitionKey key;
+    // partition transforms work on Iceberg's internal values (micros for timestamps), records hold Java times
+    private final InternalRecordWrapper internal;
+    private final FanoutDataWriter<Record> writer;
+    private long rows;
+    private boolean closed;
+
+    public Appender(Table table, StructType fields) {
+      this.table = table;
+      this.fields = fields;
+      this.schema = table.schema();
+      this.spec = table.spec();
+      this.key = new PartitionKey(spec, schema);
+      this.internal = new InternalRecordWrapper(schema.asStruct());
+      long target = PropertyUtil.propertyAsLong(table.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+          TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+      this.writer = new FanoutDataWriter<>(writers(table), files(table), table.io(), target);
     }
-    AppendFiles append = table.newAppend();
-    dataFiles(table, fields, rows).forEach(append::appendFile);
-    summary.forEach(append::set);
-    append.commit();
+
+    public Table table() {
+      return table;
+    }
+
+    /** Writes the rows into the data files. */
+    public synchronized void add(List<Row> part) {
+      if (closed) {
+        throw new IllegalStateException("rows added to " + table.name() + " after its data files were closed");
+      }
+      for (Row row : part) {
+        Record record = record(schema, fields, row);
+        key.partition(internal.wrap(record));
+        writer.write(record, spec, key.copy());
+        rows++;
+      }
+    }
+
+    /** Closes the data files; the files written (none for no rows). */
+    synchronized List<DataFile> close() {
+      if (!closed) {
+        closed = true;
+        try {
+          writer.close();
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot write data files of " + table.name(), e);
+        }
+      }
+      return rows == 0 ? List.of() : writer.result().dataFiles();
+    }
+
+    /** Closes the data files and commits them in one snapshot with the summary; nothing for no rows. */
+    public void commit(Map<String, String> summary) {
+      List<DataFile> files = close();
+      if (files.isEmpty()) {
+        return;
+      }
+      AppendFiles append = table.newAppend();
+      files.forEach(append::appendFile);
+      summary.forEach(append::set);
+      append.commit();
+    }
   }
 
   /**
@@ -120,24 +188,9 @@ public final class DriverWrites {
 
   /** The rows as Parquet data files of the table's current spec, one (or more, by size) per partition. */
   static List<DataFile> dataFiles(Table table, StructType fields, List<Row> rows) {
-    Schema schema = table.schema();
-    PartitionSpec spec = table.spec();
-    long target = PropertyUtil.propertyAsLong(table.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
-        TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
-    PartitionKey key = new PartitionKey(spec, schema);
-    // partition transforms work on Iceberg's internal values (micros for timestamps), records hold Java times
-    InternalRecordWrapper internal = new InternalRecordWrapper(schema.asStruct());
-    FanoutDataWriter<Record> writer = new FanoutDataWriter<>(writers(table), files(table), table.io(), target);
-    try (writer) {
-      for (Row row : rows) {
-        Record record = record(schema, fields, row);
-        key.partition(internal.wrap(record));
-        writer.write(record, spec, key.copy());
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write data files of " + table.name(), e);
-    }
-    return writer.result().dataFiles();
+    Appender files = new Appender(table, fields);
+    files.add(rows);
+    return files.close();
   }
 
   /**

@@ -38,6 +38,18 @@ public final class Schemas {
       + "attempt INT, kind STRING, company_id STRING, w_start TIMESTAMP, old_n BIGINT, new_n BIGINT, event_id INT, "
       + "amount DOUBLE, event_ts TIMESTAMP, old_rows BIGINT, name STRING, tier STRING, change_ts TIMESTAMP, "
       + "deleted BOOLEAN");
+  /**
+   * One micro-batch of a stream's run, as Spark's progress and the batch's commits tell it (see
+   * {@link io.tidemark.stream.BatchRecord}): which arrivals it read, rows in, written (per table, with the snapshot
+   * of each commit), quarantined and dropped, state, watermark and event times, and where the time went.
+   */
+  public static final StructType STREAM_BATCH = StructType.fromDDL("stream STRING, query_id STRING, "
+      + "run_id STRING, batch_id BIGINT, arrival INT, arrivals STRING, started_at TIMESTAMP, ended_at TIMESTAMP, "
+      + "input_rows BIGINT, rows_written MAP<STRING, BIGINT>, rows_quarantined BIGINT, late_rows_dropped BIGINT, "
+      + "late_unit STRING, duplicates_dropped BIGINT, state_rows BIGINT, state_bytes BIGINT, "
+      + "watermark_before TIMESTAMP, watermark_after TIMESTAMP, event_time_min TIMESTAMP, event_time_max TIMESTAMP, "
+      + "duration_ms BIGINT, planning_ms BIGINT, work_ms BIGINT, commit_ms BIGINT, snapshots MAP<STRING, BIGINT>, "
+      + "replayed_tables ARRAY<STRING>, recovered BOOLEAN");
   /** What an audit check says (the audit table adds {@code checked_at}). */
   public static final StructType AUDIT_CHECK = StructType.fromDDL("run_id STRING, branch STRING, "
       + "check_name STRING, target_table STRING, passed BOOLEAN, detail STRING");

@@ -11,7 +11,8 @@ public final class TableCatalog {
   public static List<TableDefinition> all(Tables t) {
     return List.of(rawEvents(t.rawEvents()), rejected(t.rejected()), rawCompanyChanges(t.rawCompanyChanges()),
         events(t.events()), eventCounts(t.eventCounts()), companies(t.companies()), companyChanges(t.companyChanges()),
-        restatementLog(t.restatementLog()), restatementPlan(t.restatementPlan()), auditChecks(t.auditChecks()));
+        restatementLog(t.restatementLog()), restatementPlan(t.restatementPlan()), auditChecks(t.auditChecks()),
+        streamBatches(t.streamBatches()));
   }
 
   public static TableDefinition rawEvents(TableName name) {
@@ -72,5 +73,11 @@ public final class TableCatalog {
     return new TableDefinition(name, Schemas.AUDIT_CHECK.add("checked_at", "TIMESTAMP"),
         List.of("days(checked_at)"),
         "Every check of every audit, with its result");
+  }
+
+  public static TableDefinition streamBatches(TableName name) {
+    return new TableDefinition(name, Schemas.STREAM_BATCH,
+        List.of("days(started_at)"),
+        "One row per micro-batch of every stream run: input, output, late rows, state, watermark, timings");
   }
 }

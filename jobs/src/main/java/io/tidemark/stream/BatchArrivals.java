@@ -45,6 +45,11 @@ final class BatchArrivals {
     for (String p : paths) {
       LandingLayout.arrivalOf(p).ifPresent(arrivals::add);
     }
+    return describe(arrivals);
+  }
+
+  /** "3", "1-3" or "1,4" for these arrival numbers; empty for none. */
+  static String describe(TreeSet<Integer> arrivals) {
     if (arrivals.isEmpty()) {
       return "";
     }
@@ -52,5 +57,14 @@ final class BatchArrivals {
       return arrivals.first() + "-" + arrivals.last();
     }
     return String.join(",", arrivals.stream().map(String::valueOf).toList());
+  }
+
+  /** The newest arrival of a description {@link #describe} made ("1-3": 3), or null for none. */
+  static Integer newest(String arrivals) {
+    if (arrivals == null || arrivals.isEmpty()) {
+      return null;
+    }
+    String[] parts = arrivals.split("[,-]");
+    return Integer.valueOf(parts[parts.length - 1]);
   }
 }

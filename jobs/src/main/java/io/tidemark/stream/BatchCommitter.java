@@ -39,23 +39,46 @@ final class BatchCommitter {
    * commits with its id, so later batches of the run need no lookup.
    */
   private final Map<TableName, Long> lastCommitted = new java.util.HashMap<>();
-  private long lateDropped;
-  private long duplicatesDropped;
+  /** Per batch: the rows a stream without a stateful operator dropped itself, late and repeated. */
+  private final Map<Long, long[]> dropped = new java.util.HashMap<>();
+  /** Per batch: the arrivals it read, as its commits carry them. */
+  private final Map<Long, String> arrivals = new java.util.HashMap<>();
+  private final TableName quarantine;
 
   /**
-   * What one batch did to one table; compute covers producing and counting the rows, write the data files and
-   * the Iceberg commit (of which commit is the catalog commit itself), catalog the lookups of the table's history.
+   * What one batch did to one table: the rows it committed and the commit's snapshot (for a batch already
+   * committed: the rows and snapshot of that earlier commit; none when it wrote nothing); compute covers producing
+   * and counting the rows, write the data files and the Iceberg commit (of which commit is the catalog commit
+   * itself), catalog the lookups of the table's history.
    */
-  record BatchResult(TableName table, long rows, boolean alreadyCommitted, long computeMs, long writeMs,
-                     long commitMs, long catalogMs) {}
+  record BatchResult(long batchId, TableName table, long rows, boolean alreadyCommitted, Long snapshotId,
+                     long computeMs, long writeMs, long commitMs, long catalogMs) {}
 
   BatchCommitter(String stream, String checkpoint) {
+    this(stream, checkpoint, null);
+  }
+
+  /** {@code quarantine}: the table of the stream's rejected lines, if it has one. */
+  BatchCommitter(String stream, String checkpoint, TableName quarantine) {
     this.stream = stream;
     this.checkpoint = checkpoint;
+    this.quarantine = quarantine;
   }
 
   List<BatchResult> results() {
     return results;
+  }
+
+  String stream() {
+    return stream;
+  }
+
+  String checkpoint() {
+    return checkpoint;
+  }
+
+  TableName quarantine() {
+    return quarantine;
   }
 
   /** The watermark the batch runs with, as Spark wrote it into the offset log before running it. */
@@ -67,17 +90,25 @@ final class BatchCommitter {
    * Rows a stream without a stateful operator dropped itself: behind the watermark, or repeats of rows already
    * written. The run's report adds them to what the stateful operators dropped.
    */
-  void dropped(long late, long duplicates) {
-    lateDropped += late;
-    duplicatesDropped += duplicates;
+  void dropped(long batchId, long late, long duplicates) {
+    long[] d = dropped.computeIfAbsent(batchId, k -> new long[2]);
+    d[0] += late;
+    d[1] += duplicates;
   }
 
-  long lateDropped() {
-    return lateDropped;
+  /** Late rows the stream dropped itself in the batch. */
+  long lateDropped(long batchId) {
+    return dropped.getOrDefault(batchId, new long[2])[0];
   }
 
-  long duplicatesDropped() {
-    return duplicatesDropped;
+  /** Repeated rows the stream dropped itself in the batch. */
+  long duplicatesDropped(long batchId) {
+    return dropped.getOrDefault(batchId, new long[2])[1];
+  }
+
+  /** The arrivals the batch read ({@link BatchArrivals}): as its commits carried them, else from the checkpoint. */
+  String arrivals(SparkSession spark, long batchId) {
+    return arrivals.computeIfAbsent(batchId, b -> BatchArrivals.of(spark, checkpoint, b));
   }
 
   /** How a stream's output is best written; each way runs the batch's plan exactly once. */
@@ -156,11 +187,14 @@ final class BatchCommitter {
         // would run with the old watermark and keep what the uninterrupted run dropped as late
         output.write().format("noop").mode("append").save();
       }
-      results.add(new BatchResult(table, 0, true, 0, 0, 0, catalogMs));
+      // what the earlier attempt committed, for the batch's record
+      Snapshot earlier = Provenance.batchSnapshot(load(spark, table), queryId, batchId).orElse(null);
+      results.add(new BatchResult(batchId, table, earlier == null ? 0 : addedRecords(earlier), true,
+          earlier == null ? null : earlier.snapshotId(), 0, 0, 0, catalogMs));
       return;
     }
     Map<String, String> props = Provenance.ofBatch(stream, queryId, batchId, meta.watermarkMs(),
-        BatchArrivals.of(spark, checkpoint, batchId));
+        arrivals(spark, batchId));
     long t0 = System.nanoTime();
     if (kind == Output.LARGE && !OffsetLog.noNewData(spark, checkpoint, batchId)) {
       long commitMs = write.applyAsLong(props);
@@ -168,9 +202,9 @@ final class BatchCommitter {
       long t1 = System.nanoTime();
       Snapshot committed = Provenance.batchSnapshot(load(spark, table), queryId, batchId).orElseThrow(() ->
           new IllegalStateException("no commit of batch " + batchId + " in " + table + " after writing it"));
-      long rows = Long.parseLong(committed.summary().getOrDefault("added-records", "0"));
       catalogMs += (System.nanoTime() - t1) / 1_000_000;
-      results.add(new BatchResult(table, rows, false, 0, (t1 - t0) / 1_000_000, commitMs, catalogMs));
+      results.add(new BatchResult(batchId, table, addedRecords(committed), false, committed.snapshotId(), 0,
+          (t1 - t0) / 1_000_000, commitMs, catalogMs));
       crashIfAsked("after-commit", batchId);
       return;
     }
@@ -180,13 +214,15 @@ final class BatchCommitter {
       long n = knownRows != null ? knownRows : rows.count();
       long t1 = System.nanoTime();
       long commitMs = 0;
+      Long snapshot = null;
       if (n > 0) {
         commitMs = write.applyAsLong(props);
+        snapshot = CommitTimings.lastSnapshot(table);
         lastCommitted.put(table, batchId);
         crashIfAsked("after-commit", batchId);
       }
-      results.add(new BatchResult(table, n, false, (t1 - t0) / 1_000_000, (System.nanoTime() - t1) / 1_000_000,
-          commitMs, catalogMs));
+      results.add(new BatchResult(batchId, table, n, false, snapshot, (t1 - t0) / 1_000_000,
+          (System.nanoTime() - t1) / 1_000_000, commitMs, catalogMs));
     } finally {
       if (cache) {
         rows.unpersist();
@@ -203,6 +239,10 @@ final class BatchCommitter {
       return null;
     }, RuntimeException.class);
     return CommitTimings.commitMs(table) - before;
+  }
+
+  private static long addedRecords(Snapshot s) {
+    return Long.parseLong(s.summary().getOrDefault("added-records", "0"));
   }
 
   static Table load(SparkSession spark, TableName table) {

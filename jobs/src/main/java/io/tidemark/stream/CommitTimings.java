@@ -12,16 +12,27 @@ import org.apache.iceberg.metrics.TimerResult;
 /**
  * Iceberg's own timings of commits, per table, summed over the JVM: the catalog's metrics reporter (every cloned
  * session makes its own catalog, hence static totals). The streams read them around a write to tell the catalog
- * commit from the writing of data files; the latency benchmark prints them.
+ * commit from the writing of data files; the latency benchmark prints them. The reporter also keeps the snapshot
+ * of each table's newest commit in this JVM: what a stream's write just committed (one stream writes a table at a
+ * time), without loading the table again.
  */
 public final class CommitTimings implements MetricsReporter {
   private static final Map<String, LongAdder> COMMIT_MS = new ConcurrentHashMap<>();
+  private static final Map<String, Long> LAST_SNAPSHOT = new ConcurrentHashMap<>();
 
   @Override
   public void report(MetricsReport report) {
     if (report instanceof CommitReport c && c.commitMetrics() != null) {
       add(COMMIT_MS, c.tableName(), c.commitMetrics().totalDuration());
     }
+    if (report instanceof CommitReport c && c.tableName() != null) {
+      LAST_SNAPSHOT.put(key(c.tableName()), c.snapshotId());
+    }
+  }
+
+  /** The snapshot of the table's newest commit in this JVM, or null before any. */
+  public static Long lastSnapshot(TableName table) {
+    return LAST_SNAPSHOT.get(key(table.toString()));
   }
 
   /** Milliseconds spent in commits of the table so far. */

@@ -29,8 +29,11 @@ public final class ConcurrentRuns {
 
   private ConcurrentRuns() {}
 
-  /** Runs each lane in its own thread and returns the reports in the given order of the runs. */
-  public static List<RunReport> run(SparkSession spark, List<Run> runs) {
+  /** What a run ended with: its report, or the failure (a RuntimeException or an Error) that ended it. */
+  public record Outcome(RunReport report, Throwable failure) {}
+
+  /** Runs each lane in its own thread; what each run ended with, in the given order of the runs. */
+  public static List<Outcome> run(SparkSession spark, List<Run> runs) {
     Map<String, List<Integer>> lanes = new LinkedHashMap<>();
     for (int i = 0; i < runs.size(); i++) {
       lanes.computeIfAbsent(runs.get(i).lane(), k -> new ArrayList<>()).add(i);
@@ -69,15 +72,24 @@ public final class ConcurrentRuns {
     } finally {
       threads.shutdown();
     }
+    List<Outcome> out = new ArrayList<>();
+    for (Object o : outcomes) {
+      out.add(o instanceof RunReport r ? new Outcome(r, null) : new Outcome(null, (Throwable) o));
+    }
+    return out;
+  }
+
+  /** The reports of the runs, or the first failure, in the given order, with the others attached. */
+  public static List<RunReport> reportsOf(List<Outcome> outcomes) {
     List<RunReport> reports = new ArrayList<>();
     Throwable first = null;
-    for (Object o : outcomes) {
-      if (o instanceof RunReport r) {
-        reports.add(r);
+    for (Outcome o : outcomes) {
+      if (o.report() != null) {
+        reports.add(o.report());
       } else if (first == null) {
-        first = (Throwable) o;
+        first = o.failure();
       } else {
-        first.addSuppressed((Throwable) o);
+        first.addSuppressed(o.failure());
       }
     }
     if (first instanceof RuntimeException re) {

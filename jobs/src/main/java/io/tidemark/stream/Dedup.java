@@ -37,7 +37,7 @@ public final class Dedup {
         : events.dropDuplicates(new String[] {"event_id"});
     BatchCommitter committer = new BatchCommitter(NAME, checkpoint);
     TrailingBatch.restoreIfLost(spark, checkpoint);
-    return StreamRun.run(NAME, "late event(s)", StreamRun.availableNow(unique, checkpoint,
+    return StreamRun.run(NAME, "event", StreamRun.availableNow(unique, checkpoint,
         (batch, id) -> committer.append(id, Map.of(table, batch), BatchCommitter.Output.LARGE)), committer);
   }
 }

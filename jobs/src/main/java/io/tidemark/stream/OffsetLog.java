@@ -21,8 +21,8 @@ public final class OffsetLog {
 
   private OffsetLog() {}
 
-  /** The batch's watermark and its source offsets (the lines after the metadata). */
-  record BatchMetadata(long watermarkMs, String sourceOffsets) {}
+  /** The batch's watermark, its timestamp (when it was planned) and its source offsets (the lines after the metadata). */
+  record BatchMetadata(long watermarkMs, long timestampMs, String sourceOffsets) {}
 
   /**
    * Whether the batch reads no new input: its source offsets equal the previous batch's. Spark runs such a
@@ -53,22 +53,58 @@ public final class OffsetLog {
     return newest(spark, new Path(checkpoint, "offsets"));
   }
 
+  /** The oldest batch the checkpoint's offset log still holds (it keeps the newest few), or -1 when none. */
+  static long firstPlanned(SparkSession spark, String checkpoint) {
+    return batches(spark, new Path(checkpoint, "offsets")).stream().mapToLong(Long::longValue).min().orElse(-1);
+  }
+
   private static long newest(SparkSession spark, Path log) {
+    return batches(spark, log).stream().mapToLong(Long::longValue).max().orElse(-1);
+  }
+
+  private static List<Long> batches(SparkSession spark, Path log) {
     try {
       FileSystem fs = log.getFileSystem(spark.sparkContext().hadoopConfiguration());
       if (!fs.exists(log)) {
-        return -1;
+        return List.of();
       }
-      long last = -1;
+      List<Long> out = new java.util.ArrayList<>();
       for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(log)) {
         String n = f.getPath().getName();
         if (n.matches("\\d+")) {
-          last = Math.max(last, Long.parseLong(n));
+          out.add(Long.parseLong(n));
         }
       }
-      return last;
+      return out;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + log, e);
+    }
+  }
+
+  /** When the checkpoint committed the batch: its commit log entry's modification time, or -1 without one. */
+  static long committedAtMs(SparkSession spark, String checkpoint, long batchId) {
+    Path file = new Path(checkpoint, "commits/" + batchId);
+    try {
+      FileSystem fs = file.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      return fs.exists(file) ? fs.getFileStatus(file).getModificationTime() : -1;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+
+  /** The id of the query the checkpoint belongs to (its {@code metadata} file), or null before its first run. */
+  static String queryId(SparkSession spark, String checkpoint) {
+    Path file = new Path(checkpoint, "metadata");
+    try {
+      FileSystem fs = file.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      if (!fs.exists(file)) {
+        return null;
+      }
+      try (FSDataInputStream in = fs.open(file)) {
+        return JSON.readTree(new String(in.readAllBytes(), StandardCharsets.UTF_8)).path("id").asText(null);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
     }
   }
 
@@ -107,7 +143,8 @@ public final class OffsetLog {
       JsonNode meta = JSON.readTree(lines.get(1));
       StringBuilder offsets = new StringBuilder();
       lines.subList(2, lines.size()).forEach(l -> offsets.append(l).append('\n'));
-      return new BatchMetadata(meta.path("batchWatermarkMs").asLong(0), offsets.toString());
+      return new BatchMetadata(meta.path("batchWatermarkMs").asLong(0), meta.path("batchTimestampMs").asLong(0),
+          offsets.toString());
     } catch (IOException e) {
       throw new UncheckedIOException("offsets/" + batchId + " of " + checkpoint + ": not JSON", e);
     }

@@ -3,6 +3,7 @@ package io.tidemark.stream;
 import static io.tidemark.lakehouse.CommitKeys.ARRIVALS;
 import static io.tidemark.lakehouse.CommitKeys.BATCH_ID;
 import static io.tidemark.lakehouse.CommitKeys.QUERY_ID;
+import static io.tidemark.lakehouse.CommitKeys.RECORDED;
 import static io.tidemark.lakehouse.CommitKeys.RESTATEMENT_STREAM;
 import static io.tidemark.lakehouse.CommitKeys.RUN_ID;
 import static io.tidemark.lakehouse.CommitKeys.STREAM;
@@ -13,6 +14,7 @@ import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.IcebergTables;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.Snapshot;
@@ -42,6 +44,32 @@ public final class Provenance {
       props.put(ARRIVALS, arrivals);
     }
     return props;
+  }
+
+  /**
+   * The summary properties of a commit of stream-batches records: the streams whose runs it records, per query the
+   * newest batch recorded, the arrivals the batches read.
+   */
+  public static Map<String, String> ofRecords(List<String> streams, Map<String, Long> newestPerQuery,
+                                              String arrivals) {
+    Map<String, String> props = new LinkedHashMap<>();
+    props.put(STREAM, String.join(", ", streams));
+    newestPerQuery.forEach((query, batch) -> props.put(RECORDED + query, Long.toString(batch)));
+    if (!arrivals.isEmpty()) {
+      props.put(ARRIVALS, arrivals);
+    }
+    return props;
+  }
+
+  /** The newest batch of this query recorded in the stream-batches table (in its current ancestry), or -1. */
+  public static long lastRecordedBatch(Table table, String queryId) {
+    for (Snapshot s : SnapshotUtil.currentAncestors(table)) {
+      String batch = s.summary().get(RECORDED + queryId);
+      if (batch != null) {
+        return Long.parseLong(batch);
+      }
+    }
+    return -1;
   }
 
   /** The summary properties of a restatement run's commits. */

@@ -48,8 +48,8 @@ public final class RawArchive {
         .withColumn("ingest_ts", current_timestamp());
     Column[] archived = Schemas.columns(Schemas.concat(format.schema(), Schemas.INGEST));
     Column[] quarantined = Schemas.columns(Schemas.concat(Schemas.REJECTED_LINE, Schemas.INGEST));
-    BatchCommitter committer = new BatchCommitter(name, checkpoint);
-    return StreamRun.run(name, "late row(s)", StreamRun.availableNow(lines, checkpoint, (batch, id) -> {
+    BatchCommitter committer = new BatchCommitter(name, checkpoint, rejectedTable);
+    return StreamRun.run(name, "row", StreamRun.availableNow(lines, checkpoint, (batch, id) -> {
       Dataset<Row> parsed = batch.persist(StorageLevel.MEMORY_AND_DISK());
       try {
         Dataset<Row> rows = parsed.withColumn("batch_id", lit(id)).withColumn("dataset", lit(format.dataset()));

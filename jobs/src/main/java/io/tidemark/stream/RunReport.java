@@ -2,19 +2,60 @@ package io.tidemark.stream;
 
 import io.tidemark.config.TableName;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * What one availableNow run of a stream did, summed over its micro-batches: lines read, rows the stateful
- * operator dropped behind the watermark ({@code lateUnit} says what they are: events for the dedup, partial
- * counts per window and company for the counts, which aggregate before they drop), duplicates dropped, rows
- * written per table, the watermark at the end, state size, and where the time went (Spark's progress
- * durations summed over the batches: addBatch is the work and the Iceberg commits, the rest bookkeeping).
+ * What one availableNow run of a stream did, summed over the records of its micro-batches ({@link BatchRecord}, the
+ * rows of the stream-batches table): lines read, rows the watermark dropped ({@code lateUnit} says what they are:
+ * events for the dedup, partial counts per window and company for the counts, which aggregate before they drop,
+ * changes for the SCD2 stream), duplicates dropped, rows written per table, the watermark at the end, state size,
+ * and where the time went (Spark's progress durations summed over the batches: addBatch is the work and the Iceberg
+ * commits, the rest bookkeeping).
  */
 public record RunReport(String stream, int batches, long inputRows, long lateRowsDropped, String lateUnit,
                         long duplicatesDropped,
                         Map<TableName, Long> rowsWritten, int batchesAlreadyCommitted, Instant watermark,
-                        long stateRows, long stateMemoryBytes, Map<String, Long> durationsMs, double seconds) {
+                        long stateRows, long stateMemoryBytes, Map<String, Long> durationsMs, double seconds,
+                        List<BatchRecord> records) {
+
+  /**
+   * The sums of {@code records} (in batch order): rows written by the batches this run committed (a replayed batch's
+   * commits were made by an earlier attempt), the watermark the last batch ran with, the state after it.
+   */
+  public static RunReport of(String stream, String lateUnit, List<BatchRecord> records, Map<String, Long> durations,
+                             double seconds) {
+    long input = 0;
+    long late = 0;
+    long duplicates = 0;
+    int replayed = 0;
+    Map<TableName, Long> written = new LinkedHashMap<>();
+    Instant watermark = null;
+    long stateRows = 0;
+    long stateBytes = 0;
+    for (BatchRecord r : records) {
+      input += BatchRecord.orZero(r.inputRows());
+      late += BatchRecord.orZero(r.lateRowsDropped());
+      duplicates += BatchRecord.orZero(r.duplicatesDropped());
+      // a commit an earlier attempt made counts as skipped, not as written by this run
+      replayed += r.replayedTables().size();
+      r.rowsWritten().forEach((t, n) -> {
+        if (!r.replayedTables().contains(t)) {
+          written.merge(TableName.parse(t), n, Long::sum);
+        }
+      });
+      if (r.watermarkBefore() != null) {
+        watermark = r.watermarkBefore();
+      }
+      if (r.stateRows() != null) {
+        stateRows = r.stateRows();
+        stateBytes = BatchRecord.orZero(r.stateBytes());
+      }
+    }
+    return new RunReport(stream, records.size(), input, late, lateUnit, duplicates, written, replayed, watermark,
+        stateRows, stateBytes, durations, seconds, List.copyOf(records));
+  }
 
   public long written(TableName table) {
     return rowsWritten.getOrDefault(table, 0L);
@@ -26,7 +67,7 @@ public record RunReport(String stream, int batches, long inputRows, long lateRow
         .append(inputRows).append(" lines read");
     rowsWritten.forEach((t, n) -> sb.append(", ").append(n).append(" row(s) into ").append(t));
     if (lateRowsDropped > 0) {
-      sb.append(", ").append(lateRowsDropped).append(' ').append(lateUnit).append(" dropped");
+      sb.append(", ").append(lateRowsDropped).append(" late ").append(lateUnit).append("(s) dropped");
     }
     if (duplicatesDropped > 0) {
       sb.append(", ").append(duplicatesDropped).append(" duplicate(s) dropped");

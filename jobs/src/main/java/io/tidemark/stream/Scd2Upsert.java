@@ -64,7 +64,7 @@ public final class Scd2Upsert {
     Dataset<Row> changes = Scd2History.normalize(LineFormat.COMPANY_CHANGES.valid(spark, source))
         .withWatermark("change_ts", Durations.spark(watermark));
     BatchCommitter committer = new BatchCommitter(NAME, checkpoint);
-    return StreamRun.run(NAME, "late change(s)", StreamRun.availableNow(changes, checkpoint,
+    return StreamRun.run(NAME, "change", StreamRun.availableNow(changes, checkpoint,
         (batch, id) -> upsert(batch, id, dimension, changeLog, committer)), committer);
   }
 
@@ -83,7 +83,7 @@ public final class Scd2Upsert {
             committer.commitOnDriver(spark, batchId, dimension, rows, write);
           }
         });
-    committer.dropped(0, onTime.size() - applied.fresh());
+    committer.dropped(batchId, 0, onTime.size() - applied.fresh());
   }
 
   private static void upsert(Dataset<Row> batch, long batchId, TableName dimension, TableName changeLog,
@@ -96,7 +96,7 @@ public final class Scd2Upsert {
       List<Row> onTime = all.stream().filter(r -> r.<Timestamp>getAs("change_ts").after(watermark)).toList();
       long keys = onTime.stream().map(r -> r.getAs("company_id")).distinct().count();
       if (keys <= IN_LIST_MAX && onTime.size() <= DRIVER_MAX_ROWS) {
-        committer.dropped(all.size() - onTime.size(), 0);
+        committer.dropped(batchId, all.size() - onTime.size(), 0);
         if (!onTime.isEmpty()) {
           upsertOnDriver(batch.sparkSession(), onTime, batchId, dimension, changeLog, committer);
         }
@@ -109,7 +109,8 @@ public final class Scd2Upsert {
       long arrived = changes.count();
       long inTime = onTime.count();
       List<Row> perCompany = incoming.groupBy("company_id").count().collectAsList();
-      committer.dropped(arrived - inTime, inTime - perCompany.stream().mapToLong(r -> r.<Long>getAs("count")).sum());
+      committer.dropped(batchId, arrived - inTime,
+          inTime - perCompany.stream().mapToLong(r -> r.<Long>getAs("count")).sum());
       if (!perCompany.isEmpty()) {
         new Scd2SparkBatch(dimension, changeLog, committer)
             .upsert(incoming, perCompany.stream().map(r -> r.getAs("company_id")).toArray(), batchId);

@@ -1,14 +1,16 @@
 package io.tidemark.stream;
 
 import io.tidemark.TidemarkException;
-import io.tidemark.config.TableName;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.DataStreamWriter;
 import org.apache.spark.sql.streaming.StateOperatorProgress;
 import org.apache.spark.sql.streaming.StreamingQuery;
@@ -30,6 +32,7 @@ final class StreamRun {
         .foreachBatch(eachBatch);
   }
 
+  /** {@code lateUnit}: what the stream's late rows are (event, partial count, change, row). */
   static RunReport run(String name, String lateUnit, DataStreamWriter<Row> writer, BatchCommitter committer) {
     long t0 = System.nanoTime();
     StreamingQuery q;
@@ -62,64 +65,109 @@ final class StreamRun {
         // the query has ended already; nothing more to stop
       }
     }
-    RunReport r = report(name, lateUnit, q.recentProgress(), committer, (System.nanoTime() - t0) / 1e9);
+    RunReport r = report(q.sparkSession(), lateUnit, q.recentProgress(), committer,
+        (System.nanoTime() - t0) / 1e9);
     r.durationsMs().put("run.start", startMs);
     return r;
   }
 
-  static RunReport report(String name, String lateUnit, StreamingQueryProgress[] progress,
+  /** The run's report: a record per micro-batch, and Spark's and the commits' durations summed over them. */
+  static RunReport report(SparkSession spark, String lateUnit, StreamingQueryProgress[] progress,
                           BatchCommitter committer, double seconds) {
-    int batches = 0;
-    long input = 0;
-    long late = 0;
-    long duplicates = 0;
-    long stateRows = 0;
-    long stateMemory = 0;
-    Instant watermark = null;
     Map<String, Long> durations = new LinkedHashMap<>();
+    List<StreamingQueryProgress> batches = new ArrayList<>();
     for (StreamingQueryProgress p : progress) {
       p.durationMs().forEach((k, v) -> durations.merge(k, v, Long::sum));
       // a trigger with nothing to do reports progress too, without running a batch
       if (p.durationMs().containsKey("addBatch")) {
-        batches++;
+        batches.add(p);
         // the trailing batch that only moves the watermark on (evicts state, emits finalized windows)
         if (p.numInputRows() == 0) {
           durations.merge("noDataBatch", p.durationMs().getOrDefault("triggerExecution", 0L), Long::sum);
         }
       }
-      input += p.numInputRows();
       for (StateOperatorProgress op : p.stateOperators()) {
         durations.merge("state", op.allUpdatesTimeMs() + op.allRemovalsTimeMs() + op.commitTimeMs(), Long::sum);
-        late += op.numRowsDroppedByWatermark();
-        duplicates += op.customMetrics().getOrDefault("numDroppedDuplicateRows", 0L);
-      }
-      String wm = p.eventTime().get("watermark");
-      // before any event time was seen Spark reports the epoch: no watermark yet
-      if (wm != null && !Instant.EPOCH.equals(Instant.parse(wm))) {
-        watermark = Instant.parse(wm);
       }
     }
-    if (progress.length > 0) {
-      for (StateOperatorProgress op : progress[progress.length - 1].stateOperators()) {
-        stateRows += op.numRowsTotal();
-        stateMemory += op.memoryUsedBytes();
-      }
-    }
-    late += committer.lateDropped();
-    duplicates += committer.duplicatesDropped();
-    Map<TableName, Long> written = new LinkedHashMap<>();
-    int skipped = 0;
     for (BatchCommitter.BatchResult r : committer.results()) {
-      written.merge(r.table(), r.rows(), Long::sum);
       durations.merge("sink.compute", r.computeMs(), Long::sum);
       durations.merge("sink.icebergWrite", r.writeMs(), Long::sum);
       durations.merge("sink.icebergCommit", r.commitMs(), Long::sum);
       durations.merge("sink.catalog", r.catalogMs(), Long::sum);
+    }
+    List<BatchRecord> records = new ArrayList<>();
+    for (int i = 0; i < batches.size(); i++) {
+      Instant next = i + 1 < batches.size() ? watermark(batches.get(i + 1)) : null;
+      records.add(record(spark, batches.get(i), next, lateUnit, committer));
+    }
+    return RunReport.of(committer.stream(), lateUnit, records, durations, seconds);
+  }
+
+  /**
+   * A batch's record from its progress and its commits. {@code nextWatermark}: the watermark of the run's next
+   * batch, which this batch's event times set; for the run's last batch it is read from the checkpoint's commit log.
+   */
+  private static BatchRecord record(SparkSession spark, StreamingQueryProgress p, Instant nextWatermark,
+                                    String lateUnit, BatchCommitter committer) {
+    long batchId = p.batchId();
+    long late = committer.lateDropped(batchId);
+    long duplicates = committer.duplicatesDropped(batchId);
+    Long stateRows = null;
+    Long stateBytes = null;
+    for (StateOperatorProgress op : p.stateOperators()) {
+      late += op.numRowsDroppedByWatermark();
+      duplicates += op.customMetrics().getOrDefault("numDroppedDuplicateRows", 0L);
+      stateRows = (stateRows == null ? 0 : stateRows) + op.numRowsTotal();
+      stateBytes = (stateBytes == null ? 0 : stateBytes) + op.memoryUsedBytes();
+    }
+    Map<String, Long> written = new LinkedHashMap<>();
+    Map<String, Long> snapshots = new LinkedHashMap<>();
+    long quarantined = 0;
+    long commitMs = 0;
+    List<String> replayed = new ArrayList<>();
+    for (BatchCommitter.BatchResult r : committer.results()) {
+      if (r.batchId() != batchId) {
+        continue;
+      }
+      commitMs += r.commitMs();
       if (r.alreadyCommitted()) {
-        skipped++;
+        replayed.add(r.table().toString());
+      }
+      written.merge(r.table().toString(), r.rows(), Long::sum);
+      if (r.snapshotId() != null) {
+        snapshots.put(r.table().toString(), r.snapshotId());
+      }
+      if (r.table().equals(committer.quarantine())) {
+        quarantined += r.rows();
       }
     }
-    return new RunReport(name, batches, input, late, lateUnit, duplicates, written, skipped, watermark, stateRows,
-        stateMemory, durations, seconds);
+    // before any event time was seen Spark reports the epoch: no watermark yet; a stream without one reports none
+    boolean watermarked = p.eventTime().containsKey("watermark");
+    Instant before = watermark(p);
+    Instant after = !watermarked ? null : nextWatermark != null ? nextWatermark
+        : epochAsNull(Instant.ofEpochMilli(OffsetLog.nextWatermarkMs(spark, committer.checkpoint(), batchId)));
+    String arrivals = p.numInputRows() > 0 ? committer.arrivals(spark, batchId) : "";
+    Instant started = Instant.parse(p.timestamp());
+    Map<String, Long> d = p.durationMs();
+    long duration = d.getOrDefault("triggerExecution", 0L);
+    return new BatchRecord(committer.stream(), p.id().toString(), p.runId().toString(), batchId,
+        BatchArrivals.newest(arrivals), arrivals.isEmpty() ? null : arrivals, started, started.plusMillis(duration),
+        p.numInputRows(), written, quarantined, late, lateUnit, duplicates, stateRows, stateBytes, before, after,
+        eventTime(p, "min"), eventTime(p, "max"), duration, d.getOrDefault("queryPlanning", 0L),
+        Math.max(0, d.getOrDefault("addBatch", 0L) - commitMs), commitMs, snapshots, replayed, false);
+  }
+
+  private static Instant watermark(StreamingQueryProgress p) {
+    return eventTime(p, "watermark");
+  }
+
+  private static Instant eventTime(StreamingQueryProgress p, String key) {
+    String v = p.eventTime().get(key);
+    return v == null ? null : epochAsNull(Instant.parse(v));
+  }
+
+  private static Instant epochAsNull(Instant i) {
+    return Instant.EPOCH.equals(i) ? null : i;
   }
 }

@@ -16,16 +16,18 @@ import org.apache.spark.sql.SparkSession;
  * stream); the {@code with...} methods lay command-line overrides on top. {@code table} is the table whose
  * commits carry the stream's watermark; {@code sideTable} the second table it writes: the quarantine of a raw
  * archive, the change log of the SCD2 dimension, null for the others. {@code watermark} is null for the raw
- * archives (they have none), {@code window} null but for the windowed counts.
+ * archives (they have none), {@code window} null but for the windowed counts. {@code batches} is the table each run's
+ * micro-batches are recorded in ({@link StreamBatches}).
  */
 public record StreamSpec(StreamKind kind, String source, TableName table, TableName sideTable, String checkpoint,
-                         Duration watermark, Duration window) {
+                         Duration watermark, Duration window, TableName batches) {
 
   public StreamSpec {
     Objects.requireNonNull(kind);
     Objects.requireNonNull(source);
     Objects.requireNonNull(table);
     Objects.requireNonNull(checkpoint);
+    Objects.requireNonNull(batches);
   }
 
   /** The stream as configured: landing zone, tables, checkpoint root and delays from {@code config}. */
@@ -34,15 +36,17 @@ public record StreamSpec(StreamKind kind, String source, TableName table, TableN
     String source = Lander.sourceUri(config.landingBucket(), "", kind.dataset());
     String root = config.checkpointRoot();
     String checkpoint = (root.endsWith("/") ? root : root + "/") + kind.streamName();
+    TableName batches = t.streamBatches();
     return switch (kind) {
-      case RAW -> new StreamSpec(kind, source, t.rawEvents(), t.rejected(), checkpoint, null, null);
-      case DEDUP -> new StreamSpec(kind, source, t.events(), null, checkpoint, config.dedupWatermark(), null);
+      case RAW -> new StreamSpec(kind, source, t.rawEvents(), t.rejected(), checkpoint, null, null, batches);
+      case DEDUP -> new StreamSpec(kind, source, t.events(), null, checkpoint, config.dedupWatermark(), null,
+          batches);
       case COUNTS -> new StreamSpec(kind, source, t.eventCounts(), null, checkpoint, config.countsWatermark(),
-          config.countsWindow());
+          config.countsWindow(), batches);
       case RAW_COMPANIES -> new StreamSpec(kind, source, t.rawCompanyChanges(), t.rejected(), checkpoint, null,
-          null);
+          null, batches);
       case SCD2 -> new StreamSpec(kind, source, t.companies(), t.companyChanges(), checkpoint,
-          config.scd2Watermark(), null);
+          config.scd2Watermark(), null, batches);
     };
   }
 
@@ -57,25 +61,42 @@ public record StreamSpec(StreamKind kind, String source, TableName table, TableN
 
   /** Another source, or this one when {@code source} is null. */
   public StreamSpec withSource(String source) {
-    return source == null ? this : new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window);
+    return source == null ? this
+        : new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window, batches);
   }
 
   public StreamSpec withTable(TableName table) {
-    return table == null ? this : new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window);
+    return table == null ? this
+        : new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window, batches);
   }
 
   public StreamSpec withSideTable(TableName sideTable) {
     return sideTable == null ? this
-        : new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window);
+        : new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window, batches);
   }
 
   public StreamSpec withCheckpoint(String checkpoint) {
     return checkpoint == null ? this
-        : new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window);
+        : new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window, batches);
   }
 
-  /** One availableNow run of the stream. */
+  /** The duration in a run's report of recording its micro-batches. */
+  public static final String RECORD = "record";
+
+  /**
+   * One availableNow run of the stream, its micro-batches then recorded ({@link StreamBatches}); the time the
+   * record took is the report's duration {@link #RECORD}.
+   */
   public RunReport run(SparkSession spark) {
+    RunReport report = runUnrecorded(spark);
+    long t0 = System.nanoTime();
+    StreamBatches.append(spark, this, report);
+    report.durationsMs().put(RECORD, (System.nanoTime() - t0) / 1_000_000);
+    return report;
+  }
+
+  /** The run alone; its batches are for the caller to record. */
+  RunReport runUnrecorded(SparkSession spark) {
     return switch (kind) {
       case RAW -> RawArchive.run(spark, source, table, sideTable, checkpoint);
       case RAW_COMPANIES -> RawArchive.companies(spark, source, table, sideTable, checkpoint);

@@ -20,15 +20,50 @@ public final class Streams {
    * archives keep what landed even when a later stream fails. A stream whose dataset has not landed yet is skipped.
    */
   public static List<RunReport> all(SparkSession spark, TidemarkConfig config) {
+    return all(spark, config, true);
+  }
+
+  /**
+   * The same; {@code record}: whether the runs' micro-batches are recorded in the stream-batches table, which every
+   * run does but the benchmark that measures what recording costs. Each run's records are written as it ends, and
+   * committed together once the last one has ended ({@link StreamBatches.Recorder}), also when one of them failed.
+   */
+  public static List<RunReport> all(SparkSession spark, TidemarkConfig config, boolean record) {
+    StreamBatches.Recorder recorder = record ? new StreamBatches.Recorder(spark, config.tables().streamBatches())
+        : null;
     List<ConcurrentRuns.Run> runs = new ArrayList<>();
     Map<String, Boolean> landed = new HashMap<>();
     for (StreamSpec s : StreamSpec.all(config)) {
       if (landed.computeIfAbsent(s.source(), source -> landed(spark, source))) {
         String lane = s.kind() == StreamKind.RAW || s.kind() == StreamKind.RAW_COMPANIES ? RawArchive.NAME : s.name();
-        runs.add(new ConcurrentRuns.Run(lane, () -> s.run(spark)));
+        runs.add(new ConcurrentRuns.Run(lane, () -> {
+          RunReport r = s.runUnrecorded(spark);
+          if (recorder != null) {
+            long t0 = System.nanoTime();
+            recorder.add(s, r);
+            r.durationsMs().put(StreamSpec.RECORD, (System.nanoTime() - t0) / 1_000_000);
+          }
+          return r;
+        }));
       }
     }
-    return ConcurrentRuns.run(spark, runs);
+    List<ConcurrentRuns.Outcome> outcomes = ConcurrentRuns.run(spark, runs);
+    if (recorder != null) {
+      try {
+        long t0 = System.nanoTime();
+        recorder.commit();
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        outcomes.stream().filter(o -> o.report() != null)
+            .forEach(o -> o.report().durationsMs().merge(StreamSpec.RECORD, ms, Long::sum));
+      } catch (RuntimeException e) {
+        // a run's own failure says more; the record's goes with it
+        outcomes.stream().filter(o -> o.failure() != null).findFirst().ifPresentOrElse(
+            o -> o.failure().addSuppressed(e), () -> {
+              throw e;
+            });
+      }
+    }
+    return ConcurrentRuns.reportsOf(outcomes);
   }
 
   private static boolean landed(SparkSession spark, String source) {

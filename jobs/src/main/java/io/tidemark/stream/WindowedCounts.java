@@ -41,7 +41,7 @@ public final class WindowedCounts {
         .select(col("company_id"), col("window.start").as("w_start"), col("count").as("n"));
     BatchCommitter committer = new BatchCommitter(NAME, checkpoint);
     TrailingBatch.restoreIfLost(spark, checkpoint);
-    return StreamRun.run(NAME, "late partial count(s)", StreamRun.availableNow(counts, checkpoint,
+    return StreamRun.run(NAME, "partial count", StreamRun.availableNow(counts, checkpoint,
         (batch, id) -> committer.append(id, Map.of(table, batch), BatchCommitter.Output.SMALL)), committer);
   }
 }

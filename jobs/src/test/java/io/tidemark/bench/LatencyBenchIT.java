@@ -22,6 +22,9 @@ class LatencyBenchIT extends StackTest {
         .containsPattern("seed 1\\s+raw\\s+\\d+\\s+[\\d.]+\\s+\\d+ \\|" + num.repeat(13))
         .containsPattern("seed 1\\s+scd2\\s+\\d+\\s+[\\d.]+\\s+\\d+ \\|" + num.repeat(13))
         .containsPattern("seed 1\\s+stream all\\s+[\\d.]+\\s+\\(the same arrival, the 5 streams in one command\\)")
+        .containsPattern("seed 1\\s+not recorded\\s+[\\d.]+\\s+\\(the same arrival, the 5 streams in one command, "
+            + "their batches not recorded\\)")
+        .containsPattern("recording the batches: `stream all` time with / without \\(x, all seed runs\\)\\s+[\\d.]+")
         .containsPattern("seed 1\\s+no\\s+[\\d.]+\\s+[\\d.]+\\s+-?[\\d.]+\\s+raw [\\d.]+\\s+dedup [\\d.]+")
         .containsPattern("seed 1\\s+yes\\s+[\\d.]+\\s+[\\d.]+\\s+-?[\\d.]+\\s+raw [\\d.]+\\s+dedup [\\d.]+")
         // the suite's archive (TestStack trains it): the bench reuses a fresh one instead of training its own

@@ -15,4 +15,13 @@ class BatchArrivalsTest {
         .isEqualTo("1,4");
     assertThat(BatchArrivals.describe(List.of("file:/x/events.jsonl"))).isEmpty();
   }
+
+  @Test
+  void theNewestArrivalOfADescription() {
+    assertThat(BatchArrivals.newest("3")).isEqualTo(3);
+    assertThat(BatchArrivals.newest("1-3")).isEqualTo(3);
+    assertThat(BatchArrivals.newest("1,4")).isEqualTo(4);
+    assertThat(BatchArrivals.newest("")).isNull();
+    assertThat(BatchArrivals.newest(null)).isNull();
+  }
 }

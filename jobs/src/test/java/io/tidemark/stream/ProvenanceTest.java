@@ -50,6 +50,19 @@ class ProvenanceTest {
   }
 
   @Test
+  void aRecordCommitKeepsTheNewestRecordedBatchOfEachQueryItHolds() {
+    Table t = table();
+    assertThat(Provenance.lastRecordedBatch(t, "q1")).as("an empty table").isEqualTo(-1);
+    commit(t, Provenance.ofRecords(java.util.List.of("raw", "dedup"), Map.of("q1", 2L, "q2", 0L), "1"));
+    commit(t, Provenance.ofRecords(java.util.List.of("dedup"), Map.of("q2", 3L), "2"));
+    assertThat(Provenance.lastRecordedBatch(t, "q1")).isEqualTo(2);
+    assertThat(Provenance.lastRecordedBatch(t, "q2")).isEqualTo(3);
+    assertThat(Provenance.lastRecordedBatch(t, "q3")).isEqualTo(-1);
+    assertThat(t.currentSnapshot().summary()).containsEntry(CommitKeys.STREAM, "dedup")
+        .containsEntry(CommitKeys.ARRIVALS, "2");
+  }
+
+  @Test
   void theWatermarkIsTheNewestCommitOfThatStream() {
     Table t = table();
     commit(t, Provenance.ofBatch("windowed-counts", "q1", 3, Instant.parse("2026-01-01T00:10:00Z").toEpochMilli(), ""));

@@ -51,6 +51,20 @@ public final class NessieRest {
     return commits;
   }
 
+  /** The commits made on a reference since the commit {@code hash}, newest first. */
+  public List<Commit> commitsSince(String ref, String hash) {
+    List<Commit> commits = new ArrayList<>();
+    for (JsonNode e : get("trees/" + ref + "/history?max-records=1000").path("logEntries")) {
+      JsonNode meta = e.path("commitMeta");
+      if (meta.path("hash").asText().equals(hash)) {
+        return commits;
+      }
+      commits.add(new Commit(meta.path("authors").path(0).asText(meta.path("author").asText()),
+          meta.path("message").asText()));
+    }
+    throw new AssertionError(hash + " is not in the log of " + ref);
+  }
+
   private JsonNode get(String path) {
     try {
       HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(api + "/" + path)).GET().build(),

@@ -1,0 +1,44 @@
+package io.tidemark.cli;
+
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.report.PipelineReport;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "report", mixinStandardHelpOptions = true,
+    description = {"Write the pipeline report: one HTML page, charts inside, that opens without a server. From the",
+        "stream-batches table (every micro-batch of every stream run), the restatement log and the tables' metadata",
+        "on the configured branch: time per stream per arrival, late rows dropped per arrival next to what the",
+        "restatements recovered, state size over the runs, the watermarks against the newest event times, data files",
+        "per table before and after the last compaction. Reads only."})
+final class ReportCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--out", paramLabel = "FILE",
+      description = "Where to write the page (default: <home>/reports/pipeline.html).")
+  Path out;
+
+  @Override
+  public Integer call() throws Exception {
+    TidemarkConfig config = Tidemark.root(spec).config();
+    try (Lakehouse lh = Lakehouse.open(config, "tidemark report")) {
+      write(lh, out, spec.commandLine().getOut());
+    }
+    return 0;
+  }
+
+  /** Writes the report to {@code page} (null: its default place) and says where. */
+  static void write(Lakehouse lh, Path page, PrintWriter out) throws java.io.IOException {
+    Path written = PipelineReport.write(lh.spark(), lh.config(),
+        page == null ? PipelineReport.defaultPath(lh.config()) : page);
+    out.println("pipeline report: " + written.toAbsolutePath());
+    out.flush();
+  }
+}
