@@ -11,6 +11,7 @@ one on a home of its own), and headless Chromium shows both DAG runs green and t
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -52,10 +53,16 @@ def alive(pid: int) -> bool:
         return False
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def free_ports(n: int, taken: tuple[int, ...] = ()) -> list[int]:
+    """n distinct free ports, none of `taken`: the sockets stay bound until all are chosen, so no two are the same."""
+    with contextlib.ExitStack() as held:
+        ports: list[int] = []
+        while len(ports) < n:
+            s = held.enter_context(socket.socket())
+            s.bind(("127.0.0.1", 0))
+            if s.getsockname()[1] not in taken:
+                ports.append(s.getsockname()[1])
+        return ports
 
 
 def log(line: str) -> None:
@@ -71,13 +78,14 @@ class Home:
         self.dir = WORK / name
         shutil.rmtree(self.dir, ignore_errors=True)
         self.dir.mkdir(parents=True)
-        self.nessie_port = free_port()
+        self.ports = tuple(free_ports(3))
+        self.nessie_port, management_port, s3_port = self.ports
         self.env = {
             **{k: v for k, v in os.environ.items() if k in KEPT or not k.startswith(("TIDEMARK_", "AIRFLOW"))},
             "TIDEMARK_HOME": str(self.dir),
             "TIDEMARK_NESSIE_PORT": str(self.nessie_port),
-            "TIDEMARK_NESSIE_MANAGEMENT_PORT": str(free_port()),
-            "TIDEMARK_S3_PORT": str(free_port()),
+            "TIDEMARK_NESSIE_MANAGEMENT_PORT": str(management_port),
+            "TIDEMARK_S3_PORT": str(s3_port),
         }
 
     def tidemark(self, *args: str, ref: str | None = None, check: bool = True) -> str:
@@ -117,7 +125,7 @@ class Airflow:
 
     def __init__(self, home: Home):
         self.home = home
-        self.port = free_port()
+        self.port = free_ports(1, taken=home.ports)[0]
         self.url = f"http://127.0.0.1:{self.port}"
         # every DAG loads paused and the test unpauses the two it runs: tidemark_maintenance, daily at 00:00 UTC,
         # would otherwise commit a compaction to main when the test runs over midnight (it did, and main moved)

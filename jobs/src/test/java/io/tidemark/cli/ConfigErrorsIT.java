@@ -41,9 +41,11 @@ class ConfigErrorsIT extends OwnServicesTest {
 
   @Test
   void unreachableNessieIsNamedAndNothingStarts() {
-    int closed = TestStack.freePort();
+    // two ports free at once: two calls of freePort() may get the same one, which the settings refuse as taken
+    int[] ports = TestStack.freePorts(2);
+    int closed = ports[0];
     Cli.Result r = Cli.run(ownEnv("TIDEMARK_NESSIE_URI", "http://127.0.0.1:" + closed + "/api/v2",
-        "TIDEMARK_S3_ENDPOINT", "http://127.0.0.1:" + TestStack.freePort(), "TIDEMARK_S3_ACCESS_KEY", "a",
+        "TIDEMARK_S3_ENDPOINT", "http://127.0.0.1:" + ports[1], "TIDEMARK_S3_ACCESS_KEY", "a",
         "TIDEMARK_S3_SECRET_KEY", "b"), "sql", "SELECT 1");
     assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
     assertThat(r.errLines()).containsExactly("tidemark: cannot reach Nessie at http://127.0.0.1:" + closed
