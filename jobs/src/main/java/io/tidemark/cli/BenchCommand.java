@@ -51,7 +51,7 @@ final class BenchCommand implements Runnable {
     @Override
     public Integer call() throws Exception {
       validate();
-      try (Lakehouse lh = Lakehouse.open(Tidemark.root(spec).config(), "tidemark bench " + spec.name())) {
+      try (Lakehouse lh = Lakehouse.open(Tidemark.root(spec).config().writing(), "tidemark bench " + spec.name())) {
         run(lh, spec.commandLine().getOut());
       }
       return 0;

@@ -10,7 +10,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 @Command(name = "bootstrap", mixinStandardHelpOptions = true,
-    description = {"Create the buckets, the namespaces and every table (Iceberg format v2, partitioned).",
+    description = {"Create the buckets, the staging branch (TIDEMARK_STAGING_BRANCH, from TIDEMARK_NESSIE_REF), the "
+        + "namespaces and every table (Iceberg format v2, partitioned) on the staging branch; published at once when "
+        + "nothing else waits to be published, else with the next `tidemark publish`.",
         "Idempotent: what exists is checked, not recreated, and a second run makes no Nessie commit."})
 final class BootstrapCommand implements Callable<Integer> {
   @Spec
@@ -18,10 +20,23 @@ final class BootstrapCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Lakehouse lh = Lakehouse.open(Tidemark.root(spec).config(), "tidemark bootstrap")) {
-      print(spec.commandLine().getOut(), Bootstrap.run(lh.spark(), lh.storage(), lh.config()));
+    try (Lakehouse lh = Lakehouse.open(Tidemark.root(spec).config().writing(), "tidemark bootstrap")) {
+      print(spec.commandLine().getOut(), Bootstrap.setUp(lh), lh.config());
     }
     return 0;
+  }
+
+  static void print(PrintWriter out, Bootstrap.Setup s, io.tidemark.config.TidemarkConfig config) {
+    if (s.branchMade() != null) {
+      out.println("branch created: " + s.branchMade() + " (from " + config.publishedRef() + ")");
+    }
+    print(out, s.result());
+    if (s.publishedAt() != null) {
+      out.println("published to " + config.publishedRef() + " (" + s.publishedAt() + ")");
+    } else if (!s.result().changedNothing()) {
+      out.println("on " + config.stagingBranch() + "; other changes wait there: `tidemark publish` publishes them "
+          + "with these");
+    }
   }
 
   static void print(PrintWriter out, Bootstrap.Result r) {

@@ -1,6 +1,7 @@
 package io.tidemark.cli;
 
 import io.tidemark.audit.Scd2Invariants;
+import io.tidemark.config.Setting;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.land.Feed;
@@ -38,14 +39,22 @@ final class CheckCommand implements Callable<Integer> {
       description = "Landing prefix the lines were landed under (as for `land --prefix`).")
   String prefix;
 
+  @Option(names = "--branch", paramLabel = "REF",
+      description = "Check this branch or tag instead of TIDEMARK_NESSIE_REF: the staging branch (TIDEMARK_STAGING_BRANCH, "
+          + "what waits to be published) or a rejected-<hash> tag a failed publish left.")
+  String branch;
+
   @Option(names = "--report",
       description = "Then write the pipeline report (as `tidemark report` does) to <home>/reports/pipeline.html.")
   boolean report;
 
   @Override
   public Integer call() throws java.io.IOException {
-    TidemarkConfig c = Tidemark.root(spec).config();
+    TidemarkConfig root = Tidemark.root(spec).config();
+    TidemarkConfig c = branch == null || branch.equals(root.publishedRef()) ? root
+        : branch.equals(root.stagingBranch()) ? root.writing() : root.with(java.util.Map.of(Setting.NESSIE_REF, branch));
     PrintWriter out = spec.commandLine().getOut();
+    out.println("checking branch " + c.nessieRef());
     List<String> failed = new ArrayList<>();
     try (Lakehouse lh = Lakehouse.open(c, "tidemark check")) {
       SparkSession spark = lh.spark();

@@ -4,6 +4,7 @@ import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Bootstrap;
 import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.publish.Publisher;
 import io.tidemark.lakehouse.Storage;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.Feed;
@@ -33,7 +34,8 @@ final class DemoCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    TidemarkConfig config = Tidemark.root(spec).config();
+    // the demo writes as the jobs do, on the staging branch, and publishes each arrival to main
+    TidemarkConfig config = Tidemark.root(spec).config().writing();
     PrintWriter out = spec.commandLine().getOut();
 
     step(out, "1. services");
@@ -43,16 +45,18 @@ final class DemoCommand implements Callable<Integer> {
 
     try (Lakehouse lh = Lakehouse.open(config, "tidemark demo")) {
       step(out, "2. bootstrap: buckets, namespaces, tables");
-      BootstrapCommand.print(out, Bootstrap.run(lh.spark(), lh.storage(), config));
+      BootstrapCommand.print(out, Bootstrap.setUp(lh), config);
 
       step(out, "3. arrivals: land each, then one availableNow run of every stream (raw, dedup, windowed-counts, "
-          + "raw-companies, scd2)");
+          + "raw-companies, scd2) on branch " + config.stagingBranch() + ", then the publish: checks, and one merge "
+          + "into " + config.publishedRef());
       Lander lander = new Lander(lh.storage(), config.landingBucket(), "");
       StreamNarrator narrator = new StreamNarrator(lh.spark(), config, out);
       for (Arrival a : SeedScenarios.ALL.arrivals()) {
         out.println("-- arrival " + a.number());
         LandCommand.land(lander, List.of(a), out);
         narrator.run(a.number());
+        out.println(new Publisher(lh).publish(false).summary());
       }
 
       step(out, "4. what is in the landing zone");
@@ -63,19 +67,20 @@ final class DemoCommand implements Callable<Integer> {
         }
       }
 
-      step(out, "5. the tables on branch " + config.nessieRef());
+      step(out, "5. the tables on branch " + config.publishedRef());
       showTables(lh.spark(), config, out);
       out.println("windowed counts:");
       new ResultPrinter(ResultPrinter.Format.table, 50).print(lh.spark().sql("SELECT * FROM "
-          + config.tables().eventCounts().sql() + " ORDER BY w_start, company_id"), out, out);
+          + config.tables().eventCounts().sqlAt(config.publishedRef()) + " ORDER BY w_start, company_id"), out, out);
 
       step(out, "6. restatement: repair on a branch what the watermarks dropped, audit, publish, tag");
       Restatement.Result r = new Restatement(lh, Restatement.Options.defaults(config)).run();
       RestateCommand.print(r, lh, out);
+      out.println(new Publisher(lh).publish(false).summary());
       if (r.published()) {
         out.println("windowed counts after the restatement:");
         new ResultPrinter(ResultPrinter.Format.table, 50).print(lh.spark().sql("SELECT * FROM "
-            + config.tables().eventCounts().sql() + " ORDER BY w_start, company_id"), out, out);
+            + config.tables().eventCounts().sqlAt(config.publishedRef()) + " ORDER BY w_start, company_id"), out, out);
       }
       LatenessReport.Report report = LatenessReport.compute(lh.spark(), config.tables().rawEvents(),
           config.countsWatermark(), config.countsWindow());
@@ -91,7 +96,8 @@ final class DemoCommand implements Callable<Integer> {
       out.println("Every micro-batch of every stream run: ./tidemark sql \"SELECT * FROM "
           + config.tables().streamBatches() + "\"");
       out.println("SQL:  ./tidemark sql \"SHOW TABLES IN facts\"");
-      out.println("      ./tidemark sql \"SHOW LOG " + config.nessieRef() + "\"");
+      out.println("      ./tidemark sql \"SHOW LOG " + config.publishedRef() + "\"   (whole arrivals, one "
+          + "publish each; SHOW LOG " + config.stagingBranch() + ": every stream commit)");
       ReportCommand.write(lh, null, out);
     }
     out.flush();
@@ -106,7 +112,7 @@ final class DemoCommand implements Callable<Integer> {
 
   static void showTables(SparkSession spark, TidemarkConfig config, PrintWriter out) {
     for (TableName t : config.tables().all()) {
-      long rows = spark.table(t.sql()).count();
+      long rows = spark.table(t.sqlAt(config.publishedRef())).count();
       out.printf("  %-28s %8d rows%n", t, rows);
     }
   }

@@ -143,7 +143,7 @@ final class MaintainCommand implements Runnable {
       TidemarkConfig config = Tidemark.root(spec).config();
       validate();
       PrintWriter out = spec.commandLine().getOut();
-      try (Lakehouse lh = Lakehouse.open(config, "tidemark maintain")) {
+      try (Lakehouse lh = Lakehouse.open(config.writing(), "tidemark maintain")) {
         run(config, new Maintenance(lh, line -> {
           out.println(line);
           out.flush();

@@ -77,7 +77,7 @@ final class RestateCommand implements Callable<Integer> {
       options = options.withRunId(runId);
     }
     PrintWriter out = spec.commandLine().getOut();
-    try (Lakehouse lh = Lakehouse.open(config, "tidemark restate", "tidemark-restate/" + options.runId())) {
+    try (Lakehouse lh = Lakehouse.open(config.writing(), "tidemark restate", "tidemark-restate/" + options.runId())) {
       Restatement restatement = new Restatement(lh, options);
       Work.Counts before = Work.now();
       Restatement.Result r = restatement.run();
@@ -125,7 +125,7 @@ final class RestateCommand implements Callable<Integer> {
       TidemarkConfig config = Tidemark.root(spec).config();
       Restatement.Options options = options(config);
       PrintWriter out = spec.commandLine().getOut();
-      try (Lakehouse lh = Lakehouse.open(config, "tidemark restate " + spec.name(),
+      try (Lakehouse lh = Lakehouse.open(config.writing(), "tidemark restate " + spec.name(),
           "tidemark-restate/" + options.runId())) {
         Work.Counts before = Work.now();
         StageResult r = new Restatement(lh, options).stage(io.tidemark.restate.Stage.named(spec.name()));

@@ -78,7 +78,7 @@ final class StreamCommand implements Runnable {
 
   static int runAndPrint(CommandSpec spec, String app, Function<Lakehouse, List<RunReport>> streams) {
     PrintWriter out = spec.commandLine().getOut();
-    try (Lakehouse lh = Lakehouse.open(Tidemark.root(spec).config(), app)) {
+    try (Lakehouse lh = Lakehouse.open(Tidemark.root(spec).config().writing(), app)) {
       for (RunReport r : streams.apply(lh)) {
         out.println(r.summary());
         out.flush();

@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
         BootstrapCommand.class,
         LandCommand.class,
         StreamCommand.class,
+        PublishCommand.class,
         RestateCommand.class,
         MaintainCommand.class,
         BenchCommand.class,

@@ -16,7 +16,11 @@ public enum Setting {
       "Nessie's Iceberg REST catalog, for other engines (PyIceberg, Trino, Spark type=rest). Unset: the Nessie "
           + "server's /iceberg/.", null),
   NESSIE_REF("TIDEMARK_NESSIE_REF", "--nessie-ref", "REF",
-      "Nessie branch (or tag) the jobs read and write.", "main"),
+      "Nessie branch (or tag) readers see: sql, check, report and other engines read it. As a branch it is written "
+          + "only by `tidemark publish`, in whole audited arrivals.", "main"),
+  STAGING_BRANCH("TIDEMARK_STAGING_BRANCH", "--staging-branch", "BRANCH",
+      "Nessie branch the streams, the restatement and compaction write to (made from the published branch by "
+          + "`bootstrap`); `tidemark publish` checks it and makes its head the published branch's.", "ingest"),
   NESSIE_PORT("TIDEMARK_NESSIE_PORT", "--nessie-port", "PORT",
       "Port of the embedded Nessie server (API and UI) on 127.0.0.1.", "19120"),
   NESSIE_MANAGEMENT_PORT("TIDEMARK_NESSIE_MANAGEMENT_PORT", "--nessie-management-port", "PORT",

@@ -26,6 +26,9 @@ public final class TidemarkConfig {
   private final Optional<URI> nessieUri;
   private final URI icebergRestUri;
   private final String nessieRef;
+  private final String publishedRef;
+  private final String stagingBranch;
+  private final boolean writer;
   private final int nessiePort;
   private final int nessieManagementPort;
   private final Optional<Path> nessieJava;
@@ -50,10 +53,17 @@ public final class TidemarkConfig {
   private final Tables tables;
 
   private TidemarkConfig(Map<Setting, String> raw) {
+    this(raw, false);
+  }
+
+  private TidemarkConfig(Map<Setting, String> raw, boolean writer) {
     this.raw = raw;
+    this.writer = writer;
     home = path(Setting.HOME).toAbsolutePath().normalize();
     nessieUri = optional(Setting.NESSIE_URI).map(v -> httpUrl(Setting.NESSIE_URI, v));
-    nessieRef = matching(Setting.NESSIE_REF, REF, "a Nessie branch or tag name");
+    publishedRef = matching(Setting.NESSIE_REF, REF, "a Nessie branch or tag name");
+    stagingBranch = matching(Setting.STAGING_BRANCH, REF, "a Nessie branch name");
+    nessieRef = writer ? stagingBranch : publishedRef;
     nessiePort = port(Setting.NESSIE_PORT);
     nessieManagementPort = port(Setting.NESSIE_MANAGEMENT_PORT);
     if (nessiePort == nessieManagementPort) {
@@ -115,6 +125,15 @@ public final class TidemarkConfig {
     return new TidemarkConfig(raw);
   }
 
+  /**
+   * The configuration of a job that writes tables (the streams, the restatement, compaction, benchmarks): its
+   * catalog works on the staging branch, which {@code tidemark publish} checks and publishes. Readers keep this
+   * configuration, on the published branch.
+   */
+  public TidemarkConfig writing() {
+    return new TidemarkConfig(raw, true);
+  }
+
   /** A copy with some settings replaced, validated again. */
   public TidemarkConfig with(Map<Setting, String> changes) {
     Map<Setting, String> copy = new EnumMap<>(Setting.class);
@@ -126,7 +145,7 @@ public final class TidemarkConfig {
         copy.put(k, v);
       }
     });
-    return new TidemarkConfig(copy);
+    return new TidemarkConfig(copy, writer);
   }
 
   /**
@@ -192,8 +211,24 @@ public final class TidemarkConfig {
     return URI.create((root.endsWith("/") ? root : root + "/") + "iceberg/");
   }
 
+  /** The branch (or tag) this process's catalog reads and writes: the published one, or staging for a writer. */
   public String nessieRef() {
     return nessieRef;
+  }
+
+  /** The branch readers see (TIDEMARK_NESSIE_REF), which only {@code tidemark publish} writes. */
+  public String publishedRef() {
+    return publishedRef;
+  }
+
+  /** The branch the writers commit to (TIDEMARK_STAGING_BRANCH). */
+  public String stagingBranch() {
+    return stagingBranch;
+  }
+
+  /** Whether this is a writer's configuration ({@link #writing}). */
+  public boolean isWriting() {
+    return writer;
   }
 
   public int nessiePort() {

@@ -2,6 +2,7 @@ package io.tidemark.lakehouse;
 
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.lakehouse.nessie.NessieRefs;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -14,9 +15,13 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Creates what the pipeline writes into: the buckets, the namespaces and every table. Idempotent: what exists
- * is only checked, so a second run makes no Nessie commit. A table with a missing column gets it added; a
- * column of the wrong type is an error, never silently rewritten.
+ * Creates what the pipeline writes into: the buckets, the staging branch, the namespaces and every table. Idempotent:
+ * what exists is only checked, so a second run makes no Nessie commit. A table with a missing column gets it added;
+ * a column of the wrong type is an error, never silently rewritten.
+ *
+ * <p>Tables are made on the staging branch, where the writers commit; when nothing else waits there to be published
+ * (a new pipeline, or every arrival already published), what bootstrap made is published at once, so readers of the
+ * published branch find the tables. Otherwise it goes with the next {@code tidemark publish}, after the checks.
  */
 public final class Bootstrap {
   private Bootstrap() {}
@@ -28,6 +33,63 @@ public final class Bootstrap {
       return createdBuckets.isEmpty() && createdNamespaces.isEmpty() && createdTables.isEmpty()
           && alteredTables.isEmpty();
     }
+
+    boolean changedTables() {
+      return !createdNamespaces.isEmpty() || !createdTables.isEmpty() || !alteredTables.isEmpty();
+    }
+  }
+
+  /**
+   * A whole bootstrap: the staging branch (made from the published one when missing), then the buckets and tables
+   * on it ({@link #run}), then the publish of what it made when nothing else was staged. {@code lakehouse} is a
+   * writer's ({@link TidemarkConfig#writing}) whose SparkSession is not started yet or works on the staging branch.
+   */
+  public static Setup setUp(Lakehouse lakehouse) {
+    TidemarkConfig config = lakehouse.config();
+    if (!config.isWriting()) {
+      throw new IllegalArgumentException("bootstrap writes on the staging branch: open the lakehouse with writing()");
+    }
+    try (NessieRefs refs = new NessieRefs(lakehouse.endpoints())) {
+      String published = config.publishedRef();
+      String staging = config.stagingBranch();
+      if (!refs.exists(staging) && refs.exists(published) && refs.log(published).findFirst().isEmpty()) {
+        // Nessie merges only branches with a common ancestor commit, and a new Nessie's main has no commit yet
+        refs.mark(published, "tidemark: " + published + " shows what `tidemark publish` published from " + staging,
+            SparkSessions.AUTHOR, Map.of(CommitKeys.STAGE, "bootstrap"));
+      }
+      boolean branchMade = refs.ensureBranch(staging, published);
+      String before = refs.branch(staging).getHash();
+      boolean nothingStaged = refs.changedKeys(published, refs.hash(published).orElseThrow(), staging, before)
+          .isEmpty();
+      Result result = run(lakehouse.spark(), lakehouse.storage(), config);
+      String publishedAt = null;
+      if (result.changedTables() && nothingStaged) {
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put(CommitKeys.STAGE, "bootstrap");
+        props.put(CommitKeys.PUBLISHED, refs.branch(staging).getHash());
+        publishedAt = refs.merge(refs.branch(staging), published, "bootstrap: " + summary(result) + ", published from "
+            + staging, SparkSessions.AUTHOR, props).orElseThrow(() -> new IllegalStateException("cannot publish "
+            + "what bootstrap made: " + published + " changed the same tables; run `tidemark publish`"));
+      }
+      return new Setup(branchMade ? staging : null, result, publishedAt);
+    }
+  }
+
+  /** A whole bootstrap's outcome: the staging branch when it was made, the tables, the publish commit (or null). */
+  public record Setup(String branchMade, Result result, String publishedAt) {}
+
+  private static String summary(Result r) {
+    List<String> parts = new ArrayList<>();
+    if (!r.createdTables().isEmpty()) {
+      parts.add(r.createdTables().size() + " table(s) created");
+    }
+    if (!r.alteredTables().isEmpty()) {
+      parts.add(r.alteredTables().size() + " altered");
+    }
+    if (parts.isEmpty()) {
+      parts.add(r.createdNamespaces().size() + " namespace(s) created");
+    }
+    return String.join(", ", parts);
   }
 
   public static Result run(SparkSession spark, Storage storage, TidemarkConfig config) {

@@ -75,6 +75,17 @@ public final class CommitKeys {
   public static final String PASSED = "passed";
   public static final String FAILED = "failed";
 
+  // ---- a publish's commit on the published branch (main)
+
+  /** The staging branch's commit the publish made the published branch's (what readers now see). */
+  public static final String PUBLISHED = "tidemark.published";
+  /** The staging branch published from. */
+  public static final String STAGED_ON = "tidemark.staged-on";
+  /** Before a table's name: the rows the publish brought to it ({@code tidemark.rows.facts.events}). */
+  public static final String ROWS = "tidemark.rows.";
+  /** The names of the checks that passed, comma separated. */
+  public static final String CHECKS = "tidemark.checks";
+
   // ---- the marks: how far a restatement read (on its plan commit and on main's merge commit)
 
   /** The raw events table's snapshot the run read up to. */

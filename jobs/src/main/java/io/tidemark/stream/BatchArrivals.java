@@ -16,7 +16,7 @@ import scala.Tuple2;
  * arrival numbers in the paths of the batch's files. Commits carry them, so the Nessie log says which arrival a
  * commit came from.
  */
-final class BatchArrivals {
+public final class BatchArrivals {
   private BatchArrivals() {}
 
   /**
@@ -49,7 +49,7 @@ final class BatchArrivals {
   }
 
   /** "3", "1-3" or "1,4" for these arrival numbers; empty for none. */
-  static String describe(TreeSet<Integer> arrivals) {
+  public static String describe(java.util.SortedSet<Integer> arrivals) {
     if (arrivals.isEmpty()) {
       return "";
     }
@@ -57,6 +57,23 @@ final class BatchArrivals {
       return arrivals.first() + "-" + arrivals.last();
     }
     return String.join(",", arrivals.stream().map(String::valueOf).toList());
+  }
+
+  /** The arrival numbers of a description {@link #describe} made ("1-3,5" too); none for null or empty. */
+  public static TreeSet<Integer> parse(String arrivals) {
+    TreeSet<Integer> out = new TreeSet<>();
+    if (arrivals == null || arrivals.isBlank()) {
+      return out;
+    }
+    for (String part : arrivals.split(",")) {
+      String[] range = part.strip().split("-");
+      int from = Integer.parseInt(range[0].strip());
+      int to = Integer.parseInt(range[range.length - 1].strip());
+      for (int a = from; a <= to; a++) {
+        out.add(a);
+      }
+    }
+    return out;
   }
 
   /** The newest arrival of a description {@link #describe} made ("1-3": 3), or null for none. */

@@ -43,7 +43,9 @@ public final class TestStack {
       throw new UncheckedIOException(e);
     }
     env = environment(home);
-    config = TidemarkConfig.of(env, Map.of());
+    // the test JVM writes as the jobs do: its catalog works on the staging branch (tests of readers of the published
+    // branch run commands in JVMs of their own, or name the branch: table@main)
+    config = TidemarkConfig.of(env, Map.of()).writing();
     services = new Services(config);
     long t0 = System.nanoTime();
     endpoints = services.ensureUp();
@@ -51,7 +53,7 @@ public final class TestStack {
     Runtime.getRuntime().addShutdownHook(new Thread(services::down, "tidemark-test-stack-down"));
     SparkSession spark = SparkSessions.getOrCreate(config, endpoints, "tidemark-it");
     lakehouse = Lakehouse.attach(config, endpoints, spark);
-    Bootstrap.run(spark, lakehouse.storage(), config);
+    Bootstrap.setUp(lakehouse);
     // off in the quick tier (./run-tests --quick), whose tests run no command in a JVM of its own: there the training
     // would be the longest step; without the archive a command's JVM starts as Cli starts it for a stale one
     if (Boolean.parseBoolean(System.getProperty("tidemark.test.train-class-archive", "true"))) {

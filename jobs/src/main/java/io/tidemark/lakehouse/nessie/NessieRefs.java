@@ -58,6 +58,49 @@ public final class NessieRefs implements AutoCloseable {
     }
   }
 
+  /**
+   * The branch {@code name}, made at the head of {@code from} when it does not exist (and {@code from}, when it
+   * does not exist either, at the head of Nessie's default branch); whether it was made.
+   */
+  public boolean ensureBranch(String name, String from) {
+    if (exists(name)) {
+      branch(name);
+      return false;
+    }
+    if (!exists(from)) {
+      try {
+        createBranch(from, api.getDefaultBranch());
+      } catch (NessieNotFoundException e) {
+        throw new NessieRefException("Nessie has no default branch to make " + from + " from");
+      }
+    }
+    try {
+      createBranch(name, branch(from));
+      return true;
+    } catch (NessieRefException e) {
+      if (exists(name)) {
+        // made by a job that ran at the same time
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /** The content keys whose content differs between two commits (e.g. what a branch has that another has not). */
+  public List<ContentKey> changedKeys(String fromRef, String fromHash, String toRef, String toHash) {
+    try {
+      return api.getDiff().fromRefName(fromRef).fromHashOnRef(fromHash).toRefName(toRef).toHashOnRef(toHash)
+          .stream().map(org.projectnessie.model.DiffResponse.DiffEntry::getKey).toList();
+    } catch (NessieNotFoundException e) {
+      throw new NessieRefException("cannot compare " + fromRef + " with " + toRef + ": " + e.getMessage());
+    }
+  }
+
+  /** The Nessie API, for what this class does not wrap. */
+  public NessieApiV2 api() {
+    return api;
+  }
+
   /** A new branch at the head of {@code from}. */
   public Branch createBranch(String name, Branch from) {
     try {

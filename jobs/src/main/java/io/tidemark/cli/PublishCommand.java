@@ -1,0 +1,39 @@
+package io.tidemark.cli;
+
+import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.publish.Publisher;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "publish", mixinStandardHelpOptions = true,
+    description = {"Check what the streams (and the restatement, and compaction) committed to the staging branch "
+        + "(TIDEMARK_STAGING_BRANCH) since the last publish, and when every check passes make it the published "
+        + "branch's (TIDEMARK_NESSIE_REF) in one Nessie merge: readers of main see whole, checked arrivals.",
+        "The checks look at what was staged only: every landed line read is archived or quarantined, the SCD2 "
+            + "invariants on the companies changed, the windows finalized, the same arrivals in every stream of a "
+            + "dataset, and no write by anyone but tidemark's jobs. A failed check: exit 1, one line naming it, the "
+            + "published branch unchanged and the staged commit tagged rejected-<hash>. Nothing staged: nothing done."})
+final class PublishCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--dry-run", arity = "0..1", fallbackValue = "true",
+      description = "Run the checks and say what would be published; publish nothing, tag nothing.")
+  boolean dryRun;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    try (Lakehouse lh = Lakehouse.open(Tidemark.root(spec).config().writing(), "tidemark publish")) {
+      Publisher.Result r = new Publisher(lh).publish(dryRun);
+      r.checks().forEach(c -> out.println("  " + c));
+      out.println(r.summary());
+    }
+    out.flush();
+    return 0;
+  }
+}

@@ -1,0 +1,298 @@
+package io.tidemark.publish;
+
+import io.tidemark.audit.AuditCheck;
+import io.tidemark.audit.Scd2Invariants;
+import io.tidemark.config.TableName;
+import io.tidemark.config.Tables;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.lakehouse.CommitKeys;
+import io.tidemark.lakehouse.DriverReads;
+import io.tidemark.lakehouse.Schemas;
+import io.tidemark.lakehouse.Storage;
+import io.tidemark.land.Feed;
+import io.tidemark.land.LandingFile;
+import io.tidemark.stream.StreamKind;
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.spark.sql.Row;
+
+/**
+ * The checks an arrival passes before it is published. Each looks only at what the staged commits changed (the rows
+ * they appended, the keys they touched, the files they read), so its cost follows the arrival, not the history:
+ * <ul>
+ *   <li>{@value #WRITERS}: every staged snapshot was made by a stream, the restatement or compaction, and a stream's
+ *       snapshot of an append-only table only appends (a row written or deleted by hand on the staging branch fails);</li>
+ *   <li>{@value #LINES}: every line of each landed file the raw archives read is archived or quarantined;</li>
+ *   <li>{@value #SCD2}: the SCD2 invariants on the companies the arrival changed;</li>
+ *   <li>{@value #WINDOWS}: the windows the arrival finalized are final under the counts stream's watermark, each
+ *       written once, and count no more events than the raw archive holds in them;</li>
+ *   <li>{@value #SAME_ARRIVALS}: the streams fed by one dataset have all taken in the same arrivals.</li>
+ * </ul>
+ */
+public final class ArrivalChecks {
+  public static final String WRITERS = "staged-writers";
+  public static final String LINES = "lines-accounted";
+  public static final String SCD2 = "scd2-invariants";
+  public static final String WINDOWS = "windows-final";
+  public static final String SAME_ARRIVALS = "same-arrivals";
+  /** Rows a check reads on the driver at most: far above an arrival's. */
+  private static final long BUDGET = 20_000_000;
+
+  private final TidemarkConfig config;
+  private final Tables t;
+  private final Storage storage;
+
+  public ArrivalChecks(TidemarkConfig config, Storage storage) {
+    this.config = config;
+    this.t = config.tables();
+    this.storage = storage;
+  }
+
+  /** Every check on what is staged, in order; each passes when what it looks at was not staged. */
+  public List<AuditCheck> run(Staged staged) {
+    List<AuditCheck> out = new ArrayList<>();
+    out.add(writers(staged));
+    out.add(lines(staged));
+    out.add(scd2(staged));
+    out.add(windows(staged));
+    out.add(sameArrivals(staged));
+    return out;
+  }
+
+  AuditCheck writers(Staged staged) {
+    Set<TableName> appendOnly = Set.of(t.rawEvents(), t.rejected(), t.rawCompanyChanges(), t.events(),
+        t.eventCounts(), t.companyChanges(), t.streamBatches());
+    List<String> bad = new ArrayList<>();
+    int seen = 0;
+    for (Staged.Change c : staged.changes().values()) {
+      for (Snapshot s : c.snapshots()) {
+        seen++;
+        String stream = s.summary().get(CommitKeys.STREAM);
+        if ("replace".equals(s.operation())) {
+          continue; // compaction: the same rows in other files
+        }
+        if (stream == null) {
+          bad.add(c.name() + " snapshot " + s.snapshotId() + " (" + s.operation() + ") made by none of tidemark's jobs");
+        } else if (!CommitKeys.RESTATEMENT_STREAM.equals(stream) && appendOnly.contains(c.name())
+            && !"append".equals(s.operation())) {
+          bad.add(c.name() + " snapshot " + s.snapshotId() + ": stream " + stream + " did " + s.operation()
+              + ", it only appends");
+        }
+      }
+    }
+    return AuditCheck.of(WRITERS, "staged tables", bad.size(), bad.isEmpty()
+        ? seen + " staged snapshot(s), all by the streams, the restatement or compaction" : first(bad));
+  }
+
+  AuditCheck lines(Staged staged) {
+    Map<String, long[]> perFile = new TreeMap<>();
+    for (TableName raw : List.of(t.rawEvents(), t.rawCompanyChanges(), t.rejected())) {
+      for (Record r : appended(staged, raw, List.of("source_file"))) {
+        perFile.computeIfAbsent((String) r.getField("source_file"), f -> new long[1])[0]++;
+      }
+    }
+    List<String> bad = new ArrayList<>();
+    int cleaned = 0;
+    long lines = 0;
+    for (Map.Entry<String, long[]> e : perFile.entrySet()) {
+      Optional<Long> landed = landedLines(e.getKey());
+      if (landed.isEmpty()) {
+        cleaned++;
+        continue;
+      }
+      lines += landed.get();
+      if (landed.get() != e.getValue()[0]) {
+        bad.add(e.getKey() + ": " + landed.get() + " line(s) landed, " + e.getValue()[0] + " archived or quarantined");
+      }
+    }
+    return AuditCheck.of(LINES, t.rawEvents() + ", " + t.rawCompanyChanges() + ", " + t.rejected(), bad.size(),
+        bad.isEmpty() ? perFile.size() + " landed file(s), " + lines + " line(s), each archived or quarantined"
+            + (cleaned > 0 ? " (" + cleaned + " file(s) no longer in the landing zone, not recounted)" : "")
+            : first(bad));
+  }
+
+  /** Lines of a landed file, or empty when it is gone (cleaned up or archived after it was read). */
+  private Optional<Long> landedLines(String sourceFile) {
+    URI uri = URI.create(sourceFile);
+    if (!config.landingBucket().equals(uri.getHost())) {
+      return Optional.empty();
+    }
+    String key = uri.getPath().replaceFirst("^/", "");
+    if (storage.stat(uri.getHost(), key).isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new LandingFile(Feed.EVENTS, key, storage.get(uri.getHost(), key)).lines());
+  }
+
+  AuditCheck scd2(Staged staged) {
+    Set<String> touched = new HashSet<>();
+    for (Record r : appended(staged, t.companyChanges(), List.of("company_id"))) {
+      touched.add((String) r.getField("company_id"));
+    }
+    if (touched.isEmpty()) {
+      // a dimension changed without its change log is a hand-made write, which the writers check names
+      return AuditCheck.of(SCD2, t.companies().toString(), 0, "no company change staged");
+    }
+    Expression keys = Expressions.in("company_id", touched.toArray());
+    List<Row> versions = rows(staged, t.companies(), keys, Schemas.COMPANY_VERSION);
+    List<Row> changes = rows(staged, t.companyChanges(), keys, Schemas.COMPANY_CHANGE);
+    try (Connection db = DriverManager.getConnection("jdbc:duckdb:")) {
+      List<Scd2Invariants.Violation> v = Scd2Invariants.check(db, versions, Optional.of(changes));
+      return AuditCheck.of(SCD2, t.companies().toString(), v.size(), v.isEmpty() ? touched.size()
+          + " changed companies: one open version, no gap or overlap, equal to the rebuild from the change log"
+          : v.get(0).toString());
+    } catch (SQLException e) {
+      throw new IllegalStateException("the SCD2 check could not run in DuckDB: " + e.getMessage(), e);
+    }
+  }
+
+  AuditCheck windows(Staged staged) {
+    Staged.Change counts = staged.changes().get(t.eventCounts());
+    if (counts == null) {
+      return AuditCheck.of(WINDOWS, t.eventCounts().toString(), 0, "no window finalized");
+    }
+    long windowMs = config.countsWindow().toMillis();
+    long watermark = counts.snapshots().stream().map(s -> s.summary().get(CommitKeys.WATERMARK_MS))
+        .filter(java.util.Objects::nonNull).mapToLong(Long::parseLong).max().orElse(Long.MIN_VALUE);
+    List<Record> staged1 = appended(staged, t.eventCounts(), List.of("company_id", "w_start", "n"));
+    List<String> bad = new ArrayList<>();
+    Map<String, Long> written = new HashMap<>();
+    Set<Object> starts = new HashSet<>();
+    for (Record r : staged1) {
+      String id = (String) r.getField("company_id");
+      long start = micros(r.getField("w_start")) / 1000;
+      long n = (Long) r.getField("n");
+      String w = id + " " + Instant.ofEpochMilli(start);
+      if (written.put(id + "@" + start, n) != null) {
+        bad.add("window " + w + " written twice");
+      }
+      if (n < 1 || start % windowMs != 0) {
+        bad.add("window " + w + " holds n=" + n + (start % windowMs != 0 ? ", not on a window boundary" : ""));
+      }
+      if (start + windowMs > watermark) {
+        bad.add("window " + w + " written before the watermark (" + Instant.ofEpochMilli(watermark) + ") passed its end");
+      }
+      starts.add(r.getField("w_start"));
+    }
+    if (!starts.isEmpty() && counts.publishedSnapshot() != null) {
+      for (Record r : DriverReads.read(counts.table(), counts.publishedSnapshot(),
+          Expressions.in("w_start", starts.toArray()), List.of("company_id", "w_start"), false, BUDGET)) {
+        String key = r.getField("company_id") + "@" + micros(r.getField("w_start")) / 1000;
+        if (written.containsKey(key)) {
+          bad.add("window " + key + " was published before");
+        }
+      }
+    }
+    if (!written.isEmpty()) {
+      long from = written.keySet().stream().mapToLong(k -> Long.parseLong(k.substring(k.lastIndexOf('@') + 1)))
+          .min().orElseThrow();
+      long to = written.keySet().stream().mapToLong(k -> Long.parseLong(k.substring(k.lastIndexOf('@') + 1)))
+          .max().orElseThrow() + windowMs;
+      Map<String, Long> raw = new HashMap<>();
+      org.apache.iceberg.Table rawTable = staged.table(t.rawEvents());
+      Expression range = Expressions.and(Expressions.greaterThanOrEqual("event_ts", from * 1000),
+          Expressions.lessThan("event_ts", to * 1000));
+      for (Record r : DriverReads.read(rawTable, null, range, List.of("company_id", "event_ts"), false, BUDGET)) {
+        long ts = micros(r.getField("event_ts")) / 1000;
+        raw.merge(r.getField("company_id") + "@" + (ts - Math.floorMod(ts, windowMs)), 1L, Long::sum);
+      }
+      written.forEach((k, n) -> {
+        if (n > raw.getOrDefault(k, 0L)) {
+          bad.add("window " + k + " counts " + n + " events, the raw archive holds " + raw.getOrDefault(k, 0L));
+        }
+      });
+    }
+    return AuditCheck.of(WINDOWS, t.eventCounts().toString(), bad.size(), bad.isEmpty() ? written.size()
+        + " finalized window(s): once each, final under the watermark, within the raw archive's events"
+        : first(bad));
+  }
+
+  AuditCheck sameArrivals(Staged staged) {
+    Map<String, Integer> newest = new LinkedHashMap<>();
+    for (Record r : appended(staged, t.streamBatches(), List.of("stream", "arrival"))) {
+      Integer a = (Integer) r.getField("arrival");
+      if (a != null) {
+        newest.merge((String) r.getField("stream"), a, Math::max);
+      }
+    }
+    List<String> bad = new ArrayList<>();
+    List<String> seen = new ArrayList<>();
+    for (Feed feed : Feed.values()) {
+      Map<String, Integer> ofFeed = new TreeMap<>();
+      for (StreamKind k : StreamKind.values()) {
+        if (k.dataset() == feed && newest.containsKey(k.streamName())) {
+          ofFeed.put(k.streamName(), newest.get(k.streamName()));
+        }
+      }
+      if (ofFeed.isEmpty()) {
+        continue;
+      }
+      int max = ofFeed.values().stream().max(Integer::compare).orElseThrow();
+      for (StreamKind k : StreamKind.values()) {
+        if (k.dataset() == feed && !ofFeed.getOrDefault(k.streamName(), -1).equals(max)) {
+          bad.add(k.streamName() + " has taken in " + feed.dir() + " up to arrival "
+              + (ofFeed.containsKey(k.streamName()) ? ofFeed.get(k.streamName()) : "none staged") + ", "
+              + String.join(", ", ofFeed.keySet()) + " up to " + max + " (run `tidemark stream all`)");
+        }
+      }
+      seen.add(feed.dir() + " up to arrival " + max);
+    }
+    return AuditCheck.of(SAME_ARRIVALS, t.streamBatches().toString(), bad.size(), bad.isEmpty()
+        ? (seen.isEmpty() ? "no stream run staged" : "every stream has taken in " + String.join("; ", seen))
+        : first(bad));
+  }
+
+  /** The rows the staged snapshots appended to a table (none when it did not change). */
+  private static List<Record> appended(Staged staged, TableName table, List<String> columns) {
+    Staged.Change c = staged.changes().get(table);
+    if (c == null || c.snapshots().isEmpty()) {
+      return List.of();
+    }
+    Long to = c.stagedSnapshot();
+    if (c.publishedSnapshot() == null) {
+      return DriverReads.read(c.table(), to, Expressions.alwaysTrue(), columns, false, BUDGET);
+    }
+    return DriverReads.appended(c.table(), c.publishedSnapshot(), to, Expressions.alwaysTrue(), columns, BUDGET);
+  }
+
+  /** A table's rows at the staged commit matching {@code filter}, as rows of {@code schema}. */
+  private static List<Row> rows(Staged staged, TableName table, Expression filter, org.apache.spark.sql.types.StructType schema) {
+    return DriverReads.read(staged.table(table), null, filter, List.of(schema.fieldNames()), false, BUDGET)
+        .stream().map(r -> DriverReads.toRow(r, schema)).toList();
+  }
+
+  private static long micros(Object ts) {
+    if (ts instanceof Long l) {
+      return l;
+    }
+    if (ts instanceof java.time.OffsetDateTime o) {
+      return o.toInstant().toEpochMilli() * 1000;
+    }
+    if (ts instanceof LocalDateTime l) {
+      return l.toInstant(ZoneOffset.UTC).toEpochMilli() * 1000;
+    }
+    throw new IllegalArgumentException("not a timestamp: " + ts);
+  }
+
+  private static String first(List<String> problems) {
+    return problems.get(0) + (problems.size() > 1 ? " (and " + (problems.size() - 1) + " more)" : "");
+  }
+}

@@ -1,0 +1,188 @@
+package io.tidemark.publish;
+
+import io.tidemark.audit.AuditCheck;
+import io.tidemark.config.TableName;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.lakehouse.CommitKeys;
+import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.lakehouse.nessie.NessieRefs;
+import io.tidemark.stream.BatchArrivals;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.projectnessie.error.NessieConflictException;
+import org.projectnessie.error.NessieNotFoundException;
+import org.projectnessie.model.Branch;
+import org.projectnessie.model.CommitMeta;
+import org.projectnessie.model.Conflict;
+import org.projectnessie.model.Content;
+import org.projectnessie.model.ContentKey;
+import org.projectnessie.model.MergeResponse;
+
+/**
+ * Publishes what the writers staged: reads the staging branch's head once, checks what it changed since the
+ * published branch ({@link ArrivalChecks}), and when every check passes merges exactly that commit into the
+ * published branch, naming the published head it read: one Nessie commit, which says which arrivals, how many rows
+ * per table and which checks passed. Nessie applies a merge whole or not at all, so a reader of the published
+ * branch sees every table at the same arrival. A merge Nessie refuses (someone changed the same table on the
+ * published branch) is reported, never forced; a failed check leaves the published branch where it was and tags
+ * the staged commit {@code rejected-<hash>} for inspection. Safe to rerun and to kill: nothing staged, nothing done.
+ */
+public final class Publisher {
+  /** Prefix of the tag a staged commit that failed its checks keeps. */
+  public static final String REJECTED = "rejected-";
+  public static final String AUTHOR = "tidemark-publish";
+
+  /** What a publish did. {@code mergeHash} null: nothing published (nothing staged, or a dry run). */
+  public record Result(String publishedRef, String stagingBranch, String stagedHash, String mergeHash,
+                       String arrivals, Map<TableName, Long> rows, List<AuditCheck> checks, boolean nothingStaged,
+                       long checkMs, long totalMs) {
+    public String summary() {
+      if (nothingStaged) {
+        return "publish: nothing staged on " + stagingBranch + " that " + publishedRef + " does not have";
+      }
+      String what = (arrivals.isEmpty() ? "no new arrival" : "arrival" + (arrivals.matches("\\d+") ? " " : "s ")
+          + arrivals) + ", " + rows.entrySet().stream().map(e -> e.getKey() + " +" + e.getValue())
+          .collect(Collectors.joining(", "));
+      String checked = checks.size() + " checks passed (" + checks.stream().map(AuditCheck::name)
+          .collect(Collectors.joining(", ")) + ")";
+      return mergeHash == null ? "publish (dry run): would publish " + what + " from " + stagingBranch + "@"
+          + shortHash(stagedHash) + "; " + checked
+          : "published " + what + " to " + publishedRef + " (" + shortHash(mergeHash) + "); " + checked;
+    }
+  }
+
+  private final Lakehouse lakehouse;
+  private final TidemarkConfig config;
+
+  /** {@code lakehouse}: a writer's ({@link TidemarkConfig#writing}), whose catalog reads the staging branch. */
+  public Publisher(Lakehouse lakehouse) {
+    this.lakehouse = lakehouse;
+    this.config = lakehouse.config();
+  }
+
+  public Result publish(boolean dryRun) {
+    long t0 = System.nanoTime();
+    String published = config.publishedRef();
+    String staging = config.stagingBranch();
+    if (published.equals(staging)) {
+      throw new PublishException("TIDEMARK_STAGING_BRANCH is TIDEMARK_NESSIE_REF (" + staging + "): there is no "
+          + "staging branch to publish from; give them different names");
+    }
+    try (NessieRefs refs = new NessieRefs(lakehouse.endpoints())) {
+      if (!refs.exists(staging)) {
+        throw new PublishException("no branch " + staging + " in Nessie: run `tidemark bootstrap`");
+      }
+      Branch target = refs.branch(published);
+      String stagedHash = refs.branch(staging).getHash();
+      List<ContentKey> changed = refs.changedKeys(published, target.getHash(), staging, stagedHash);
+      Map<ContentKey, Content> atPublished = contents(refs, target,
+          config.tables().all().stream().map(Staged::key).toList());
+      Staged staged = Staged.read(lakehouse.spark(), config, atPublished, target.getHash(), stagedHash, changed);
+      if (staged.isEmpty()) {
+        return new Result(published, staging, stagedHash, null, "", Map.of(), List.of(), true, 0, ms(t0));
+      }
+      List<String> diverged = staged.changes().values().stream().filter(Staged.Change::diverged)
+          .map(c -> c.name().toString()).toList();
+      if (!diverged.isEmpty()) {
+        throw new PublishException("conflict: " + published + " changed " + capped(diverged) + " since it was "
+            + "staged, outside `tidemark publish`; publish never overwrites: look at `tidemark sql \"SHOW LOG "
+            + published + "\"` and undo that change or redo it on " + staging);
+      }
+      long c0 = System.nanoTime();
+      List<AuditCheck> checks = new ArrivalChecks(config, lakehouse.storage()).run(staged);
+      long checkMs = ms(c0);
+      String arrivals = BatchArrivals.describe(staged.arrivals());
+      Map<TableName, Long> rows = new LinkedHashMap<>();
+      staged.changes().forEach((t, c) -> rows.put(t, c.addedRows()));
+      AuditCheck failed = checks.stream().filter(c -> !c.passed()).findFirst().orElse(null);
+      if (failed != null) {
+        String tag = REJECTED + shortHash(stagedHash);
+        if (!dryRun && !refs.exists(tag)) {
+          refs.tag(tag, staging, stagedHash);
+        }
+        throw new PublishException("publish refused: check " + failed.name() + " failed on " + failed.table() + ": "
+            + failed.detail() + "; " + published + " stays at " + shortHash(target.getHash()) + ", the staged commit "
+            + "is tag " + tag + " (`tidemark check --branch " + tag + "`, `tidemark sql \"SELECT ... FROM "
+            + "ns.table@" + tag + "\"`); fix it on " + staging + " and publish again");
+      }
+      if (dryRun) {
+        return new Result(published, staging, stagedHash, null, arrivals, rows, checks, false, checkMs, ms(t0));
+      }
+      String merge = merge(refs, target, staging, stagedHash, message(staged, arrivals, rows, checks),
+          properties(staged, arrivals, rows, checks));
+      return new Result(published, staging, stagedHash, merge, arrivals, rows, checks, false, checkMs, ms(t0));
+    }
+  }
+
+  private static Map<ContentKey, Content> contents(NessieRefs refs, Branch at, List<ContentKey> keys) {
+    try {
+      return refs.api().getContent().refName(at.getName()).hashOnRef(at.getHash()).keys(keys).get();
+    } catch (NessieNotFoundException e) {
+      throw new PublishException("cannot read " + at.getName() + " in Nessie: " + e.getMessage());
+    }
+  }
+
+  /** One merge of the staged commit, expecting the published branch at the head that was read. */
+  private String merge(NessieRefs refs, Branch target, String staging, String stagedHash, String message,
+                       Map<String, String> props) {
+    try {
+      MergeResponse r = refs.api().mergeRefIntoBranch().branch(target).fromRef(Branch.of(staging, stagedHash))
+          .commitMeta(CommitMeta.builder().message(message).author(AUTHOR).putAllProperties(props).build())
+          .merge();
+      return r.getResultantTargetHash();
+    } catch (NessieConflictException e) {
+      throw new PublishException("conflict: Nessie refused to merge " + staging + "@" + shortHash(stagedHash)
+          + " into " + target.getName() + " (" + conflicts(e) + "); publish never forces: look at `tidemark sql "
+          + "\"SHOW LOG " + target.getName() + "\"`, then publish again");
+    } catch (NessieNotFoundException e) {
+      throw new PublishException("cannot merge " + staging + " into " + target.getName() + ": " + e.getMessage());
+    }
+  }
+
+  private static String conflicts(NessieConflictException e) {
+    List<String> keys = e.getErrorDetails() instanceof org.projectnessie.error.ReferenceConflicts rc
+        ? rc.conflicts().stream().map(Conflict::key).filter(java.util.Objects::nonNull).map(ContentKey::toString)
+            .toList() : List.of();
+    return keys.isEmpty() ? io.tidemark.TidemarkException.firstLine(e) : "changed on both sides: " + capped(keys);
+  }
+
+  private String message(Staged staged, String arrivals, Map<TableName, Long> rows, List<AuditCheck> checks) {
+    String what = arrivals.isEmpty() ? "corrections and maintenance" : (arrivals.matches("\\d+") ? "arrival "
+        : "arrivals ") + arrivals;
+    return "publish " + what + " from " + config.stagingBranch() + ": " + rows.entrySet().stream()
+        .map(e -> e.getKey() + " +" + e.getValue()).collect(Collectors.joining(", ")) + "; " + checks.size()
+        + " checks passed; written by " + String.join(", ", staged.writers());
+  }
+
+  private Map<String, String> properties(Staged staged, String arrivals, Map<TableName, Long> rows,
+                                         List<AuditCheck> checks) {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put(CommitKeys.STAGE, "publish");
+    p.put(CommitKeys.PUBLISHED, staged.stagedHash());
+    p.put(CommitKeys.STAGED_ON, config.stagingBranch());
+    if (!arrivals.isEmpty()) {
+      p.put(CommitKeys.ARRIVALS, arrivals);
+    }
+    rows.forEach((t, n) -> p.put(CommitKeys.ROWS + t, Long.toString(n)));
+    p.put(CommitKeys.AUDIT, CommitKeys.PASSED);
+    p.put(CommitKeys.AUDIT_CHECKS, Integer.toString(checks.size()));
+    p.put(CommitKeys.CHECKS, checks.stream().map(AuditCheck::name).collect(Collectors.joining(",")));
+    p.put(CommitKeys.PIPELINE, config.tables().rawEvents().toString());
+    return p;
+  }
+
+  private static String capped(List<String> items) {
+    return items.size() <= 3 ? String.join(", ", items)
+        : String.join(", ", items.subList(0, 3)) + " and " + (items.size() - 3) + " more";
+  }
+
+  static String shortHash(String hash) {
+    return hash.length() > 8 ? hash.substring(0, 8) : hash;
+  }
+
+  private static long ms(long t0) {
+    return (System.nanoTime() - t0) / 1_000_000;
+  }
+}

@@ -1,0 +1,190 @@
+package io.tidemark.publish;
+
+import io.tidemark.config.TableName;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.lakehouse.CommitKeys;
+import io.tidemark.lakehouse.IcebergTables;
+import io.tidemark.stream.BatchArrivals;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Collectors;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.spark.sql.SparkSession;
+import org.projectnessie.model.Content;
+import org.projectnessie.model.ContentKey;
+import org.projectnessie.model.IcebergTable;
+
+/**
+ * What waits on the staging branch to be published: per table of the pipeline that differs from the published
+ * branch, the table at the staged commit and its snapshots since the one the published branch holds. Everything
+ * is read at two commits (the published head and the staged one), so a stream committing meanwhile changes nothing
+ * of what is checked and published.
+ */
+public final class Staged {
+  /** One table that changed: loaded at the staged commit; {@code snapshots} the staged ones, oldest first. */
+  public record Change(TableName name, Table table, Long publishedSnapshot, List<Snapshot> snapshots,
+                       boolean diverged) {
+    /** Rows the staged snapshots added. */
+    public long addedRows() {
+      return snapshots.stream().filter(s -> !"replace".equals(s.operation()))
+          .mapToLong(s -> Long.parseLong(s.summary().getOrDefault("added-records", "0"))).sum();
+    }
+
+    /** Rows the staged snapshots deleted (the SCD2 dimension closes versions; compaction is not counted). */
+    public long deletedRows() {
+      return snapshots.stream().filter(s -> !"replace".equals(s.operation()))
+          .mapToLong(s -> Long.parseLong(s.summary().getOrDefault("deleted-records", "0"))).sum();
+    }
+
+    /** The staged snapshot a stream or the restatement made last, or null. */
+    public Long stagedSnapshot() {
+      return snapshots.isEmpty() ? publishedSnapshot : snapshots.get(snapshots.size() - 1).snapshotId();
+    }
+  }
+
+  private final String publishedHash;
+  private final String stagedHash;
+  private final Map<TableName, Change> changes;
+  private final List<ContentKey> otherKeys;
+
+  private final SparkSession spark;
+  private final TidemarkConfig config;
+  private final Map<TableName, Table> unchanged = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private Staged(SparkSession spark, TidemarkConfig config, String publishedHash, String stagedHash,
+                 Map<TableName, Change> changes, List<ContentKey> otherKeys) {
+    this.spark = spark;
+    this.config = config;
+    this.publishedHash = publishedHash;
+    this.stagedHash = stagedHash;
+    this.changes = changes;
+    this.otherKeys = otherKeys;
+  }
+
+  /**
+   * What {@code changedKeys} (the Nessie diff between the two commits) means for the pipeline's tables: each changed
+   * table is loaded at the staged commit, and its snapshots are walked back to the published one.
+   */
+  static Staged read(SparkSession spark, TidemarkConfig config, Map<ContentKey, Content> published,
+                     String publishedHash, String stagedHash, List<ContentKey> changedKeys) {
+    Map<ContentKey, TableName> ours = new LinkedHashMap<>();
+    for (TableName t : config.tables().all()) {
+      ours.put(key(t), t);
+    }
+    List<ContentKey> others = changedKeys.stream().filter(k -> !ours.containsKey(k)).toList();
+    // loaded at once: each is a catalog round trip and a metadata file read
+    Map<TableName, CompletableFuture<Change>> loading = new LinkedHashMap<>();
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      for (ContentKey k : changedKeys) {
+        TableName t = ours.get(k);
+        if (t != null) {
+          Long at = published.get(k) instanceof IcebergTable it ? it.getSnapshotId() : null;
+          loading.put(t, CompletableFuture.supplyAsync(() -> change(spark, config, t, at, stagedHash), pool));
+        }
+      }
+    } finally {
+      pool.shutdown();
+    }
+    Map<TableName, Change> changes = new LinkedHashMap<>();
+    for (TableName t : config.tables().all()) {
+      if (loading.containsKey(t)) {
+        changes.put(t, join(loading.get(t)));
+      }
+    }
+    return new Staged(spark, config, publishedHash, stagedHash, changes, others);
+  }
+
+  private static Change join(CompletableFuture<Change> f) {
+    try {
+      return f.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
+  }
+
+  private static Change change(SparkSession spark, TidemarkConfig config, TableName t, Long published,
+                               String stagedHash) {
+    Table table = load(spark, config, t, stagedHash);
+    List<Snapshot> staged = new ArrayList<>();
+    boolean found = published == null || published < 0;
+    Snapshot s = table.currentSnapshot();
+    while (s != null) {
+      if (!found && s.snapshotId() == published) {
+        found = true;
+        break;
+      }
+      staged.add(0, s);
+      s = s.parentId() == null ? null : table.snapshot(s.parentId());
+    }
+    // not in the staged history: the published table was changed on the published branch itself
+    return new Change(t, table, published != null && published < 0 ? null : published, staged,
+        !found && published != null && published >= 0);
+  }
+
+  private static Table load(SparkSession spark, TidemarkConfig config, TableName t, String hash) {
+    return IcebergTables.load(spark, "`" + t.namespace() + "`.`" + t.table() + "@" + config.stagingBranch() + "#"
+        + hash + "`");
+  }
+
+  /** A table at the staged commit, changed or not (one that did not change is loaded on first use). */
+  public Table table(TableName t) {
+    Change c = changes.get(t);
+    return c != null ? c.table() : unchanged.computeIfAbsent(t, x -> load(spark, config, x, stagedHash));
+  }
+
+  /** Nessie's key of a table. */
+  static ContentKey key(TableName t) {
+    List<String> parts = new ArrayList<>(List.of(t.namespace().split("\\.")));
+    parts.add(t.table());
+    return ContentKey.of(parts);
+  }
+
+  public String publishedHash() {
+    return publishedHash;
+  }
+
+  public String stagedHash() {
+    return stagedHash;
+  }
+
+  /** The pipeline's tables that changed, in the configuration's order. */
+  public Map<TableName, Change> changes() {
+    return changes;
+  }
+
+  /** Content that differs but is none of the pipeline's tables (another pipeline's, a user's): published along. */
+  public List<ContentKey> otherKeys() {
+    return otherKeys;
+  }
+
+  public boolean isEmpty() {
+    return changes.isEmpty() && otherKeys.isEmpty();
+  }
+
+  /** The arrivals the staged stream commits read (the restatement's and compaction's name none). */
+  public TreeSet<Integer> arrivals() {
+    TreeSet<Integer> out = new TreeSet<>();
+    for (Change c : changes.values()) {
+      for (Snapshot s : c.snapshots()) {
+        out.addAll(BatchArrivals.parse(s.summary().get(CommitKeys.ARRIVALS)));
+      }
+    }
+    return out;
+  }
+
+  /** Who made the staged snapshots: streams by name, "restate", or the operation of an unattributed one. */
+  public Set<String> writers() {
+    return changes.values().stream().flatMap(c -> c.snapshots().stream())
+        .map(s -> s.summary().getOrDefault(CommitKeys.STREAM, s.operation())).collect(Collectors.toCollection(
+            TreeSet::new));
+  }
+}
