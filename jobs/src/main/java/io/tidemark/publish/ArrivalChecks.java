@@ -260,17 +260,25 @@ public final class ArrivalChecks {
         : first(bad));
   }
 
-  /** The rows the staged snapshots appended to a table (none when it did not change). */
+  /**
+   * The rows the staged appends added to a table (none when it did not change): snapshot by snapshot, as the
+   * restatement's overwrites (audited by the restatement itself) and compaction's rewrites add no new rows.
+   */
   private static List<Record> appended(Staged staged, TableName table, List<String> columns) {
     Staged.Change c = staged.changes().get(table);
-    if (c == null || c.snapshots().isEmpty()) {
+    if (c == null) {
       return List.of();
     }
-    Long to = c.stagedSnapshot();
-    if (c.publishedSnapshot() == null) {
-      return DriverReads.read(c.table(), to, Expressions.alwaysTrue(), columns, false, BUDGET);
+    List<Record> out = new ArrayList<>();
+    for (Snapshot s : c.snapshots()) {
+      if (!"append".equals(s.operation())) {
+        continue;
+      }
+      out.addAll(s.parentId() == null
+          ? DriverReads.read(c.table(), s.snapshotId(), Expressions.alwaysTrue(), columns, false, BUDGET)
+          : DriverReads.appended(c.table(), s.parentId(), s.snapshotId(), Expressions.alwaysTrue(), columns, BUDGET));
     }
-    return DriverReads.appended(c.table(), c.publishedSnapshot(), to, Expressions.alwaysTrue(), columns, BUDGET);
+    return out;
   }
 
   /** A table's rows at the staged commit matching {@code filter}, as rows of {@code schema}. */

@@ -81,14 +81,14 @@ class MaintenanceIT extends StackTest {
         for (Arrival a : arrivals) {
           p.arrive(a);
           if (a.number() == 1) {
-            refs.tag(tag, "main", refs.hash("main").orElseThrow());
+            refs.tag(tag, stack.config().nessieRef(), refs.hash(stack.config().nessieRef()).orElseThrow());
           }
           if (a.number() == 2) {
-            refs.createBranch(branch, refs.branch("main"));
+            refs.createBranch(branch, refs.branch(stack.config().nessieRef()));
           }
         }
       }
-      before = readAll(tables, List.of("main", tag, branch));
+      before = readAll(tables, List.of(stack.config().nessieRef(), tag, branch));
       dimension = p.config().tables().companies();
       m = new Maintenance(p.lakehouse(), log::add);
       storage = p.lakehouse().storage();
@@ -111,14 +111,14 @@ class MaintenanceIT extends StackTest {
       // an object no commit ever referenced, as a failed write leaves behind
       orphan = prefix + "orphan/data/00000-orphan.parquet";
       storage.put(bucket, orphan, "not referenced".getBytes(StandardCharsets.UTF_8), "application/octet-stream");
-      String mainHash = stack.nessie().hash("main");
+      String mainHash = stack.nessie().hash(stack.config().nessieRef());
 
       List<Compaction.Result> planned = m.compact(tables, new Compaction.Options(128L << 20, 2, 5, true));
       GarbageCollector.Result dry = m.gc(new GarbageCollector.Options(Duration.ZERO, Duration.ZERO, ns + "/", true));
       assertThat(planned).as("%s", log).anyMatch(r -> r.rewrittenFiles() > 0);
       assertThat(dry.deleted()).isZero();
       assertThat(dry.unreachable()).as("at least the orphan").isPositive();
-      assertThat(stack.nessie().hash("main")).as("no commit by a dry run").isEqualTo(mainHash);
+      assertThat(stack.nessie().hash(stack.config().nessieRef())).as("no commit by a dry run").isEqualTo(mainHash);
       List<String> expected = new ArrayList<>(List.of(keys(objectsBefore).split(",")));
       expected.add(orphan);
       assertThat(keys(storage.list(bucket, prefix))).as("no object deleted or written by a dry run")
@@ -139,7 +139,7 @@ class MaintenanceIT extends StackTest {
         assertThat(r.filesAfter()).as("%s", r).isLessThan(r.filesBefore());
       }
       assertThat(deleteFiles(dimension)).as("the SCD2 stream's position deletes are applied and gone").isZero();
-      Map<String, List<String>> afterCompaction = readAll(tables, List.of("main", tag, branch));
+      Map<String, List<String>> afterCompaction = readAll(tables, List.of(stack.config().nessieRef(), tag, branch));
       assertThat(afterCompaction).as("every table on every reference, after compaction").isEqualTo(before);
     }
 
@@ -167,7 +167,7 @@ class MaintenanceIT extends StackTest {
       long bytesAfter = objectsAfter.stream().mapToLong(Storage.ObjectInfo::size).sum();
       assertThat(bytesAfter).as("storage bytes go down").isLessThan(gc.bytes());
       assertThat(keys(objectsAfter)).doesNotContain(orphan);
-      assertThat(readAll(tables, List.of("main", tag, branch))).as("every table on every reference, after GC")
+      assertThat(readAll(tables, List.of(stack.config().nessieRef(), tag, branch))).as("every table on every reference, after GC")
           .isEqualTo(before);
       GarbageCollector.Result again = m.gc(new GarbageCollector.Options(Duration.ZERO, Duration.ZERO, ns + "/", true));
       assertThat(again.unreachable()).as("what is left is exactly what some reference reads").isZero();
@@ -246,7 +246,7 @@ class MaintenanceIT extends StackTest {
     try (NessieRefs refs = new NessieRefs(stack.endpoints())) {
       for (String run : List.of("r1", "r2", "r3", "r4")) {
         String b = prefix + "restate-" + run;
-        refs.createBranch(b, refs.branch("main"));
+        refs.createBranch(b, refs.branch(stack.config().nessieRef()));
         // a commit of its own, so that the branches' heads are ordered in time as runs are
         String hash = refs.mark(b, "work of " + run, "test", Map.of()).getHash();
         if (!run.equals("r2")) {
