@@ -101,7 +101,8 @@ class MaintenanceIT extends StackTest {
     void theTablesHaveWhatMaintenanceIsFor() {
       assertThat(deleteFiles(dimension)).as("the SCD2 stream replaced versions by position deletes").isPositive();
       assertThat(before.get(p.config().tables().rawEvents() + "@" + tag)).as("the tag reads an older staging branch")
-          .isNotEmpty().hasSizeLessThan(before.get(p.config().tables().rawEvents() + "@" + stack.config().nessieRef()).size());
+          .isNotEmpty()
+          .hasSizeLessThan(before.get(p.config().tables().rawEvents() + "@" + stack.config().nessieRef()).size());
     }
 
     @Test
