@@ -160,8 +160,8 @@ public final class LatencyBench {
    * sums, and the median of the pairs' ratios with its quartiles. A pair's two runs differ by up to half a second on
    * a busy machine, more than recording adds, so one ratio alone says little: the median is robust to the odd slow
    * run (a neighbour's build), and the quartiles show how far it can be trusted. The first pair is left out when
-   * there are others: the JVM's first `stream all` loads and compiles what every later one reuses, a cost its
-   * pair's second run does not pay.
+   * there are others: both its runs load and compile what every later `stream all` reuses and take up to twice as
+   * long, which would weigh it double in the sums.
    */
   private void recordingCost(List<double[]> all) {
     List<double[]> pairs = all.size() > 1 ? all.subList(1, all.size()) : all;
