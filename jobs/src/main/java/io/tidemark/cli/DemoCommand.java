@@ -136,19 +136,25 @@ final class DemoCommand implements Callable<Integer> {
     out.flush();
   }
 
-  /** What a reader of a branch sees of the arrivals: the newest one in the raw archives, the events table's rows. */
-  private record Seen(int newestArrival, TableName events, long eventRows) {
+  /**
+   * What a reader of a branch sees: the newest arrival in the raw archives, the events table's rows and the events
+   * the windowed counts hold (a restatement changes those without a new arrival).
+   */
+  private record Seen(int newestArrival, TableName events, long eventRows, TableName counts, long counted) {
     static Seen at(SparkSession spark, TidemarkConfig config, String ref) {
-      Row r = spark.sql("SELECT max(arrival) FROM (SELECT arrival FROM " + config.tables().rawEvents().sqlAt(ref)
-          + " UNION ALL SELECT arrival FROM " + config.tables().rawCompanyChanges().sqlAt(ref) + ")").first();
+      Row arrival = spark.sql("SELECT max(arrival) FROM (SELECT arrival FROM " + config.tables().rawEvents()
+          .sqlAt(ref) + " UNION ALL SELECT arrival FROM " + config.tables().rawCompanyChanges().sqlAt(ref) + ")")
+          .first();
       long rows = spark.table(config.tables().events().sqlAt(ref)).count();
-      return new Seen(r.isNullAt(0) ? 0 : r.getInt(0), config.tables().events(), rows);
+      Row counted = spark.sql("SELECT coalesce(sum(n), 0) FROM " + config.tables().eventCounts().sqlAt(ref)).first();
+      return new Seen(arrival.isNullAt(0) ? 0 : arrival.getInt(0), config.tables().events(), rows,
+          config.tables().eventCounts(), counted.getLong(0));
     }
 
     @Override
     public String toString() {
       return (newestArrival == 0 ? "no arrival" : "arrival " + newestArrival) + " (" + events + ": " + eventRows
-          + " rows)";
+          + " rows; " + counts + ": " + counted + " counted)";
     }
   }
 

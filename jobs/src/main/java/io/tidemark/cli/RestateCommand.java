@@ -189,7 +189,11 @@ final class RestateCommand implements Callable<Integer> {
     out.println("audit:");
     r.checks().forEach(c -> out.println("  " + c));
     if (r.published()) {
-      out.println("published to main (" + r.mainHash() + "), tagged " + r.tag());
+      // the restatement publishes into the branch the writers commit to; readers of the published branch see it
+      // after the next `tidemark publish`
+      TidemarkConfig c = lh.config();
+      out.println("published to " + c.nessieRef() + " (" + r.mainHash() + "), tagged " + r.tag()
+          + (c.isWriting() ? "; `tidemark publish` takes it to " + c.publishedRef() : ""));
       out.println("Nessie UI: " + lh.endpoints().nessieUi() + " (branch " + r.branch() + ", tag " + r.tag() + ")");
     }
   }
