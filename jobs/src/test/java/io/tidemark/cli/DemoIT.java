@@ -73,7 +73,8 @@ class DemoIT extends StackTest {
     assertThat(first.errLines()).as("nothing on stderr").isEmpty();
     assertMainOneStepBehindUntilEachPublish(first.out(), config, main, ingest);
     List<CommitMeta> publishes = assertOnePublishPerArrival(config, main, ingest);
-    writeTablesForTheAirflowTest(config, env);
+    // read in this JVM, whose Spark catalog is the stack's: the scoped pipeline's tables named on its own main
+    writeTablesForTheAirflowTest(config, stack.env(stack.config().scoped(name, tmp.resolve("checkpoints"))), main);
     seeTheStoryInTheNessieUi(main, ingest, publishes);
 
     String mainBefore = stack.nessie().hash(main);
@@ -216,7 +217,8 @@ class DemoIT extends StackTest {
    * as the Airflow test reads its own, into target/airflow-tests/demo-tables.json with the SHA-256 of the jar that
    * made them: the Airflow test uses them only when its jar is the same, and runs the demo itself otherwise.
    */
-  private void writeTablesForTheAirflowTest(TidemarkConfig config, Map<String, String> env) throws IOException {
+  private void writeTablesForTheAirflowTest(TidemarkConfig config, Map<String, String> env, String main)
+      throws IOException {
     ObjectMapper json = new ObjectMapper();
     JsonNode spec = json.readTree(REPO.resolve("dags/tests/pipeline_tables.json").toFile());
     // a scoped pipeline's tables, in the order of the default ones: the default name is the name in the spec
@@ -229,7 +231,7 @@ class DemoIT extends StackTest {
         int i = defaults.stream().map(TableName::toString).toList().indexOf(table);
         assertThat(i).as("%s is a table of the pipeline", table).isNotNegative();
         selects.add("SELECT '" + table + "' AS t, to_json(struct(" + spec.get(table).asText() + ")) AS j FROM "
-            + scoped.get(i).sql());
+            + scoped.get(i).sqlAt(main));
       }
     }
     Cli.Result rows = Cli.inProcess(env, "sql", "--format", "json", String.join(" UNION ALL ", selects));
