@@ -1,6 +1,7 @@
 package io.tidemark.maintain;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.RefQualifiedNames;
@@ -11,6 +12,7 @@ import io.tidemark.land.LandingFile;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.lakehouse.nessie.NessieRefs;
+import io.tidemark.publish.Publisher;
 import io.tidemark.stream.StreamKind;
 import io.tidemark.stream.StreamSpec;
 import io.tidemark.testing.Pipeline;
@@ -19,7 +21,10 @@ import io.tidemark.testing.Steps;
 import io.tidemark.testing.TestStack;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +37,7 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.projectnessie.model.Branch;
 
 /**
  * Maintenance on the real stack: generated arrivals through the real streams, a tag and a branch left on old
@@ -268,6 +274,51 @@ class MaintenanceIT extends StackTest {
         assertThat(refs.exists(prefix + "restated-" + run)).as("tag of %s", run).isTrue();
       }
     }
+  }
+
+  /**
+   * Two refused arrivals' tags, on an older and a newer staged commit: with the clock at the newer commit and a
+   * maximum age half the time between them, the older tag goes and the newer stays; a dry run deletes neither.
+   * The clock is given, not waited for; the branches are never touched.
+   */
+  @Test
+  void rejectedTagsStayWhileYoungAndGoBeyondTheMaximumAge() throws Exception {
+    String name = TestStack.unique("mt");
+    String staging = name + "_ingest";
+    String older = Publisher.REJECTED + name + "-old";
+    String newer = Publisher.REJECTED + name + "-new";
+    try (NessieRefs refs = new NessieRefs(stack.endpoints())) {
+      refs.createBranch(staging, refs.branch(stack.config().nessieRef()));
+      Branch first = refs.mark(staging, "an arrival a check refused", "test", Map.of());
+      refs.tag(older, staging, first.getHash());
+      Instant olderAt = commitTime(refs, first);
+      Thread.sleep(20); // Nessie stamps commits in milliseconds: two in a row may share one
+      Branch second = refs.mark(staging, "another arrival a check refused", "test", Map.of());
+      refs.tag(newer, staging, second.getHash());
+      Instant newerAt = commitTime(refs, second);
+      assertThat(olderAt).as("Nessie stamps commits in order").isBefore(newerAt);
+      Duration maxAge = Duration.between(olderAt, newerAt).dividedBy(2);
+      BranchRetention retention = new BranchRetention(refs.api(), Clock.fixed(newerAt, ZoneOffset.UTC));
+
+      var dry = retention.rejected(new BranchRetention.Options(10, maxAge, "", true), log::add);
+      assertThat(dry).filteredOn(d -> d.tag().startsWith(Publisher.REJECTED + name))
+          .extracting(BranchRetention.TagDecision::tag, BranchRetention.TagDecision::delete)
+          .containsExactly(tuple(newer, false), tuple(older, true));
+      assertThat(refs.exists(older)).as("a dry run deletes nothing").isTrue();
+
+      retention.rejected(new BranchRetention.Options(10, maxAge, "", false), log::add);
+      System.out.println(String.join("\n", log));
+      assertThat(refs.exists(older)).as("older than %s", maxAge).isFalse();
+      assertThat(refs.exists(newer)).as("younger than %s: kept for inspection", maxAge).isTrue();
+      assertThat(refs.branch(staging).getHash()).as("the branch stays where it was").isEqualTo(second.getHash());
+      assertThat(log).anyMatch(l -> l.startsWith("deleted " + older + " ("))
+          .anyMatch(l -> l.startsWith("kept " + newer + " ("));
+    }
+  }
+
+  private static Instant commitTime(NessieRefs refs, Branch at) throws Exception {
+    return refs.api().getCommitLog().refName(at.getName()).hashOnRef(at.getHash()).maxRecords(1).get()
+        .getLogEntries().get(0).getCommitMeta().getCommitTime();
   }
 
   /** Every row of every table on every reference, sorted, as text. */
