@@ -106,12 +106,14 @@ class Home:
             return json.load(r)
 
     def log(self, ref: str) -> list[dict]:
-        """The commit metadata of ref's history, newest first (every page)."""
+        """The commit metadata of ref's history, newest first (every page), with its properties as a dict (Nessie's
+        API v2 gives each property's values as a list, allProperties)."""
         entries, token = [], None
         while True:
             page = self.nessie(f"trees/{ref}/history?max-records=200"
                                + (f"&page-token={urllib.parse.quote(token)}" if token else ""))
-            entries += [e["commitMeta"] for e in page["logEntries"]]
+            entries += [dict(e["commitMeta"], properties={k: v[-1] for k, v in e["commitMeta"].get(
+                "allProperties", {}).items()}) for e in page["logEntries"]]
             if not page.get("hasMore"):
                 return entries
             token = page["token"]
