@@ -355,7 +355,29 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
     run = af.call("POST", "/api/v2/dags/tidemark_arrivals/dagRuns", {"logical_date": None, "conf": {"scenario": "seed"}})
     arrivals_run = run["dag_run_id"]
     t0 = time.monotonic()
-    state = af.finished("tidemark_arrivals", arrivals_run, 3600)
+    # the restatement starts when the last arrival is published, while `check` still runs: it is paused as soon as
+    # its `write` runs, so that a wrong row goes onto its branch before the audit (step 2)
+
+    def restatement_writing():
+        """the restatement's write task to run"""
+        runs = af.runs("tidemark_restatement")
+        if runs:
+            ti = af.tasks("tidemark_restatement", runs[0]["dag_run_id"]).get("write", {})
+            if ti.get("state") in ("running", "success"):
+                return runs[0]
+        return None
+
+    paused: dict = {}
+
+    def arrivals_finished():
+        """tidemark_arrivals to finish"""
+        if not paused and (writing := restatement_writing()):
+            af.pause("tidemark_restatement", True)
+            paused.update(writing)
+        r = af.run("tidemark_arrivals", arrivals_run)
+        return r if r["state"] in ("success", "failed") else None
+
+    state = af.wait(arrivals_finished, 3600, step=1.0)
     tis = af.tasks("tidemark_arrivals", arrivals_run)
     log(f"tidemark_arrivals (seed): {state['state']} in {time.monotonic() - t0:.0f} s (queued to end)")
     for tid in sorted(tis, key=lambda t: tis[t]["start_date"] or "~"):
@@ -388,19 +410,8 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
     assert len(archives) == 1 and archives[0].startswith("spark-driver-") and archives[0].endswith(".jsa"), archives
     main_before, ingest_before = refs["main"][1], refs["ingest"][1]
 
-    # 2. the restatement, started by the Assets; paused while `write` runs so that a wrong row goes onto its branch
-    # before the audit
-
-    def restatement_writing():
-        """the restatement's write task to run"""
-        runs = af.runs("tidemark_restatement")
-        if runs:
-            ti = af.tasks("tidemark_restatement", runs[0]["dag_run_id"]).get("write", {})
-            if ti.get("state") in ("running", "success"):
-                return runs[0]
-        return None
-
-    run = af.wait(restatement_writing, 1800, step=1.0)
+    # 2. the restatement, paused as its `write` ran (above), so that a wrong row goes onto its branch before the audit
+    run = paused or af.wait(restatement_writing, 1800, step=1.0)
     af.pause("tidemark_restatement", True)
     restate_run = run["dag_run_id"]
     assert run["run_type"] == "asset_triggered", run
