@@ -331,8 +331,15 @@ final class BenchCommand implements Runnable {
     void run(Lakehouse lh, PrintWriter print) throws Exception {
       try (io.tidemark.lakehouse.nessie.NessieRefs refs = new io.tidemark.lakehouse.nessie.NessieRefs(
           lh.endpoints())) {
-        // before the SparkSession, whose catalog works on the staging branch
-        refs.ensureBranch(lh.config().stagingBranch(), lh.config().publishedRef());
+        // before the SparkSession, whose catalog works on the staging branch; Nessie merges only branches with a
+        // common ancestor commit, which a new Nessie's default branch has not yet
+        String published = lh.config().publishedRef();
+        refs.ensureBranch(published, refs.api().getConfig().getDefaultBranch());
+        if (refs.log(published).findFirst().isEmpty()) {
+          refs.mark(published, "tidemark bench publish: the benchmark's published branch",
+              io.tidemark.lakehouse.SparkSessions.AUTHOR, java.util.Map.of());
+        }
+        refs.ensureBranch(lh.config().stagingBranch(), published);
         try {
           new PublishBench(lh, print, out.create(lh.config())).run(new PublishBench.Options(seedRounds, history,
               factor, measured, eventsPerArrival, changesPerArrival, repeat, !"history".equals(only),
