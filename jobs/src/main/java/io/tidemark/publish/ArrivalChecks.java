@@ -246,7 +246,8 @@ public final class ArrivalChecks {
       if (start + windowMs > watermark) {
         bad.add("window " + w + " written before the watermark (" + Instant.ofEpochMilli(watermark) + ") passed its end");
       }
-      starts.add(r.getField("w_start"));
+      // as micros: Iceberg makes no literal of the OffsetDateTime the reader returns
+      starts.add(micros(r.getField("w_start")));
     }
     if (!written.isEmpty()) {
       long from = written.keySet().stream().mapToLong(k -> Long.parseLong(k.substring(k.lastIndexOf('@') + 1)))
