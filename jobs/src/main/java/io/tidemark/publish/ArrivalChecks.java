@@ -190,7 +190,8 @@ public final class ArrivalChecks {
       if (start + windowMs > watermark) {
         bad.add("window " + w + " written before the watermark (" + Instant.ofEpochMilli(watermark) + ") passed its end");
       }
-      starts.add(r.getField("w_start"));
+      // as micros: Iceberg makes no literal of the OffsetDateTime a read returns
+      starts.add(micros(r.getField("w_start")));
     }
     if (!starts.isEmpty() && counts.publishedSnapshot() != null) {
       for (Record r : DriverReads.read(counts.table(), counts.publishedSnapshot(),
