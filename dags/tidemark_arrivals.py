@@ -63,8 +63,9 @@ each stream run's line as recorded in `audit.stream_batches` (one row per micro-
 line naming the check, e.g. `publish refused: check scd2-invariants failed on dims.companies: ...`. `main` stays
 where it was, the later arrivals do not run, and the staged commit is kept as the tag `rejected-<hash>`. To look:
 `tidemark check --branch rejected-<hash>`, `tidemark sql "SELECT ... FROM ns.table@rejected-<hash>"`, and what is
-staged now `tidemark sql "SELECT ... FROM ns.table@ingest"`. To release it: fix the data on the staging branch
-(`TIDEMARK_NESSIE_REF=ingest tidemark sql "UPDATE ..."`, or land the corrected files and rerun the streams), then
+staged now `tidemark sql "SELECT ... FROM ns.table@ingest"`. To release it: undo what broke it on the staging
+branch (move `ingest` back to a good commit: `tidemark sql "ASSIGN BRANCH ingest IN nessie TO ingest AT <hash>"`;
+a hand-written UPDATE is refused by the staged-writers check), land the corrected files and rerun the streams, then
 **Clear** `arrival_k.publish` with its downstream tasks: it checks the staging branch's head again and publishes it,
 and the next arrivals follow. `tidemark publish --dry-run` runs the checks without publishing.
 
