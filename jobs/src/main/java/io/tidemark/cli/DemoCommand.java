@@ -142,6 +142,18 @@ final class DemoCommand implements Callable<Integer> {
    */
   private record Seen(int newestArrival, TableName events, long eventRows, TableName counts, long counted) {
     static Seen at(SparkSession spark, TidemarkConfig config, String ref) {
+      try {
+        return read(spark, config, ref);
+      } catch (Exception e) {
+        if (e instanceof org.apache.spark.sql.AnalysisException) {
+          // the tables are not on that branch yet: bootstrap publishes them at once only when nothing else waits
+          return new Seen(0, config.tables().events(), 0, config.tables().eventCounts(), 0);
+        }
+        throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
+      }
+    }
+
+    private static Seen read(SparkSession spark, TidemarkConfig config, String ref) {
       Row arrival = spark.sql("SELECT max(arrival) FROM (SELECT arrival FROM " + config.tables().rawEvents()
           .sqlAt(ref) + " UNION ALL SELECT arrival FROM " + config.tables().rawCompanyChanges().sqlAt(ref) + ")")
           .first();
