@@ -77,7 +77,10 @@ public final class NessieRest {
         return out;
       }
       java.util.Map<String, String> props = new java.util.TreeMap<>();
+      // API v2 sends every value of a key as a list (allProperties); v1's single values as properties
       meta.path("properties").fields().forEachRemaining(f -> props.put(f.getKey(), f.getValue().asText()));
+      meta.path("allProperties").fields().forEachRemaining(f -> props.put(f.getKey(),
+          f.getValue().isArray() ? f.getValue().path(0).asText() : f.getValue().asText()));
       out.add(new Entry(meta.path("hash").asText(), meta.path("authors").path(0).asText(meta.path("author").asText()),
           meta.path("message").asText(), props));
     }
