@@ -13,6 +13,7 @@ from tidemark_lib import (
     MAIN_WRITERS_POOL,
     MAX_ARRIVALS,
     OWNER,
+    PUBLISHED,
     RAW_ARCHIVES,
     job_env,
     spark_submit,
@@ -35,7 +36,7 @@ _GENERATOR_FLAGS = (
 )
 
 DOC = f"""
-### Arrivals, one at a time
+### Arrivals, one at a time, each published to main whole and checked
 
 Replays the arrivals of a scenario the way production sees them: for each arrival *k*, strictly in sequence,
 
@@ -43,13 +44,30 @@ Replays the arrivals of a scenario the way production sees them: for each arriva
    (an arrival already there with the same content is left as it is);
 2. **`arrival_k.streams`** — one `spark-submit` of `tidemark stream all`: one availableNow run of every stream
    (raw archive + quarantine, dedup, windowed counts; raw company changes, SCD2), each printing its one-line
-   result (batches, rows written, late rows dropped, watermark) in the task log;
+   result (batches, rows written, late rows dropped, watermark) in the task log. The streams commit to the
+   **staging branch** (`TIDEMARK_STAGING_BRANCH`, default `ingest`), never to `main`;
+3. **`arrival_k.publish`** — one `spark-submit` of `tidemark publish`: checks what was staged since the last
+   publish (every landed line archived or quarantined, the SCD2 invariants on the companies it changed, the windows
+   it finalized, the same arrivals in every table of a dataset, no writer but tidemark's jobs) and, when all pass,
+   merges the staging branch into `main` in one Nessie commit naming the arrival, the rows per table and the checks
+   (`tidemark.published`). Readers of `main` see arrival *k* whole, or not at all;
 
 then arrival *k+1*. The grid has {MAX_ARRIVALS} arrival groups (`TIDEMARK_AIRFLOW_MAX_ARRIVALS`); a scenario with
-fewer arrivals skips the rest. **`check`** runs `tidemark check --report`: SCD2 invariants of the company
-dimension, raw + rejected = lines landed, the finalized windows and, per arrival, each stream run's line as
-recorded in `audit.stream_batches` (one row per micro-batch); it updates the Assets `tidemark_raw_archives` and
-`tidemark_facts`, on which `tidemark_restatement` is scheduled.
+fewer arrivals skips the rest. The **last arrival's publish** updates the Assets `tidemark_raw_archives` and
+`tidemark_facts` (through the alias `tidemark_published`), on which `tidemark_restatement` is scheduled: the
+restatement starts once every arrival is on `main`. **`check`** then runs `tidemark check --report` on `main`:
+SCD2 invariants of the company dimension, raw + rejected = lines landed, the finalized windows and, per arrival,
+each stream run's line as recorded in `audit.stream_batches` (one row per micro-batch).
+
+**An arrival that failed its audit**: `arrival_k.publish` fails (no retry: it is a finding, not a glitch) with one
+line naming the check, e.g. `publish refused: check scd2-invariants failed on dims.companies: ...`. `main` stays
+where it was, the later arrivals do not run, and the staged commit is kept as the tag `rejected-<hash>`. To look:
+`tidemark check --branch rejected-<hash>`, `tidemark sql "SELECT ... FROM ns.table@rejected-<hash>"`, and what is
+staged now `tidemark sql "SELECT ... FROM ns.table@ingest"`. To release it: undo what broke it on the staging
+branch (move `ingest` back to a good commit: `tidemark sql "ASSIGN BRANCH ingest IN nessie TO ingest AT <hash>"`;
+a hand-written UPDATE is refused by the staged-writers check), land the corrected files and rerun the streams, then
+**Clear** `arrival_k.publish` with its downstream tasks: it checks the staging branch's head again and publishes it,
+and the next arrivals follow. `tidemark publish --dry-run` runs the checks without publishing.
 
 **The report**: `check` then writes the pipeline report, one HTML page with its charts inside (time per stream per
 arrival, late rows dropped next to what the restatements recovered, state size, watermarks, files per table), to
@@ -65,14 +83,32 @@ workers, laid out as `events/arrival=NNNN/`, `companies/arrival=NNNN/`, what `ti
 landed with the same content are left as they are (landing is idempotent), so a run over a scenario that landed
 before just replays the streams.
 
-**Retries**: every task is safe to rerun: landing is idempotent and the streams skip what their checkpoints and
-the tables' commits already hold. Runs of this DAG never overlap (`max_active_runs=1`), and the stream tasks
-take the `{MAIN_WRITERS_POOL}` pool (1 slot) with the restatement's publish.
+**Retries**: every task is safe to rerun: landing is idempotent, the streams skip what their checkpoints and the
+tables' commits already hold, and a publish with nothing new staged makes no commit. Runs of this DAG never overlap
+(`max_active_runs=1`), and the streams and publish tasks take the `{MAIN_WRITERS_POOL}` pool (1 slot) with the
+restatement's and the maintenance's writers: one writer of the staging branch at a time.
 """
+
+
+
+def announce_if_last(k: int):
+    """The post-execute hook of arrival k's publish: when k is the scenario's last arrival, the publish updates the
+    Assets the restatement DAG is scheduled on (through the alias PUBLISHED), so the restatement runs once, on main
+    holding every arrival; the earlier publishes update nothing."""
+
+    def post_execute(context, result=None):
+        arrivals = int(context["ti"].xcom_pull(task_ids="count_arrivals"))
+        if k == arrivals:
+            for asset in (RAW_ARCHIVES, FACTS):
+                context["outlet_events"][PUBLISHED].add(asset, extra={"arrivals": arrivals})
+
+    return post_execute
+
 
 with DAG(
     dag_id="tidemark_arrivals",
-    description="Land each arrival, then one availableNow run of every stream, arrival after arrival",
+    description="Land each arrival, run every stream once onto the staging branch, publish it to main; arrival "
+    "after arrival",
     doc_md=DOC,
     schedule=None,
     catchup=False,
@@ -137,9 +173,10 @@ with DAG(
     bootstrap >> count_arrivals
 
     previous = count_arrivals
-    streams_tasks = []
+    publish_tasks = []
     for k in range(1, MAX_ARRIVALS + 1):
-        with TaskGroup(group_id=f"arrival_{k}", tooltip=f"arrival {k}: land it, then every stream once") as group:
+        with TaskGroup(group_id=f"arrival_{k}",
+                       tooltip=f"arrival {k}: land it, every stream once, then publish it") as group:
             land = BashOperator(
                 task_id="land",
                 bash_command=(
@@ -162,14 +199,29 @@ with DAG(
                 "streams",
                 ["stream", "all"],
                 doc_md=f"spark-submit `tidemark stream all`: one availableNow run of raw, dedup, windowed-counts, "
-                f"raw companies and scd2 over what landed up to arrival {k}; one line per stream in the log.",
+                f"raw companies and scd2 over what landed up to arrival {k}, committed to the staging branch; one "
+                "line per stream in the log.",
                 context=f"arrival={k}",
                 pool=MAIN_WRITERS_POOL,
             )
-            land >> streams
+            publish = spark_submit(
+                "publish",
+                ["publish"],
+                doc_md=f"spark-submit `tidemark publish`: the checks of what arrival {k} staged, then one Nessie merge "
+                "of the staging branch into main. A failed check fails this task with one line naming it (main "
+                "unchanged, the staged commit tagged `rejected-<hash>`): fix the staging branch, then clear this "
+                "task. The last arrival's publish updates the Assets of tidemark_restatement.",
+                context=f"arrival={k}",
+                pool=MAIN_WRITERS_POOL,
+                # a failed check is a finding, not a glitch: a retry would only check the same head again
+                retries=0,
+                outlets=[PUBLISHED],
+                post_execute=announce_if_last(k),
+            )
+            land >> streams >> publish
         previous >> group
         previous = group
-        streams_tasks.append(streams)
+        publish_tasks.append(publish)
 
     check = BashOperator(
         task_id="check",
@@ -177,10 +229,8 @@ with DAG(
         env=job_env(""),
         append_env=True,
         trigger_rule="none_failed_min_one_success",
-        outlets=[RAW_ARCHIVES, FACTS],
-        doc_md="`tidemark check --report`: SCD2 invariants, raw + rejected = lines landed, the finalized windows and "
-        "each arrival's stream runs as recorded in `audit.stream_batches`; writes the pipeline report to "
-        "`$TIDEMARK_HOME/reports/pipeline.html` (the log's last lines name it); updates the Assets the restatement "
-        "DAG is scheduled on.",
+        doc_md="`tidemark check --report` on main (the published branch): SCD2 invariants, raw + rejected = lines "
+        "landed, the finalized windows and each arrival's stream runs as recorded in `audit.stream_batches`; writes "
+        "the pipeline report to `$TIDEMARK_HOME/reports/pipeline.html` (the log's last lines name it).",
     )
-    streams_tasks >> check
+    publish_tasks >> check

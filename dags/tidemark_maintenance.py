@@ -1,4 +1,5 @@
-"""tidemark_maintenance: daily table maintenance: compaction of main, reference-aware GC, restatement branch retention."""
+"""tidemark_maintenance: daily table maintenance: compaction on the staging branch, reference-aware GC, restatement
+branch retention."""
 
 from __future__ import annotations
 
@@ -16,13 +17,13 @@ Every micro-batch commits a few small files; every restatement leaves a branch. 
 
 | task | what it does |
 |---|---|
-| **compact** | `maintain compact`: bin-packs small data files (Iceberg `rewrite_data_files`, only partitions with at least `min_input_files` small files) and rewrites manifests, on main; a stream commit that races it is retried, no row is lost |
-| **gc** | `maintain gc --delete`: mark every file any live commit of any branch or tag reads (commits newer than `retain`, and every head), sweep the warehouse objects no one reads that are older than `grace` |
-| **branches** | `maintain branches`: deletes `restate-*` branches beyond the newest `keep` once tagged, and any older than `max_age`; the `restated-*` tags stay |
+| **compact** | `maintain compact`: bin-packs small data files (Iceberg `rewrite_data_files`, only partitions with at least `min_input_files` small files) and rewrites manifests, on the **staging branch** (`TIDEMARK_STAGING_BRANCH`, default `ingest`) like every writer; main gets the compacted files with the next `tidemark publish` (the publish checks let compaction's `replace` commits through). A stream commit that races it is retried, no row is lost |
+| **gc** | `maintain gc --delete`: mark every file any live commit of any branch or tag reads (main, the staging branch, `restate-*`, the `restated-*` and `rejected-*` tags: commits newer than `retain`, and every head), sweep the warehouse objects no one reads that are older than `grace` |
+| **branches** | `maintain branches`: deletes `restate-*` branches beyond the newest `keep` once tagged, and any older than `max_age`; the `restated-*` tags, the staging branch and the `rejected-*` tags stay (delete a `rejected-*` tag once its arrival is released, or GC keeps its files) |
 
-Every task is safe to rerun. All three take the `{MAIN_WRITERS_POOL}` pool (1 slot), as the arrivals' streams and the
-restatement's publish do, so maintenance never runs beside a publish. `dry_run` makes every task print what it
-would do and change nothing.
+Every task is safe to rerun. All three take the `{MAIN_WRITERS_POOL}` pool (1 slot), as the arrivals' streams and
+publishes and the restatement's publishes do, so maintenance never writes the staging branch beside another writer.
+`dry_run` makes every task print what it would do and change nothing.
 """
 
 DRY_RUN = "--dry-run={{ 'true' if params.dry_run else 'false' }}"
@@ -72,7 +73,8 @@ with DAG(
     compact = _job(
         "compact",
         ["--min-input-files", "{{ params.min_input_files }}"],
-        "`tidemark maintain compact`: bin-pack small files and rewrite manifests of every table on main.",
+        "`tidemark maintain compact`: bin-pack small files and rewrite manifests of every table on the staging "
+        "branch; main gets them with the next publish.",
     )
     gc = _job(
         "gc",

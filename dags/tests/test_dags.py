@@ -57,8 +57,9 @@ def test_dags_and_tasks_are_documented_tagged_and_retried(dagbag):
         for task in dag.tasks:
             assert task.doc_md and task.doc_md.strip(), task.task_id
             assert task.execution_timeout is not None, task.task_id
-            # a failed audit is a finding to fix, not a glitch to retry: the only task without retries
-            assert task.retries >= (0 if task.task_id == "audit" else 1), task.task_id
+            # a failed audit or publish check is a finding to fix, not a glitch to retry: the only tasks without
+            gates = task.task_id in ("audit", "publish_main") or task.task_id.endswith(".publish")
+            assert task.retries == 0 if gates else task.retries >= 1, task.task_id
 
 
 def test_no_secret_reaches_a_task_field(dagbag):
@@ -87,49 +88,84 @@ def pom_property(name: str) -> str:
     return m.group(1).strip()
 
 
-def test_arrivals_run_strictly_in_sequence(dagbag):
-    from tidemark_lib import MAIN_WRITERS_POOL, MAX_ARRIVALS, SPARK_SUBMIT
+def test_arrivals_land_stream_then_publish_strictly_in_sequence(dagbag):
+    from tidemark_lib import MAIN_WRITERS_POOL, MAX_ARRIVALS, PUBLISHED, SPARK_SUBMIT
 
     dag = dagbag.dags["tidemark_arrivals"]
     assert upstream(dag, "count_arrivals") == {"bootstrap"}
     previous = "count_arrivals"
     for k in range(1, MAX_ARRIVALS + 1):
-        land, streams = f"arrival_{k}.land", f"arrival_{k}.streams"
+        land, streams, publish = f"arrival_{k}.land", f"arrival_{k}.streams", f"arrival_{k}.publish"
         assert upstream(dag, land) == {previous}
         assert upstream(dag, streams) == {land}
-        s = dag.get_task(streams)
-        assert s.task_type == "TidemarkSparkSubmitOperator"
-        assert s.application == SPARK_SUBMIT.application and s.application.endswith("/tidemark-spark.jar")
-        assert s._java_class == "io.tidemark.cli.Tidemark"
+        assert upstream(dag, publish) == {streams}
+        s, p = dag.get_task(streams), dag.get_task(publish)
+        for t in (s, p):
+            assert t.task_type == "TidemarkSparkSubmitOperator"
+            assert t.application == SPARK_SUBMIT.application and t.application.endswith("/tidemark-spark.jar")
+            assert t._java_class == "io.tidemark.cli.Tidemark"
+            # every writer of the staging branch (and publish, the one writer of main) takes the writers' pool
+            assert t.pool == MAIN_WRITERS_POOL, t.task_id
+            assert t.env_vars["TIDEMARK_RUN_CONTEXT"].endswith(f"arrival={k}")
         assert s.application_args == ["stream", "all"]
+        assert p.application_args == ["publish"]
+        assert p.trigger_rule == "all_success"
+        # which Assets a publish updates is decided as it ends (the alias): only the last arrival's
+        assert p.outlets == [PUBLISHED] and p._post_execute_hook is not None
+        assert not s.outlets
         # the s3a jars of the versions the poms pin, as the build wrote them next to the jar
         jars = s.jars.split(",")
         assert f"hadoop-aws-{pom_property('hadoop.version')}.jar" in {Path(j).name for j in jars}, s.jars
         assert f"aws-java-sdk-bundle-{pom_property('aws-java-sdk.version')}.jar" in {Path(j).name for j in jars}
         assert all(Path(j).is_file() for j in jars), s.jars
-        assert s.pool == MAIN_WRITERS_POOL
-        assert s.env_vars["TIDEMARK_RUN_CONTEXT"].endswith(f"arrival={k}")
-        previous = streams
+        previous = publish
     check = dag.get_task("check")
-    assert upstream(dag, "check") == {f"arrival_{k}.streams" for k in range(1, MAX_ARRIVALS + 1)}
+    assert upstream(dag, "check") == {f"arrival_{k}.publish" for k in range(1, MAX_ARRIVALS + 1)}
     assert check.trigger_rule == "none_failed_min_one_success"
-    assert {a.name for a in check.outlets} == {"tidemark_raw_archives", "tidemark_facts"}
+    assert not check.outlets, "the Assets are the publish's: the restatement runs on what main shows"
     assert [t.task_id for t in dag.topological_sort()][-1] == "check"
     assert dag.params["scenario"] == "seed"
 
 
-def test_restatement_stages_in_order_and_scheduled_on_the_assets(dagbag):
+def test_only_the_last_arrivals_publish_updates_the_restatements_assets(dagbag):
+    """The post-execute hook of each publish, with Airflow's own outlet event accessors: arrival k of n adds the
+    events of both Assets to the alias when k == n (the XCom of count_arrivals), none before."""
+    from types import SimpleNamespace
+
+    from airflow.sdk.execution_time.context import OutletEventAccessors
+    from tidemark_lib import MAX_ARRIVALS, PUBLISHED
+
+    dag = dagbag.dags["tidemark_arrivals"]
+    restatement = dagbag.dags["tidemark_restatement"]
+    scheduled_on = {a.name for a in restatement.timetable.asset_condition.objects}
+    for n in (1, 4, MAX_ARRIVALS):
+        for k in range(1, MAX_ARRIVALS + 1):
+            task = dag.get_task(f"arrival_{k}.publish")
+            pulled = []
+            ti = SimpleNamespace(xcom_pull=lambda task_ids, n=n: pulled.append(task_ids) or str(n))
+            events = OutletEventAccessors()
+            task._post_execute_hook({"ti": ti, "outlet_events": events}, None)
+            announced = {e.dest_asset_key.name for e in events[PUBLISHED].asset_alias_events}
+            assert pulled == ["count_arrivals"]
+            assert announced == (scheduled_on if k == n else set()), (n, k, announced)
+
+
+def test_restatement_stages_in_order_then_publish_and_scheduled_on_the_assets(dagbag):
     from tidemark_lib import MAIN_WRITERS_POOL
 
     dag = dagbag.dags["tidemark_restatement"]
     stages = ["plan", "write", "audit", "publish", "tag"]
-    assert [t.task_id for t in dag.topological_sort()] == stages
-    for before, after in zip(stages, stages[1:]):
+    assert [t.task_id for t in dag.topological_sort()] == [*stages, "publish_main"]
+    for before, after in zip([*stages, "publish_main"], [*stages[1:], "publish_main"]):
         assert upstream(dag, after) == {before}
     for stage in stages:
         args = dag.get_task(stage).application_args
         assert args[:3] == ["restate", stage, "--run-id"], stage
-    assert dag.get_task("publish").pool == MAIN_WRITERS_POOL
+    # the restatement merges into the staging branch; then the publish of the arrivals takes it to main
+    publish_main = dag.get_task("publish_main")
+    assert publish_main.application_args == ["publish"]
+    assert publish_main.task_type == "TidemarkSparkSubmitOperator"
+    assert dag.get_task("publish").pool == publish_main.pool == MAIN_WRITERS_POOL
     assert {a.name for a in dag.timetable.asset_condition.objects} == {"tidemark_raw_archives", "tidemark_facts"}
 
 
@@ -160,12 +196,12 @@ def test_restatement_stage_commands_render_with_the_run_id(dagbag):
                           run_after=datetime(2026, 12, 1, 0, 20, 9, tzinfo=timezone.utc))
     env = dag.get_template_env()
     for given, expected in (("", restatement_run_id(run)), ("fix-1", "fix-1")):
-        for stage in ("plan", "write", "audit", "publish", "tag"):
+        for stage in ("plan", "write", "audit", "publish", "tag", "publish_main"):
             task = dag.get_task(stage)
             context = {"params": {"run_id": given, "max_attempts": 3}, "dag_run": run, "run_id": run.run_id,
                        "dag": dag, "ti": SimpleNamespace(task_id=stage)}
             args = task.render_template(task.application_args, context, jinja_env=env)
-            assert args[:4] == ["restate", stage, "--run-id", expected], args
+            assert args[:4] == (["publish"] if stage == "publish_main" else ["restate", stage, "--run-id", expected])
             rendered_env = task.render_template(task.env_vars, context, jinja_env=env)
             assert rendered_env["TIDEMARK_RUN_CONTEXT"] == (
                 f"dag=tidemark_restatement run={run.run_id} task={stage} restate={expected}")
@@ -254,8 +290,9 @@ def test_maintenance_runs_daily_compaction_then_gc_then_retention_in_the_writers
         assert task.task_type == "TidemarkSparkSubmitOperator"
         assert task.application == SPARK_SUBMIT.application and task._java_class == "io.tidemark.cli.Tidemark"
         assert task.application_args[:2] == ["maintain", job], job
-        # serialized against the restatement's publish and the arrivals' streams
+        # serialized against the restatement's publishes and the arrivals' streams and publishes
         assert task.pool == MAIN_WRITERS_POOL == dagbag.dags["tidemark_restatement"].get_task("publish").pool
+    assert "staging branch" in dag.get_task("compact").doc_md and "staging branch" in dag.doc_md
 
 
 def test_maintenance_commands_render_with_the_params(dagbag):

@@ -1,12 +1,14 @@
 """End to end on the native stack: a real Airflow (standalone, our dags/) on the embedded Nessie and S3 servers, with
 real spark-submits of jobs/target/tidemark-spark.jar.
 
-tidemark_arrivals replays the seed scenario; its check updates the Assets and tidemark_restatement starts. While its
-`write` task runs, the DAG is paused (an operator's move: no new task starts, the running one finishes); then a
-wrong row is committed on the restatement branch and the DAG unpaused: the audit fails, publish and tag never run,
-main is unchanged. The row is put right on the branch and `audit` cleared with its downstream tasks, as a person
-would in the UI: the run publishes and tags. The tables then equal what `tidemark demo` makes (DemoIT's run of it, or
-one on a home of its own), and headless Chromium shows both DAG runs green and the restatement's branch and tag in the Nessie UI.
+tidemark_arrivals replays the seed scenario: each arrival is landed, streamed onto the staging branch `ingest` and
+published to main, one Nessie commit per arrival; the last arrival's publish updates the Assets and
+tidemark_restatement starts. While its `write` task runs, the DAG is paused (an operator's move: no new task starts,
+the running one finishes); then a wrong row is committed on the restatement branch and the DAG unpaused: the audit
+fails, nothing after it runs, the staging branch and main are unchanged. The wrong commit is rolled back on the branch
+and `audit` cleared with its downstream tasks, as a person would in the UI: the run merges into the staging branch,
+tags, and publishes to main. The tables on main then equal main's after `tidemark demo` (DemoIT's run of it, or one
+on a home of its own), and headless Chromium shows both DAG runs green and the branches and tag in the Nessie UI.
 """
 
 from __future__ import annotations
@@ -103,14 +105,32 @@ class Home:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.nessie_port}/api/v2/{path}", timeout=30) as r:
             return json.load(r)
 
+    def log(self, ref: str) -> list[dict]:
+        """The commit metadata of ref's history, newest first (every page), with its properties as a dict (Nessie's
+        API v2 gives each property's values as a list, allProperties)."""
+        entries, token = [], None
+        while True:
+            page = self.nessie(f"trees/{ref}/history?max-records=200"
+                               + (f"&page-token={urllib.parse.quote(token)}" if token else ""))
+            entries += [dict(e["commitMeta"], properties={k: v[-1] for k, v in e["commitMeta"].get(
+                "allProperties", {}).items()}) for e in page["logEntries"]]
+            if not page.get("hasMore"):
+                return entries
+            token = page["token"]
+
+    def snapshot_id(self, ref: str, table: str) -> int:
+        """The Iceberg snapshot a table is at on ref, as Nessie holds it."""
+        return self.nessie(f"trees/{ref}/contents/{table}")["content"]["snapshotId"]
+
     def references(self) -> dict[str, tuple[str, str]]:
         return {r["name"]: (r["type"], r["hash"]) for r in self.nessie("trees")["references"]}
 
-    def tables(self) -> dict[str, list[str]]:
-        """Everything the pipeline wrote, as sorted JSON rows per table (see pipeline_tables.json)."""
+    def tables(self, ref: str = "main") -> dict[str, list[str]]:
+        """Everything the pipeline wrote on ref (main: what readers see), as sorted JSON rows per table (see
+        pipeline_tables.json)."""
         query = " UNION ALL ".join(f"SELECT '{t}' AS t, to_json(struct({cols})) AS j FROM {t}"
                                    for t, cols in TABLES.items())
-        return by_table(self.sql_json(query))
+        return by_table(self.sql_json(query, ref=ref))
 
 
 def by_table(rows: list[dict]) -> dict[str, list[str]]:
@@ -204,6 +224,22 @@ class Airflow:
         self.call("PATCH", f"/api/v2/dags/{dag_id}", {"is_paused": paused})
 
 
+def published_arrivals(home: Home) -> dict[int, int]:
+    """How many publish commits on main name each arrival ("publish arrival k from ingest: ...", with the property
+    tidemark.published: the staging branch's commit it made main's); every one names a commit of the staging branch."""
+    staged = {c["hash"] for c in home.log("ingest")}
+    out: dict[int, int] = {}
+    for meta in home.log("main"):
+        published = meta.get("properties", {}).get("tidemark.published")
+        if published is None:
+            continue
+        assert published in staged, f"main's commit {meta['hash']} publishes {published}, not a commit of ingest"
+        found = re.match(r"publish arrival (\d+) from ingest: ", meta["message"])
+        if found:
+            out[int(found[1])] = out.get(int(found[1]), 0) + 1
+    return out
+
+
 def seconds(ti: dict, field: str) -> float:
     from datetime import datetime
 
@@ -211,7 +247,8 @@ def seconds(ti: dict, field: str) -> float:
 
 
 class Demo:
-    """What `tidemark demo` makes: DemoIT's tables when the Java tests ran the demo with the same jar, else the demo
+    """What `tidemark demo` makes, on main (the demo publishes each arrival and the restatement): DemoIT's tables
+    when the Java tests ran the demo with the same jar (read through `tidemark sql` on main), else the demo
     run here on a home of its own, alongside the Airflow run. ./run-tests runs the Java tests at the same time as this
     one and names their process in TIDEMARK_JAVA_TESTS_PID: DemoIT's tables are then awaited while it lives."""
 
@@ -254,8 +291,12 @@ class Demo:
             self.start()
         assert self.proc.wait(timeout=1500) == 0, (self.home.dir / "demo.log").read_text()[-3000:]
         log(f"tidemark demo (here): {time.monotonic() - self.started:.0f} s")
-        assert any(t == "TAG" and r.startswith("restated-") for r, (t, _) in self.home.references().items())
-        return self.home.tables()
+        refs = self.home.references()
+        assert any(t == "TAG" and r.startswith("restated-") for r, (t, _) in refs.items())
+        # main is where the demo published everything it staged
+        assert published_arrivals(self.home) == {k: 1 for k in range(1, 5)}
+        assert self.home.log("main")[0]["properties"]["tidemark.published"] == refs["ingest"][1]
+        return self.home.tables("main")
 
     def close(self):
         if self.proc is not None:
@@ -314,34 +355,8 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
     run = af.call("POST", "/api/v2/dags/tidemark_arrivals/dagRuns", {"logical_date": None, "conf": {"scenario": "seed"}})
     arrivals_run = run["dag_run_id"]
     t0 = time.monotonic()
-    state = af.finished("tidemark_arrivals", arrivals_run, 3600)
-    tis = af.tasks("tidemark_arrivals", arrivals_run)
-    log(f"tidemark_arrivals (seed): {state['state']} in {time.monotonic() - t0:.0f} s (queued to end)")
-    for tid in sorted(tis, key=lambda t: tis[t]["start_date"] or "~"):
-        ti = tis[tid]
-        log(f"  {tid:22s} {ti['state']:10s} try {ti['try_number']}  {ti['duration'] or 0:6.1f} s")
-    n = 4
-    for k in range(1, n + 1):
-        land, streams = tis[f"arrival_{k}.land"], tis[f"arrival_{k}.streams"]
-        if land["state"] == "success" and streams["state"] == "success":
-            log(f"  arrival {k}: land start -> streams end {seconds(streams, 'end_date') - seconds(land, 'start_date'):.1f} s"
-                f" (gap land end -> streams start {seconds(streams, 'start_date') - seconds(land, 'end_date'):.1f} s)")
-    assert state["state"] == "success", {t: ti["state"] for t, ti in tis.items()}
-    expected = {f"arrival_{k}.{t}": ("success" if k <= n else "skipped") for k in range(1, 7) for t in ("land", "streams")}
-    assert {t: tis[t]["state"] for t in expected} == expected
-    assert tis["check"]["state"] == "success"
-    # the check wrote the pipeline report where the DAG's docs say
-    report = home.dir / "reports" / "pipeline.html"
-    assert report.is_file(), "tidemark_arrivals' check wrote no report"
-    assert af.call("GET", f"/api/v2/pools/{TEST_POOL}")["slots"] == 1
-    assert {tis[f"arrival_{k}.streams"]["pool"] for k in range(1, n + 1)} == {TEST_POOL}
-    # the first spark-submit (arrival 1's streams) wrote the drivers' class archive; the later ones mapped it
-    archives = [p.name for p in (home.dir / "cds").iterdir()]
-    assert len(archives) == 1 and archives[0].startswith("spark-driver-") and archives[0].endswith(".jsa"), archives
-    main_before = home.references()["main"][1]
-
-    # 2. the restatement, started by the Assets; paused while `write` runs so that a wrong row goes onto its branch
-    # before the audit
+    # the restatement starts when the last arrival is published, while `check` still runs: it is paused as soon as
+    # its `write` runs, so that a wrong row goes onto its branch before the audit (step 2)
 
     def restatement_writing():
         """the restatement's write task to run"""
@@ -352,7 +367,51 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
                 return runs[0]
         return None
 
-    run = af.wait(restatement_writing, 1800, step=1.0)
+    paused: dict = {}
+
+    def arrivals_finished():
+        """tidemark_arrivals to finish"""
+        if not paused and (writing := restatement_writing()):
+            af.pause("tidemark_restatement", True)
+            paused.update(writing)
+        r = af.run("tidemark_arrivals", arrivals_run)
+        return r if r["state"] in ("success", "failed") else None
+
+    state = af.wait(arrivals_finished, 3600, step=1.0)
+    tis = af.tasks("tidemark_arrivals", arrivals_run)
+    log(f"tidemark_arrivals (seed): {state['state']} in {time.monotonic() - t0:.0f} s (queued to end)")
+    for tid in sorted(tis, key=lambda t: tis[t]["start_date"] or "~"):
+        ti = tis[tid]
+        log(f"  {tid:22s} {ti['state']:10s} try {ti['try_number']}  {ti['duration'] or 0:6.1f} s")
+    n = 4
+    for k in range(1, n + 1):
+        land, streams, publish = (tis[f"arrival_{k}.{t}"] for t in ("land", "streams", "publish"))
+        if all(ti["state"] == "success" for ti in (land, streams, publish)):
+            log(f"  arrival {k}: land start -> streams end {seconds(streams, 'end_date') - seconds(land, 'start_date'):.1f} s"
+                f" (gap land end -> streams start {seconds(streams, 'start_date') - seconds(land, 'end_date'):.1f} s);"
+                f" streams end -> published {seconds(publish, 'end_date') - seconds(streams, 'end_date'):.1f} s")
+    assert state["state"] == "success", {t: ti["state"] for t, ti in tis.items()}
+    expected = {f"arrival_{k}.{t}": ("success" if k <= n else "skipped")
+                for k in range(1, 7) for t in ("land", "streams", "publish")}
+    assert {t: tis[t]["state"] for t in expected} == expected
+    assert tis["check"]["state"] == "success"
+    # main moved in whole arrivals: one publish commit per arrival, each a commit of the staging branch, which exists
+    refs = home.references()
+    assert refs["ingest"][0] == "BRANCH", refs
+    assert published_arrivals(home) == {k: 1 for k in range(1, n + 1)}
+    assert home.log("main")[0]["properties"]["tidemark.published"] == refs["ingest"][1], "main lags the staging branch"
+    # the check wrote the pipeline report where the DAG's docs say
+    report = home.dir / "reports" / "pipeline.html"
+    assert report.is_file(), "tidemark_arrivals' check wrote no report"
+    assert af.call("GET", f"/api/v2/pools/{TEST_POOL}")["slots"] == 1
+    assert {tis[f"arrival_{k}.{t}"]["pool"] for k in range(1, n + 1) for t in ("streams", "publish")} == {TEST_POOL}
+    # the first spark-submit (arrival 1's streams) wrote the drivers' class archive; the later ones mapped it
+    archives = [p.name for p in (home.dir / "cds").iterdir()]
+    assert len(archives) == 1 and archives[0].startswith("spark-driver-") and archives[0].endswith(".jsa"), archives
+    main_before, ingest_before = refs["main"][1], refs["ingest"][1]
+
+    # 2. the restatement, paused as its `write` ran (above), so that a wrong row goes onto its branch before the audit
+    run = paused or af.wait(restatement_writing, 1800, step=1.0)
     af.pause("tidemark_restatement", True)
     restate_run = run["dag_run_id"]
     assert run["run_type"] == "asset_triggered", run
@@ -371,19 +430,26 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
     assert corrected, "the restatement's write corrected no window"
     windows = " OR ".join(f"(company_id = '{c['company_id']}' AND w_start = TIMESTAMP '{c['w_start']}')"
                           for c in corrected)
+    written = home.snapshot_id(branch, "facts.event_counts")
     home.tidemark("sql", f"UPDATE facts.event_counts SET n = n + 100 WHERE {windows}", ref=branch)
     af.pause("tidemark_restatement", False)
     state = af.finished("tidemark_restatement", restate_run, 2400)
     tis = af.tasks("tidemark_restatement", restate_run)
     assert state["state"] == "failed"
-    assert {t: tis[t]["state"] for t in ("plan", "write", "audit", "publish", "tag")} == {
-        "plan": "success", "write": "success", "audit": "failed", "publish": "upstream_failed", "tag": "upstream_failed"}
+    stages = ("plan", "write", "audit", "publish", "tag", "publish_main")
+    assert {t: tis[t]["state"] for t in stages} == {
+        "plan": "success", "write": "success", "audit": "failed", "publish": "upstream_failed", "tag": "upstream_failed",
+        "publish_main": "upstream_failed"}
     refs = home.references()
     assert refs["main"][1] == main_before, "main moved although the audit failed"
+    assert refs["ingest"][1] == ingest_before, "the staging branch moved although the audit failed"
     assert branch in refs and f"restated-{rid}" not in refs
 
-    # 3. put the row right on the branch, clear the audit and what follows it: the same run publishes and tags
-    home.tidemark("sql", f"UPDATE facts.event_counts SET n = n - 100 WHERE {windows}", ref=branch)
+    # 3. undo the wrong commit on the branch (a rollback to what `write` made: a correction by hand would be a commit
+    # of no tidemark job, which the publish refuses), clear the audit and what follows it: the same run merges into
+    # the staging branch, tags and publishes to main
+    home.tidemark("sql", f"CALL nessie.system.rollback_to_snapshot('facts.event_counts', {written})", ref=branch)
+    assert home.snapshot_id(branch, "facts.event_counts") == written
     af.call("POST", "/api/v2/dags/tidemark_restatement/clearTaskInstances", {
         "dry_run": False, "task_ids": ["audit"], "dag_run_id": restate_run, "include_downstream": True,
         "only_failed": False, "reset_dag_runs": True})
@@ -392,15 +458,20 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
     state = af.finished("tidemark_restatement", restate_run, 2400)
     tis = af.tasks("tidemark_restatement", restate_run)
     log(f"tidemark_restatement audit -> tag after the clear: {state['state']} in {time.monotonic() - t0:.0f} s")
-    for tid in ("plan", "write", "audit", "publish", "tag"):
-        log(f"  {tid:8s} {tis[tid]['state']:10s} try {tis[tid]['try_number']}  {tis[tid]['duration'] or 0:6.1f} s")
+    for tid in stages:
+        log(f"  {tid:12s} {tis[tid]['state']:10s} try {tis[tid]['try_number']}  {tis[tid]['duration'] or 0:6.1f} s")
     assert state["state"] == "success", {t: ti["state"] for t, ti in tis.items()}
     refs = home.references()
+    # the restatement's merge is the staging branch's head, tagged; publish_main made it main's in one more commit
     assert refs[f"restated-{rid}"][0] == "TAG"
-    assert refs[f"restated-{rid}"][1] == refs["main"][1]
+    assert refs[f"restated-{rid}"][1] == refs["ingest"][1]
+    head = home.log("main")[0]
+    assert head["properties"]["tidemark.published"] == refs["ingest"][1], head
+    assert head["message"].startswith("publish "), head
+    assert published_arrivals(home) == {k: 1 for k in range(1, n + 1)}, "an arrival was published again"
 
-    # 4. the same tables as the demo's
-    ours, theirs = home.tables(), demo.tables()
+    # 4. the same tables on main as on the demo's main
+    ours, theirs = home.tables("main"), demo.tables()
     assert ours["facts.event_counts"], "no windowed counts at all"
     assert ours["audit.restatement_log"], "the restatement corrected nothing"
     for table in theirs:
@@ -420,4 +491,4 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
         browser.shoot(report.as_uri(), "pipeline-report-airflow",
                       must_show=["tidemark pipeline report", "Time per stream per arrival", "windowed-counts"])
         browser.shoot(f"http://127.0.0.1:{home.nessie_port}/", "nessie-branches", must_show=["main"],
-                      click_text="main", must_show_after=[branch, f"restated-{rid}"])
+                      click_text="main", must_show_after=[branch, "ingest", f"restated-{rid}"])

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 from airflow.providers.apache.spark.operators.spark_submit import SparkSubmitOperator
-from airflow.sdk import Asset
+from airflow.sdk import Asset, AssetAlias
 
 from tidemark_lib import launch
 
@@ -33,15 +33,18 @@ def _setting(name: str) -> str:
 SPARK_SUBMIT = launch.spark_submit_line()
 SPARK_LOG4J = os.environ.get("TIDEMARK_SPARK_LOG4J", str(Path(__file__).resolve().parent / "spark-log4j2.properties"))
 SPARK_CONN_ID = _setting("TIDEMARK_SPARK_CONN_ID")
-# one slot: the tasks that commit to the catalog's main branch take turns across DAGs
+# one slot: the tasks that write (to the staging branch, or publish it to main) take turns across DAGs
 MAIN_WRITERS_POOL = _setting("TIDEMARK_AIRFLOW_POOL")
 # the arrivals DAG has this many arrival groups; a scenario with fewer skips the rest
 MAX_ARRIVALS = int(_setting("TIDEMARK_AIRFLOW_MAX_ARRIVALS"))
 OWNER = "tidemark"
 
-# tidemark_arrivals' check updates both after every arrival went through; tidemark_restatement is scheduled on them
+# tidemark_arrivals' publish of its last arrival updates both (through PUBLISHED); tidemark_restatement is scheduled
+# on them, so it runs on what main shows
 RAW_ARCHIVES = Asset(name="tidemark_raw_archives", uri="tidemark://nessie/main/raw")
 FACTS = Asset(name="tidemark_facts", uri="tidemark://nessie/main/facts")
+# the outlet of every arrival's publish: which assets it updates is decided as it ends (only the last arrival's does)
+PUBLISHED = AssetAlias(name="tidemark_published")
 
 _SECRET_WORDS = ("SECRET", "ACCESS_KEY", "PASSWORD", "TOKEN")
 

@@ -124,8 +124,7 @@ public final class LatencyBench {
     double worstSequential = 0;
     double worstAll = 0;
     double worstUnrecorded = 0;
-    double recorded = 0;
-    double unrecorded = 0;
+    List<double[]> pairs = new ArrayList<>();
     for (int round = 1; round <= rounds; round++) {
       try (Lakehouse one = round == 1 ? scope("seq") : null; Lakehouse all = scope("all");
            Lakehouse off = scope("all_unrecorded")) {
@@ -139,33 +138,70 @@ public final class LatencyBench {
           }
           // the two side by side, in turns first: what warms up for the one helps the other
           boolean recordFirst = (a.number() + round) % 2 == 0;
-          double first = streamAll(recordFirst ? all : off, recordFirst, a);
-          double second = streamAll(recordFirst ? off : all, !recordFirst, a);
-          double with = recordFirst ? first : second;
-          double without = recordFirst ? second : first;
-          recorded += with;
-          unrecorded += without;
-          worstAll = Math.max(worstAll, with);
-          worstUnrecorded = Math.max(worstUnrecorded, without);
+          double[] first = streamAll(recordFirst ? all : off, recordFirst, a);
+          double[] second = streamAll(recordFirst ? off : all, !recordFirst, a);
+          double[] with = recordFirst ? first : second;
+          double[] without = recordFirst ? second : first;
+          // wall times (s) with, without; after the last stream (ms) with, without
+          pairs.add(new double[] {with[0], without[0], with[1], without[1]});
+          worstAll = Math.max(worstAll, with[0]);
+          worstUnrecorded = Math.max(worstUnrecorded, without[0]);
         }
       }
     }
     summary.put("seed arrival, five streams one after another, warm JVM (s, worst)", worstSequential);
     summary.put("seed arrival, `stream all`, warm JVM (s, worst)", worstAll);
     summary.put("seed arrival, `stream all` not recording its batches (s, worst)", worstUnrecorded);
-    summary.put("recording the batches: `stream all` time with / without (x, all seed runs)", recorded / unrecorded);
+    recordingCost(pairs);
   }
 
-  /** One `stream all` over the arrival just landed, recording its batches or not; its wall time. */
-  private double streamAll(Lakehouse lh, boolean record, Arrival a) {
+  /**
+   * What recording costs, over the pairs of runs of the same arrival (recording, not recording): the ratio of their
+   * sums, and the median of the pairs' ratios with its quartiles. A pair's two runs differ by up to half a second on
+   * a busy machine, more than recording adds, so one ratio alone says little: the median is robust to the odd slow
+   * run (a neighbour's build), and the quartiles show how far it can be trusted. The first pair is left out when
+   * there are others: both its runs load and compile what every later `stream all` reuses and take up to twice as
+   * long, which would weigh it double in the sums.
+   */
+  private void recordingCost(List<double[]> all) {
+    List<double[]> pairs = all.size() > 1 ? all.subList(1, all.size()) : all;
+    double with = pairs.stream().mapToDouble(p -> p[0]).sum();
+    double without = pairs.stream().mapToDouble(p -> p[1]).sum();
+    double[] ratios = pairs.stream().mapToDouble(p -> p[0] / p[1]).sorted().toArray();
+    double[] afterWith = pairs.stream().mapToDouble(p -> p[2]).sorted().toArray();
+    double[] afterWithout = pairs.stream().mapToDouble(p -> p[3]).sorted().toArray();
+    out.printf(Locale.ROOT, "recording / not recording over %d pairs: %.3fx (sums), per pair: median %.3fx, "
+        + "quartiles %.3f-%.3f, range %.3f-%.3f; after the last stream: median %.0f / %.0f ms%n", ratios.length,
+        with / without, quantile(ratios, 0.5), quantile(ratios, 0.25), quantile(ratios, 0.75), ratios[0],
+        ratios[ratios.length - 1], quantile(afterWith, 0.5), quantile(afterWithout, 0.5));
+    out.flush();
+    summary.put("recording the batches: `stream all` time with / without (x, all pairs' sums)", with / without);
+    summary.put("  the same, median of the pairs' ratios (x)", quantile(ratios, 0.5));
+    summary.put("  `stream all` after its last stream, recording (ms, median)", quantile(afterWith, 0.5));
+  }
+
+  /** The q-quantile of sorted values, interpolated between the two nearest. */
+  static double quantile(double[] sorted, double q) {
+    double at = q * (sorted.length - 1);
+    int lo = (int) Math.floor(at);
+    int hi = Math.min(sorted.length - 1, lo + 1);
+    return sorted[lo] + (at - lo) * (sorted[hi] - sorted[lo]);
+  }
+
+  /**
+   * One `stream all` over the arrival just landed, recording its batches or not: its wall time (s), and the part
+   * of it after the last stream's own work ended (ms; recording: the last record and the commit).
+   */
+  private double[] streamAll(Lakehouse lh, boolean record, Arrival a) {
     long t0 = System.nanoTime();
     List<RunReport> reports = Streams.all(lh.spark(), lh.config(), record);
     double wall = (System.nanoTime() - t0) / 1e9;
-    out.printf(Locale.ROOT, "%-9s %-16s %8s %8.2f   (the same arrival, the %d streams in one command%s)%n",
-        "seed " + a.number(), record ? "stream all" : "not recorded", "", wall, reports.size(),
-        record ? "" : ", their batches not recorded");
+    long after = reports.isEmpty() ? 0 : reports.get(0).durationsMs().getOrDefault(Streams.AFTER_LAST_RUN, 0L);
+    out.printf(Locale.ROOT, "%-9s %-16s %8s %8.2f   (the same arrival, the %d streams in one command%s; %d ms after "
+        + "the last stream)%n", "seed " + a.number(), record ? "stream all" : "not recorded", "", wall,
+        reports.size(), record ? "" : ", their batches not recorded", after);
     out.flush();
-    return wall;
+    return new double[] {wall, after};
   }
 
   /** Each stream whose dataset landed, one after another, with its breakdown; the sum of their times. */

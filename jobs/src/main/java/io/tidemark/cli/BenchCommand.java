@@ -2,6 +2,7 @@ package io.tidemark.cli;
 
 import io.tidemark.bench.LatencyBench;
 import io.tidemark.bench.MaintenanceBench;
+import io.tidemark.bench.PublishBench;
 import io.tidemark.bench.RestateBench;
 import io.tidemark.bench.Scd2Bench;
 import io.tidemark.bench.StreamBench;
@@ -24,7 +25,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks that print numbers (measured side by side in one run; nothing is asserted).",
     subcommands = {BenchCommand.Streams.class, BenchCommand.Scd2.class, BenchCommand.Restate.class,
-        BenchCommand.Latency.class, BenchCommand.Maintenance.class})
+        BenchCommand.Latency.class, BenchCommand.Maintenance.class, BenchCommand.Publish.class})
 final class BenchCommand implements Runnable {
   @Spec
   CommandSpec spec;
@@ -44,6 +45,11 @@ final class BenchCommand implements Runnable {
 
     abstract void run(Lakehouse lh, PrintWriter out) throws Exception;
 
+    /** The configuration the benchmark's JVM writes with: by default the configured writer's. */
+    TidemarkConfig configure(TidemarkConfig writing) {
+      return writing;
+    }
+
     ParameterException invalid(String message) {
       return new ParameterException(spec.commandLine(), message);
     }
@@ -51,7 +57,8 @@ final class BenchCommand implements Runnable {
     @Override
     public Integer call() throws Exception {
       validate();
-      try (Lakehouse lh = Lakehouse.open(Tidemark.root(spec).config().writing(), "tidemark bench " + spec.name())) {
+      try (Lakehouse lh = Lakehouse.open(configure(Tidemark.root(spec).config().writing()),
+          "tidemark bench " + spec.name())) {
         run(lh, spec.commandLine().getOut());
       }
       return 0;
@@ -258,6 +265,90 @@ final class BenchCommand implements Runnable {
     void run(Lakehouse lh, PrintWriter print) throws Exception {
       Bootstrap.run(lh.spark(), lh.storage(), lh.config());
       new MaintenanceBench(lh, print).run(arrivals, eventsPerArrival, repeat);
+    }
+  }
+
+  @Command(name = "publish", mixinStandardHelpOptions = true, sortOptions = false,
+      description = {"What `tidemark publish` costs: per seed arrival in a warm JVM, `stream all` and the publish of "
+          + "what it staged side by side, and the publish step by step; then the checks on the same arrivals after "
+          + "a short history and one --factor times longer. Everything runs in namespaces and buckets of its own "
+          + "(bench_publish_*) on Nessie branches of its own (deleted at the end), never the configured ones."})
+  static final class Publish extends Bench {
+    @Option(names = "--seed-rounds", defaultValue = "2", description = "Times the seed arrivals go through "
+        + "`stream all` and publish, each time in a new pipeline; the first warms the JVM (default: ${DEFAULT-VALUE}).")
+    int seedRounds;
+
+    @Option(names = "--history", defaultValue = "4", description = "Arrivals of the short history "
+        + "(default: ${DEFAULT-VALUE}).")
+    int history;
+
+    @Option(names = "--factor", defaultValue = "10", description = "How many times longer the long history is "
+        + "(default: ${DEFAULT-VALUE}).")
+    int factor;
+
+    @Option(names = "--measured", defaultValue = "3", description = "Arrivals measured after each history "
+        + "(default: ${DEFAULT-VALUE}).")
+    int measured;
+
+    @Option(names = "--events-per-arrival", defaultValue = "2000", description = "Default: ${DEFAULT-VALUE}.")
+    int eventsPerArrival;
+
+    @Option(names = "--changes-per-arrival", defaultValue = "20", description = "Default: ${DEFAULT-VALUE}.")
+    int changesPerArrival;
+
+    @Option(names = "--repeat", defaultValue = "3", description = "Dry runs of the checks per measured arrival; the "
+        + "best counts (default: ${DEFAULT-VALUE}).")
+    int repeat;
+
+    @Option(names = "--only", paramLabel = "PART", description = "seed or history (default: both).")
+    String only;
+
+    @Mixin
+    OutDir out;
+
+    private final String branches = "bench_publish_" + Long.toHexString(System.nanoTime() & 0xffffff);
+
+    @Override
+    void validate() {
+      if (only != null && !only.equals("seed") && !only.equals("history")) {
+        throw invalid("--only: seed or history, not " + only);
+      }
+      if (seedRounds < 1 || history < 1 || factor < 1 || measured < 1 || eventsPerArrival < 1
+          || changesPerArrival < 0 || repeat < 1) {
+        throw invalid("--seed-rounds, --history, --factor, --measured, --events-per-arrival and --repeat must be "
+            + ">= 1, --changes-per-arrival >= 0");
+      }
+    }
+
+    @Override
+    TidemarkConfig configure(TidemarkConfig writing) {
+      // publish merges the whole staging branch: the benchmark's own, so it never publishes what the user staged
+      return writing.with(java.util.Map.of(io.tidemark.config.Setting.NESSIE_REF, branches + "_main",
+          io.tidemark.config.Setting.STAGING_BRANCH, branches + "_ingest"));
+    }
+
+    @Override
+    void run(Lakehouse lh, PrintWriter print) throws Exception {
+      try (io.tidemark.lakehouse.nessie.NessieRefs refs = new io.tidemark.lakehouse.nessie.NessieRefs(
+          lh.endpoints())) {
+        // before the SparkSession, whose catalog works on the staging branch; Nessie merges only branches with a
+        // common ancestor commit, which a new Nessie's default branch has not yet
+        String published = lh.config().publishedRef();
+        refs.ensureBranch(published, refs.api().getConfig().getDefaultBranch());
+        if (refs.log(published).findFirst().isEmpty()) {
+          refs.mark(published, "tidemark bench publish: the benchmark's published branch",
+              io.tidemark.lakehouse.SparkSessions.AUTHOR, java.util.Map.of());
+        }
+        refs.ensureBranch(lh.config().stagingBranch(), published);
+        try {
+          new PublishBench(lh, print, out.create(lh.config())).run(new PublishBench.Options(seedRounds, history,
+              factor, measured, eventsPerArrival, changesPerArrival, repeat, !"history".equals(only),
+              !"seed".equals(only)));
+        } finally {
+          refs.deleteBranch(lh.config().stagingBranch());
+          refs.deleteBranch(lh.config().publishedRef());
+        }
+      }
     }
   }
 }

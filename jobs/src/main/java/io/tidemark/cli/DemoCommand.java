@@ -16,6 +16,7 @@ import io.tidemark.services.Services;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -24,9 +25,11 @@ import picocli.CommandLine.Spec;
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = {"The whole pipeline, step by step, on the configured (by default embedded) services.",
         "Services up, bootstrap, then for each seed arrival: land it and run every stream once (availableNow: raw, "
-            + "dedup, windowed-counts, raw-companies, scd2), saying what each run changed; what landed and the "
-            + "tables; then the restatement of what the watermarks dropped, on a Nessie branch, audited, published "
-            + "and tagged; last, the pipeline report (tidemark report).",
+            + "dedup, windowed-counts, raw-companies, scd2) on the staging branch (TIDEMARK_STAGING_BRANCH), saying "
+            + "what each run changed and that main is one step behind, then publish it to main (tidemark publish); "
+            + "what landed and the tables; then the restatement of what the watermarks dropped, on a Nessie branch, "
+            + "audited, merged into the staging branch, tagged and published; last, the pipeline report "
+            + "(tidemark report).",
         "Safe to run again: every step is idempotent."})
 final class DemoCommand implements Callable<Integer> {
   @Spec
@@ -56,7 +59,7 @@ final class DemoCommand implements Callable<Integer> {
         out.println("-- arrival " + a.number());
         LandCommand.land(lander, List.of(a), out);
         narrator.run(a.number());
-        out.println(new Publisher(lh).publish(false).summary());
+        publish(lh, out);
       }
 
       step(out, "4. what is in the landing zone");
@@ -76,7 +79,7 @@ final class DemoCommand implements Callable<Integer> {
       step(out, "6. restatement: repair on a branch what the watermarks dropped, audit, publish, tag");
       Restatement.Result r = new Restatement(lh, Restatement.Options.defaults(config)).run();
       RestateCommand.print(r, lh, out);
-      out.println(new Publisher(lh).publish(false).summary());
+      publish(lh, out);
       if (r.published()) {
         out.println("windowed counts after the restatement:");
         new ResultPrinter(ResultPrinter.Format.table, 50).print(lh.spark().sql("SELECT * FROM "
@@ -89,6 +92,10 @@ final class DemoCommand implements Callable<Integer> {
 
       step(out, "where to look");
       out.println("Nessie UI (branches, commits, tables): " + lh.endpoints().nessieUi());
+      out.println("  " + lh.endpoints().nessieUi() + "commits/" + config.publishedRef() + "   "
+          + config.publishedRef() + " moves in whole arrivals, one publish commit each");
+      out.println("  " + lh.endpoints().nessieUi() + "commits/" + config.stagingBranch() + "   every stream "
+          + "commit, staged before it is checked");
       out.println("S3 endpoint: " + lh.endpoints().s3Endpoint()
           + (config.s3Endpoint().isEmpty() ? " (credentials in " + services.s3CredentialsFile() + ")" : ""));
       out.println("Restatements: branches restate-*, tags restated-* in the Nessie UI; "
@@ -96,12 +103,71 @@ final class DemoCommand implements Callable<Integer> {
       out.println("Every micro-batch of every stream run: ./tidemark sql \"SELECT * FROM "
           + config.tables().streamBatches() + "\"");
       out.println("SQL:  ./tidemark sql \"SHOW TABLES IN facts\"");
-      out.println("      ./tidemark sql \"SHOW LOG " + config.publishedRef() + "\"   (whole arrivals, one "
-          + "publish each; SHOW LOG " + config.stagingBranch() + ": every stream commit)");
+      out.println("      ./tidemark sql \"SHOW LOG " + config.publishedRef() + "\"   vs   ./tidemark sql \"SHOW LOG "
+          + config.stagingBranch() + "\"");
+      out.println("      ./tidemark sql \"SELECT count(*) FROM " + config.tables().events() + "@"
+          + config.stagingBranch() + "\"   (what is staged, not yet published)");
       ReportCommand.write(lh, null, out);
     }
     out.flush();
     return 0;
+  }
+
+  /**
+   * The publish with what a reader sees on each side of it: before, the published branch one step behind the
+   * staging branch; after, the same as the staging branch.
+   */
+  private static void publish(Lakehouse lh, PrintWriter out) {
+    TidemarkConfig config = lh.config();
+    String main = config.publishedRef();
+    String staging = config.stagingBranch();
+    Seen onMain = Seen.at(lh.spark(), config, main);
+    Seen staged = Seen.at(lh.spark(), config, staging);
+    out.println(onMain.equals(staged)
+        ? "   " + main + " shows what " + staging + " has: " + staged + "; nothing new to publish"
+        : "   " + main + " is one step behind " + staging + ": " + main + " shows " + onMain + ", " + staging + " "
+            + staged);
+    Publisher.Result r = new Publisher(lh).publish(false);
+    out.println(r.summary());
+    if (r.mergeHash() != null) {
+      out.println("   " + main + " caught up: it shows " + Seen.at(lh.spark(), config, main) + ", as " + staging
+          + " does");
+    }
+    out.flush();
+  }
+
+  /**
+   * What a reader of a branch sees: the newest arrival in the raw archives, the events table's rows and the events
+   * the windowed counts hold (a restatement changes those without a new arrival).
+   */
+  private record Seen(int newestArrival, TableName events, long eventRows, TableName counts, long counted) {
+    static Seen at(SparkSession spark, TidemarkConfig config, String ref) {
+      try {
+        return read(spark, config, ref);
+      } catch (Exception e) {
+        if (e instanceof org.apache.spark.sql.AnalysisException) {
+          // the tables are not on that branch yet: bootstrap publishes them at once only when nothing else waits
+          return new Seen(0, config.tables().events(), 0, config.tables().eventCounts(), 0);
+        }
+        throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
+      }
+    }
+
+    private static Seen read(SparkSession spark, TidemarkConfig config, String ref) {
+      Row arrival = spark.sql("SELECT max(arrival) FROM (SELECT arrival FROM " + config.tables().rawEvents()
+          .sqlAt(ref) + " UNION ALL SELECT arrival FROM " + config.tables().rawCompanyChanges().sqlAt(ref) + ")")
+          .first();
+      long rows = spark.table(config.tables().events().sqlAt(ref)).count();
+      Row counted = spark.sql("SELECT coalesce(sum(n), 0) FROM " + config.tables().eventCounts().sqlAt(ref)).first();
+      return new Seen(arrival.isNullAt(0) ? 0 : arrival.getInt(0), config.tables().events(), rows,
+          config.tables().eventCounts(), counted.getLong(0));
+    }
+
+    @Override
+    public String toString() {
+      return (newestArrival == 0 ? "no arrival" : "arrival " + newestArrival) + " (" + events + ": " + eventRows
+          + " rows; " + counts + ": " + counted + " counted)";
+    }
   }
 
   static void step(PrintWriter out, String title) {

@@ -55,6 +55,7 @@ final class Help {
       Map.entry("tidemark bench streams", "tidemark bench streams --sizes 100000 --repeat 1"),
       Map.entry("tidemark bench scd2", "tidemark bench scd2 --sizes 1000,10000"),
       Map.entry("tidemark bench restate", "tidemark bench restate --histories 50000"),
+      Map.entry("tidemark bench publish", "tidemark bench publish --seed-rounds 2 --history 2 --measured 2"),
       Map.entry("tidemark bench latency", "tidemark bench latency --events 1000000 --skip-cold"),
       Map.entry("tidemark sql", "tidemark sql --format json \"SELECT * FROM dims.companies@main\""),
       Map.entry("tidemark demo", "tidemark demo"),

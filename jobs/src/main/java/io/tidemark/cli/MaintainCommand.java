@@ -23,8 +23,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "maintain", mixinStandardHelpOptions = true,
-    description = {"Table maintenance, safe to rerun and to run while the streams commit: compaction of main, "
-        + "garbage collection that keeps every file any branch or tag reads, retention of restatement branches.",
+    description = {"Table maintenance, safe to rerun and to run while the streams commit: compaction on the staging "
+        + "branch (TIDEMARK_STAGING_BRANCH, where every writer commits; the next `tidemark publish` takes it to main), "
+        + "garbage collection that keeps every file any branch or tag reads, retention of restatement branches and "
+        + "of the rejected-* tags of refused arrivals.",
         "Schedule `maintain all --delete` daily (the tidemark_maintenance DAG does)."},
     subcommands = {MaintainCommand.Compact.class, MaintainCommand.Gc.class, MaintainCommand.Branches.class,
         MaintainCommand.Landing.class, MaintainCommand.All.class})
@@ -107,7 +109,8 @@ final class MaintainCommand implements Runnable {
     int keep;
 
     @Option(names = "--max-age", paramLabel = "DURATION", defaultValue = "30 days",
-        description = "Restatement branches older than this are deleted, tagged or not (default: ${DEFAULT-VALUE}).")
+        description = "Restatement branches older than this are deleted, tagged or not, and so are rejected-* tags "
+            + "on staged commits older than this (default: ${DEFAULT-VALUE}).")
     String maxAge;
 
     @Option(names = "--ref-prefix", paramLabel = "P", defaultValue = "",
@@ -159,7 +162,8 @@ final class MaintainCommand implements Runnable {
 
   @Command(name = "compact", mixinStandardHelpOptions = true, sortOptions = false,
       description = {"Bin-pack small data files (Iceberg's rewrite_data_files) and rewrite the manifests of each "
-          + "table on the configured branch (main). A commit that races it is retried, no row is lost."})
+          + "table on the staging branch (TIDEMARK_STAGING_BRANCH, default ingest), where the streams commit; the "
+          + "next `tidemark publish` takes it to main. A commit that races it is retried, no row is lost."})
   static final class Compact extends Job {
     @Mixin
     CompactOptions compact;
@@ -196,7 +200,8 @@ final class MaintainCommand implements Runnable {
 
   @Command(name = "branches", mixinStandardHelpOptions = true, sortOptions = false,
       description = {"Delete restate-* branches beyond the newest --keep once published (tagged), and any older "
-          + "than --max-age; their restated-* tags stay."})
+          + "than --max-age; their restated-* tags stay. Delete the rejected-* tags `tidemark publish` left on "
+          + "refused arrivals once older than --max-age; younger ones stay for inspection."})
   static final class Branches extends Job {
     @Mixin
     BranchOptions branches;
@@ -209,6 +214,7 @@ final class MaintainCommand implements Runnable {
     @Override
     void run(TidemarkConfig config, Maintenance m) {
       m.branches(branches.options(dryRun));
+      m.rejected(branches.options(dryRun));
     }
   }
 
@@ -243,7 +249,8 @@ final class MaintainCommand implements Runnable {
   }
 
   @Command(name = "all", mixinStandardHelpOptions = true, sortOptions = false,
-      description = {"Compaction, then garbage collection (a dry run unless --delete), then branch retention."})
+      description = {"Compaction on the staging branch, then garbage collection (a dry run unless --delete), then "
+          + "retention of restatement branches and rejected-* tags."})
   static final class All extends Job {
     @Mixin
     CompactOptions compact;
@@ -266,6 +273,7 @@ final class MaintainCommand implements Runnable {
       m.compact(compact.tables(config), compact.options(dryRun));
       m.gc(gc.options(dryRun));
       m.branches(branches.options(dryRun));
+      m.rejected(branches.options(dryRun));
     }
   }
 }

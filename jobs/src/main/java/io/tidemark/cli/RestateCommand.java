@@ -23,15 +23,16 @@ import picocli.CommandLine.Spec;
     description = {"Repair what the streams' watermarks dropped, from the raw archives: finalized windows "
         + "recounted, the dedup's missing first occurrences added and surplus repeats removed, late company changes "
         + "applied. Written on a Nessie branch restate-<run id>, audited (invariants, and DuckDB recounting from the "
-        + "raw Parquet files), merged into main as one commit and tagged restated-<run id>. A failed audit leaves main "
-        + "alone and the branch for inspection (exit code 1). With nothing to repair it commits nothing.",
+        + "raw Parquet files), merged into the staging branch (TIDEMARK_STAGING_BRANCH) as one commit and tagged "
+        + "restated-<run id>; `tidemark publish` takes it to main. A failed audit leaves the staging branch alone "
+        + "and the branch for inspection (exit code 1). With nothing to repair it commits nothing.",
         "When it restated something, it also prints, and writes as an HTML page with a chart, how late the events "
             + "were per arrival.",
         "",
         "With no stage every stage runs in order; each stage can also run alone, e.g. as an Airflow task:",
         "  tidemark restate plan|write|audit|publish|tag --run-id ID",
-        "A stage keeps its state in Nessie only (the branch, its commits' properties, main's log, the tag): run "
-            + "again, it says 'already done'; run before the stage it needs, it fails naming that stage."},
+        "A stage keeps its state in Nessie only (the branch, its commits' properties, the staging branch's log, the "
+            + "tag): run again, it says 'already done'; run before the stage it needs, it fails naming that stage."},
     subcommands = {RestateCommand.Plan.class, RestateCommand.Write.class, RestateCommand.Audit.class,
         RestateCommand.Publish.class, RestateCommand.Tag.class})
 final class RestateCommand implements Callable<Integer> {
@@ -43,7 +44,8 @@ final class RestateCommand implements Callable<Integer> {
   String runId;
 
   @Option(names = "--max-attempts", defaultValue = "3",
-      description = "Recompute-and-merge attempts when streams commit to main meanwhile (default: ${DEFAULT-VALUE}).")
+      description = "Recompute-and-merge attempts when streams commit to the staging branch meanwhile "
+          + "(default: ${DEFAULT-VALUE}).")
   int maxAttempts;
 
   @Option(names = "--report-dir", paramLabel = "DIR", description = "Default: <home>/reports/<run id>.")
@@ -142,8 +144,9 @@ final class RestateCommand implements Callable<Integer> {
     }
   }
 
-  @Command(name = "plan", mixinStandardHelpOptions = true, description = {"Cut branch restate-ID from main (when "
-      + "missing) and record on it what will be corrected and the marks used (raw snapshot ids, stream watermarks).",
+  @Command(name = "plan", mixinStandardHelpOptions = true, description = {"Cut branch restate-ID from the staging "
+      + "branch (when missing) and record on it what will be corrected and the marks used (raw snapshot ids, stream "
+      + "watermarks).",
       "Prints 'planned: N window(s), M event(s), K company change(s)' or 'nothing to restate'."})
   static final class Plan extends Stage {}
 
@@ -152,14 +155,17 @@ final class RestateCommand implements Callable<Integer> {
   static final class Write extends Stage {}
 
   @Command(name = "audit", mixinStandardHelpOptions = true, description = {"Audit restate-ID and record the checks on "
-      + "it; exit 1 when a check fails (main untouched, branch kept). After a fix on the branch, run it again."})
+      + "it; exit 1 when a check fails (staging branch untouched, branch kept). After a fix on the branch, run it "
+      + "again."})
   static final class Audit extends Stage {}
 
-  @Command(name = "publish", mixinStandardHelpOptions = true, description = {"Merge the audited restate-ID into main "
-      + "as one commit; on a merge conflict recompute on the new head (restate-ID-2, ...), audit and merge."})
+  @Command(name = "publish", mixinStandardHelpOptions = true, description = {"Merge the audited restate-ID into the "
+      + "staging branch as one commit (the next `tidemark publish` takes it to main); on a merge conflict recompute "
+      + "on the new head (restate-ID-2, ...), audit and merge."})
   static final class Publish extends Stage {
     @Option(names = "--max-attempts", defaultValue = "3",
-        description = "Recompute-and-merge attempts when streams commit to main meanwhile (default: ${DEFAULT-VALUE}).")
+        description = "Recompute-and-merge attempts when streams commit to the staging branch meanwhile "
+          + "(default: ${DEFAULT-VALUE}).")
     int maxAttempts;
 
     @Override
@@ -169,7 +175,7 @@ final class RestateCommand implements Callable<Integer> {
   }
 
   @Command(name = "tag", mixinStandardHelpOptions = true,
-      description = {"Tag restated-ID at the merge commit of the run on main."})
+      description = {"Tag restated-ID at the merge commit of the run on the staging branch."})
   static final class Tag extends Stage {}
 
   static void print(Restatement.Result r, Lakehouse lh, PrintWriter out) {
@@ -189,7 +195,11 @@ final class RestateCommand implements Callable<Integer> {
     out.println("audit:");
     r.checks().forEach(c -> out.println("  " + c));
     if (r.published()) {
-      out.println("published to main (" + r.mainHash() + "), tagged " + r.tag());
+      // the restatement publishes into the branch the writers commit to; readers of the published branch see it
+      // after the next `tidemark publish`
+      TidemarkConfig c = lh.config();
+      out.println("published to " + c.nessieRef() + " (" + r.mainHash() + "), tagged " + r.tag()
+          + (c.isWriting() ? "; `tidemark publish` takes it to " + c.publishedRef() : ""));
       out.println("Nessie UI: " + lh.endpoints().nessieUi() + " (branch " + r.branch() + ", tag " + r.tag() + ")");
     }
   }

@@ -1,6 +1,8 @@
 package io.tidemark.maintain;
 
+import io.tidemark.publish.Publisher;
 import io.tidemark.restate.Restatement;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,11 +19,17 @@ import org.projectnessie.model.Reference;
 import org.projectnessie.model.Tag;
 
 /**
- * Deletes the restatement's working branches ({@code restate-<run>}) that are no longer needed; their
+ * Deletes the references nobody needs any more. The restatement's working branches ({@code restate-<run>}): their
  * {@code restated-<run>} tags, which point at what was published, stay. The newest {@code keep} branches always
  * stay; beyond them a branch goes once its run is published (it has its tag), and any branch older than
  * {@code maxAge} goes (an audit that failed that long ago will not be put right on it). A branch younger than
  * {@code maxAge} whose run has no tag may be a run in progress: it stays.
+ *
+ * <p>The {@code rejected-<hash>} tags {@code tidemark publish} leaves on a staged commit that failed its checks
+ * ({@link Publisher#REJECTED}) stay while younger than {@code maxAge} (the age of the commit they point at) and go
+ * beyond it. They go by age alone, not once the staging branch has been published past them: a tag is the record of
+ * what a check refused, worth a look after the fix was published too, and all it costs is the files GC keeps for it.
+ * The staging and published branches themselves are never touched.
  */
 public final class BranchRetention {
   public record Options(int keep, Duration maxAge, String refPrefix, boolean dryRun) {}
@@ -29,10 +37,19 @@ public final class BranchRetention {
   /** A branch and whether it goes. */
   public record Decision(String branch, String hash, Instant head, boolean tagged, boolean delete, String why) {}
 
+  /** A {@code rejected-*} tag, the time of the commit it points at, and whether it goes. */
+  public record TagDecision(String tag, String hash, Instant head, boolean delete, String why) {}
+
   private final NessieApiV2 api;
+  private final Clock clock;
 
   public BranchRetention(NessieApiV2 api) {
+    this(api, Clock.systemUTC());
+  }
+
+  BranchRetention(NessieApiV2 api, Clock clock) {
     this.api = api;
+    this.clock = clock;
   }
 
   public List<Decision> run(Options options, Consumer<String> out) {
@@ -48,7 +65,7 @@ public final class BranchRetention {
       }
     }
     candidates.sort(Comparator.comparing(Decision::head).reversed());
-    Instant tooOld = Instant.now().minus(options.maxAge());
+    Instant tooOld = clock.instant().minus(options.maxAge());
     List<Decision> decisions = new ArrayList<>();
     for (int i = 0; i < candidates.size(); i++) {
       Decision d = candidates.get(i);
@@ -79,7 +96,34 @@ public final class BranchRetention {
     return decisions;
   }
 
-  private Instant headTime(Branch b) {
+  /** Deletes the {@code rejected-*} tags whose commit is older than {@code maxAge}; younger ones stay. */
+  public List<TagDecision> rejected(Options options, Consumer<String> out) {
+    Instant tooOld = clock.instant().minus(options.maxAge());
+    List<TagDecision> decisions = new ArrayList<>();
+    for (Reference r : allReferences()) {
+      if (r instanceof Tag t && t.getName().startsWith(Publisher.REJECTED)) {
+        Instant head = headTime(t);
+        boolean delete = head.isBefore(tooOld);
+        decisions.add(new TagDecision(t.getName(), t.getHash(), head, delete, delete ? "older than "
+            + io.tidemark.config.Durations.show(options.maxAge()) : "younger than "
+            + io.tidemark.config.Durations.show(options.maxAge()) + ": kept for inspection"));
+      }
+    }
+    decisions.sort(Comparator.comparing(TagDecision::head).reversed());
+    for (TagDecision d : decisions) {
+      if (d.delete() && !options.dryRun()) {
+        deleteTag(d.tag(), d.hash());
+      }
+      out.accept((d.delete() ? (options.dryRun() ? "would delete " : "deleted ") : "kept ") + d.tag() + " (commit of "
+          + d.head() + ", " + d.why() + ")");
+    }
+    if (decisions.isEmpty()) {
+      out.accept("no " + Publisher.REJECTED + "* tags: no staged arrival was refused");
+    }
+    return decisions;
+  }
+
+  private Instant headTime(Reference b) {
     try {
       var log = api.getCommitLog().refName(b.getName()).hashOnRef(b.getHash()).maxRecords(1).get();
       return log.getLogEntries().stream().findFirst().map(e -> e.getCommitMeta().getCommitTime())
@@ -97,6 +141,16 @@ public final class BranchRetention {
       // already gone: what we wanted
     } catch (NessieConflictException e) {
       throw new MaintenanceException("cannot delete branch " + name + ": " + e.getMessage());
+    }
+  }
+
+  private void deleteTag(String name, String hash) {
+    try {
+      api.deleteTag().tag(Tag.of(name, hash)).delete();
+    } catch (NessieNotFoundException e) {
+      // already gone: what we wanted
+    } catch (NessieConflictException e) {
+      throw new MaintenanceException("cannot delete tag " + name + ": " + e.getMessage());
     }
   }
 

@@ -7,7 +7,11 @@ import java.util.function.Consumer;
 import org.projectnessie.client.NessieClientBuilder;
 import org.projectnessie.client.api.NessieApiV2;
 
-/** The maintenance jobs on a lakehouse, in the order a schedule runs them: compaction, GC, branch retention. */
+/**
+ * The maintenance jobs on a lakehouse, in the order a schedule runs them: compaction, GC, branch retention. The
+ * lakehouse is a writer's ({@link io.tidemark.config.TidemarkConfig#writing}): compaction commits on the staging
+ * branch, like every writer, and reaches the published branch with the next {@code tidemark publish}.
+ */
 public final class Maintenance {
   private final Lakehouse lakehouse;
   private final Consumer<String> out;
@@ -18,7 +22,9 @@ public final class Maintenance {
   }
 
   public List<Compaction.Result> compact(List<TableName> tables, Compaction.Options options) {
-    out.accept("== compaction on " + lakehouse.config().nessieRef() + (options.dryRun() ? " (dry run)" : ""));
+    var config = lakehouse.config();
+    out.accept("== compaction on " + config.nessieRef() + (config.isWriting() ? " (reaches " + config.publishedRef()
+        + " with the next `tidemark publish`)" : "") + (options.dryRun() ? " (dry run)" : ""));
     return new Compaction(lakehouse.spark(), options).run(tables, out);
   }
 
@@ -31,6 +37,15 @@ public final class Maintenance {
     out.accept("== restatement branches" + (options.dryRun() ? " (dry run)" : ""));
     try (NessieApiV2 api = nessie()) {
       return new BranchRetention(api).run(options, out);
+    }
+  }
+
+  /** The {@code rejected-*} tags publish left on refused arrivals: they go beyond {@code options.maxAge()}. */
+  public List<BranchRetention.TagDecision> rejected(BranchRetention.Options options) {
+    out.accept("== tags of refused arrivals (" + io.tidemark.publish.Publisher.REJECTED + "*)"
+        + (options.dryRun() ? " (dry run)" : ""));
+    try (NessieApiV2 api = nessie()) {
+      return new BranchRetention(api).rejected(options, out);
     }
   }
 

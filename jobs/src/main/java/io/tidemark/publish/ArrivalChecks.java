@@ -28,6 +28,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
@@ -68,13 +71,58 @@ public final class ArrivalChecks {
 
   /** Every check on what is staged, in order; each passes when what it looks at was not staged. */
   public List<AuditCheck> run(Staged staged) {
-    List<AuditCheck> out = new ArrayList<>();
-    out.add(writers(staged));
-    out.add(lines(staged));
-    out.add(scd2(staged));
-    out.add(windows(staged));
-    out.add(sameArrivals(staged));
-    return out;
+    return run(staged, new LinkedHashMap<>());
+  }
+
+  /**
+   * The same, putting each check's time into {@code timesMs} by its name. The checks read different tables and
+   * files, and each mostly waits on object storage: they run at once, and so do the reads within a check.
+   */
+  public List<AuditCheck> run(Staged staged, Map<String, Long> timesMs) {
+    ExecutorService checks = Executors.newFixedThreadPool(4, daemons("tidemark-check"));
+    io = Executors.newFixedThreadPool(8, daemons("tidemark-check-read"));
+    try {
+      List<java.util.function.Function<Staged, AuditCheck>> all = List.of(this::writers, this::lines, this::scd2,
+          this::windows, this::sameArrivals);
+      List<CompletableFuture<AuditCheck>> running = all.stream().map(check -> CompletableFuture.supplyAsync(() -> {
+        long t0 = System.nanoTime();
+        AuditCheck c = check.apply(staged);
+        times.put(c.name(), (System.nanoTime() - t0) / 1_000_000);
+        return c;
+      }, checks)).toList();
+      List<AuditCheck> out = running.stream().map(ArrivalChecks::join).toList();
+      out.forEach(c -> timesMs.put(c.name(), times.get(c.name())));
+      times.forEach(timesMs::putIfAbsent);
+      return out;
+    } finally {
+      checks.shutdown();
+      io.shutdown();
+    }
+  }
+
+  /** The threads a check's reads run on ({@link #run} gives each run its own). */
+  private ExecutorService io = java.util.concurrent.ForkJoinPool.commonPool();
+  private final Map<String, Long> times = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private <T> CompletableFuture<T> async(java.util.function.Supplier<T> task) {
+    return CompletableFuture.supplyAsync(task, io);
+  }
+
+  private static <T> T join(CompletableFuture<T> f) {
+    try {
+      return f.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
+  }
+
+  private static java.util.concurrent.ThreadFactory daemons(String name) {
+    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
   }
 
   AuditCheck writers(Staged staged) {
@@ -104,16 +152,20 @@ public final class ArrivalChecks {
 
   AuditCheck lines(Staged staged) {
     Map<String, long[]> perFile = new TreeMap<>();
-    for (TableName raw : List.of(t.rawEvents(), t.rawCompanyChanges(), t.rejected())) {
-      for (Record r : appended(staged, raw, List.of("source_file"))) {
+    List<CompletableFuture<List<Record>>> reads = List.of(t.rawEvents(), t.rawCompanyChanges(), t.rejected())
+        .stream().map(raw -> async(() -> appended(staged, raw, List.of("source_file")))).toList();
+    for (CompletableFuture<List<Record>> read : reads) {
+      for (Record r : join(read)) {
         perFile.computeIfAbsent((String) r.getField("source_file"), f -> new long[1])[0]++;
       }
     }
+    Map<String, CompletableFuture<Optional<Long>>> landedLines = new LinkedHashMap<>();
+    perFile.keySet().forEach(f -> landedLines.put(f, async(() -> landedLines(f))));
     List<String> bad = new ArrayList<>();
     int cleaned = 0;
     long lines = 0;
     for (Map.Entry<String, long[]> e : perFile.entrySet()) {
-      Optional<Long> landed = landedLines(e.getKey());
+      Optional<Long> landed = join(landedLines.get(e.getKey()));
       if (landed.isEmpty()) {
         cleaned++;
         continue;
@@ -152,10 +204,14 @@ public final class ArrivalChecks {
       return AuditCheck.of(SCD2, t.companies().toString(), 0, "no company change staged");
     }
     Expression keys = Expressions.in("company_id", touched.toArray());
-    List<Row> versions = rows(staged, t.companies(), keys, Schemas.COMPANY_VERSION);
+    CompletableFuture<List<Row>> versionsRead = async(() -> rows(staged, t.companies(), keys,
+        Schemas.COMPANY_VERSION));
     List<Row> changes = rows(staged, t.companyChanges(), keys, Schemas.COMPANY_CHANGE);
+    List<Row> versions = join(versionsRead);
+    long d0 = System.nanoTime();
     try (Connection db = DriverManager.getConnection("jdbc:duckdb:")) {
       List<Scd2Invariants.Violation> v = Scd2Invariants.check(db, versions, Optional.of(changes));
+      times.put(SCD2 + " in duckdb", (System.nanoTime() - d0) / 1_000_000);
       return AuditCheck.of(SCD2, t.companies().toString(), v.size(), v.isEmpty() ? touched.size()
           + " changed companies: one open version, no gap or overlap, equal to the rebuild from the change log"
           : v.get(0).toString());
@@ -192,27 +248,34 @@ public final class ArrivalChecks {
         bad.add("window " + w + " written before the watermark (" + (watermark == Long.MIN_VALUE ? "none staged"
             : Instant.ofEpochMilli(watermark)) + ") passed its end");
       }
-      starts.add(r.getField("w_start"));
-    }
-    if (!starts.isEmpty() && counts.publishedSnapshot() != null) {
-      for (Record r : DriverReads.read(counts.table(), counts.publishedSnapshot(),
-          Expressions.in("w_start", starts.toArray()), List.of("company_id", "w_start"), false, BUDGET)) {
-        String key = r.getField("company_id") + "@" + micros(r.getField("w_start")) / 1000;
-        if (written.containsKey(key)) {
-          bad.add("window " + key + " was published before");
-        }
-      }
+      // as micros: Iceberg makes no literal of the OffsetDateTime the reader returns
+      starts.add(micros(r.getField("w_start")));
     }
     if (!written.isEmpty()) {
       long from = written.keySet().stream().mapToLong(k -> Long.parseLong(k.substring(k.lastIndexOf('@') + 1)))
           .min().orElseThrow();
       long to = written.keySet().stream().mapToLong(k -> Long.parseLong(k.substring(k.lastIndexOf('@') + 1)))
           .max().orElseThrow() + windowMs;
-      Map<String, Long> raw = new HashMap<>();
-      org.apache.iceberg.Table rawTable = staged.table(t.rawEvents());
+      // the windows published before, read only where the staged ones lie: the range keeps the files' column
+      // bounds pruning when IN has too many values for Iceberg to use them
+      Expression published = Expressions.and(Expressions.in("w_start", starts.toArray()), Expressions.and(
+          Expressions.greaterThanOrEqual("w_start", from * 1000), Expressions.lessThan("w_start", to * 1000)));
+      CompletableFuture<List<Record>> before = counts.publishedSnapshot() == null
+          ? CompletableFuture.completedFuture(List.of())
+          : async(() -> DriverReads.read(counts.table(), counts.publishedSnapshot(), published,
+              List.of("company_id", "w_start"), false, BUDGET));
       Expression range = Expressions.and(Expressions.greaterThanOrEqual("event_ts", from * 1000),
           Expressions.lessThan("event_ts", to * 1000));
-      for (Record r : DriverReads.read(rawTable, null, range, List.of("company_id", "event_ts"), false, BUDGET)) {
+      CompletableFuture<List<Record>> rawRows = async(() -> DriverReads.read(staged.table(t.rawEvents()), null,
+          range, List.of("company_id", "event_ts"), false, BUDGET));
+      for (Record r : join(before)) {
+        String key = r.getField("company_id") + "@" + micros(r.getField("w_start")) / 1000;
+        if (written.containsKey(key)) {
+          bad.add("window " + key + " was published before");
+        }
+      }
+      Map<String, Long> raw = new HashMap<>();
+      for (Record r : join(rawRows)) {
         long ts = micros(r.getField("event_ts")) / 1000;
         raw.merge(r.getField("company_id") + "@" + (ts - Math.floorMod(ts, windowMs)), 1L, Long::sum);
       }
@@ -282,17 +345,25 @@ public final class ArrivalChecks {
         : String.join("; ", bad));
   }
 
-  /** The rows the staged snapshots appended to a table (none when it did not change). */
+  /**
+   * The rows the staged appends added to a table (none when it did not change): snapshot by snapshot, as the
+   * restatement's overwrites (audited by the restatement itself) and compaction's rewrites add no new rows.
+   */
   private static List<Record> appended(Staged staged, TableName table, List<String> columns) {
     Staged.Change c = staged.changes().get(table);
-    if (c == null || c.snapshots().isEmpty()) {
+    if (c == null) {
       return List.of();
     }
-    Long to = c.stagedSnapshot();
-    if (c.publishedSnapshot() == null) {
-      return DriverReads.read(c.table(), to, Expressions.alwaysTrue(), columns, false, BUDGET);
+    List<Record> out = new ArrayList<>();
+    for (Snapshot s : c.snapshots()) {
+      if (!"append".equals(s.operation())) {
+        continue;
+      }
+      out.addAll(s.parentId() == null
+          ? DriverReads.read(c.table(), s.snapshotId(), Expressions.alwaysTrue(), columns, false, BUDGET)
+          : DriverReads.appended(c.table(), s.parentId(), s.snapshotId(), Expressions.alwaysTrue(), columns, BUDGET));
     }
-    return DriverReads.appended(c.table(), c.publishedSnapshot(), to, Expressions.alwaysTrue(), columns, BUDGET);
+    return out;
   }
 
   /** A table's rows at the staged commit matching {@code filter}, as rows of {@code schema}. */

@@ -37,7 +37,7 @@ public final class Publisher {
   /** What a publish did. {@code mergeHash} null: nothing published (nothing staged, or a dry run). */
   public record Result(String publishedRef, String stagingBranch, String stagedHash, String mergeHash,
                        String arrivals, Map<TableName, Long> rows, List<AuditCheck> checks, boolean nothingStaged,
-                       long checkMs, long totalMs) {
+                       long checkMs, long totalMs, Map<String, Long> stepsMs) {
     public String summary() {
       if (nothingStaged) {
         return "publish: nothing staged on " + stagingBranch + " that " + publishedRef + " does not have";
@@ -64,6 +64,8 @@ public final class Publisher {
 
   public Result publish(boolean dryRun) {
     long t0 = System.nanoTime();
+    // where the time goes, step by step (`tidemark bench publish` prints it)
+    Map<String, Long> steps = new LinkedHashMap<>();
     String published = config.publishedRef();
     String staging = config.stagingBranch();
     if (published.equals(staging)) {
@@ -83,9 +85,12 @@ public final class Publisher {
       List<ContentKey> changed = refs.changedKeys(staging, base, staging, stagedHash);
       Map<ContentKey, Content> atBase = contents(refs, staging, base,
           config.tables().all().stream().map(Staged::key).toList());
+      steps.put("nessie", ms(t0));
+      long l0 = System.nanoTime();
       Staged staged = Staged.read(lakehouse.spark(), config, atBase, base, stagedHash, changed);
+      steps.put("load", ms(l0));
       if (staged.isEmpty()) {
-        return new Result(published, staging, stagedHash, null, "", Map.of(), List.of(), true, 0, ms(t0));
+        return new Result(published, staging, stagedHash, null, "", Map.of(), List.of(), true, 0, ms(t0), steps);
       }
       java.util.Set<ContentKey> changedOnPublished = new java.util.HashSet<>(
           refs.changedKeys(staging, base, published, target.getHash()));
@@ -98,7 +103,7 @@ public final class Publisher {
             + published + "\"` and undo that change or redo it on " + staging);
       }
       long c0 = System.nanoTime();
-      List<AuditCheck> checks = new ArrivalChecks(config, lakehouse.storage()).run(staged);
+      List<AuditCheck> checks = new ArrivalChecks(config, lakehouse.storage()).run(staged, steps);
       long checkMs = ms(c0);
       String arrivals = BatchArrivals.describe(staged.arrivals());
       Map<TableName, Long> rows = new LinkedHashMap<>();
@@ -115,13 +120,17 @@ public final class Publisher {
             + "ns.table@" + tag + "\"`); fix it on " + staging + " and publish again");
       }
       if (dryRun) {
-        return new Result(published, staging, stagedHash, null, arrivals, rows, checks, false, checkMs, ms(t0));
+        return new Result(published, staging, stagedHash, null, arrivals, rows, checks, false, checkMs, ms(t0),
+            steps);
       }
       crashIfAsked("after-checks");
+      long m0 = System.nanoTime();
       String merge = merge(refs, target, staging, stagedHash, message(staged, arrivals, rows, checks),
           properties(staged, arrivals, rows, checks));
+      steps.put("merge", ms(m0));
       crashIfAsked("after-merge");
-      return new Result(published, staging, stagedHash, merge, arrivals, rows, checks, false, checkMs, ms(t0));
+      return new Result(published, staging, stagedHash, merge, arrivals, rows, checks, false, checkMs, ms(t0),
+          steps);
     }
   }
 

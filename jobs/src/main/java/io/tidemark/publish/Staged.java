@@ -82,7 +82,8 @@ public final class Staged {
     List<ContentKey> others = changedKeys.stream().filter(k -> !ours.containsKey(k)).toList();
     // loaded at once: each is a catalog round trip and a metadata file read
     Map<TableName, CompletableFuture<Change>> loading = new LinkedHashMap<>();
-    ExecutorService pool = Executors.newFixedThreadPool(4);
+    // a thread per table: each load mostly waits on Nessie and object storage
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, changedKeys.size()));
     try {
       for (ContentKey k : changedKeys) {
         TableName t = ours.get(k);

@@ -48,8 +48,8 @@ final class AuditStage {
 
   /** One line: the check that failed, and the SQL to look at the branch with. */
   String failure(AuditCheck failed, String branch) {
-    return "audit failed: " + failed.name() + " on " + failed.table() + " (" + failed.detail() + "); main is "
-        + "untouched; look at branch " + branch + ": tidemark sql \"SELECT * FROM " + ctx.tables.auditChecks()
+    return "audit failed: " + failed.name() + " on " + failed.table() + " (" + failed.detail() + "); " + ctx.main
+        + " is untouched; look at branch " + branch + ": tidemark sql \"SELECT * FROM " + ctx.tables.auditChecks()
         + "@" + branch + " WHERE run_id = '" + ctx.runId() + "'\"";
   }
 }

@@ -4,6 +4,7 @@ import static io.tidemark.lakehouse.CommitKeys.BATCH_ID;
 import static io.tidemark.lakehouse.CommitKeys.QUERY_ID;
 
 import io.tidemark.config.TableName;
+import io.tidemark.lakehouse.AsLoaded;
 import io.tidemark.lakehouse.DriverWrites;
 import io.tidemark.lakehouse.IcebergTables;
 import io.tidemark.lakehouse.Schemas;
@@ -14,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.util.SnapshotUtil;
@@ -55,15 +58,28 @@ public final class StreamBatches {
   public static final class Recorder {
     private final SparkSession spark;
     private final TableName batches;
+    private final CompletableFuture<DriverWrites.Appender> loading;
     private DriverWrites.Appender rows;
     private final Map<String, Long> newestPerQuery = new LinkedHashMap<>();
     private final List<String> streams = new ArrayList<>();
     private final TreeSet<Integer> arrivals = new TreeSet<>();
     private int count;
 
+    /**
+     * Starts loading the table at once, in a thread of its own: for {@code stream all} that is while the streams
+     * run, so that a run ending finds it loaded. The commit starts from that version ({@link AsLoaded}): the
+     * catalog refuses it when another process recorded in the table since, and Iceberg retries it from a fresh one.
+     */
     public Recorder(SparkSession spark, TableName batches) {
       this.spark = spark;
       this.batches = batches;
+      this.loading = CompletableFuture.supplyAsync(
+          () -> new DriverWrites.Appender(AsLoaded.of(IcebergTables.load(spark, batches)), Schemas.STREAM_BATCH),
+          task -> {
+            Thread t = new Thread(task, "tidemark-record-" + batches);
+            t.setDaemon(true);
+            t.start();
+          });
     }
 
     /** The run's batches, and those a run of the stream before it left unrecorded, that the table has not. */
@@ -83,7 +99,7 @@ public final class StreamBatches {
         return;
       }
       if (rows == null) {
-        rows = new DriverWrites.Appender(IcebergTables.load(spark, batches), Schemas.STREAM_BATCH);
+        rows = loaded();
       }
       long recorded = Provenance.lastRecordedBatch(rows.table(), queryId);
       long firstOfRun = records.isEmpty() ? checkpointed + 1 : records.get(0).batchId();
@@ -104,6 +120,14 @@ public final class StreamBatches {
         }
       });
       count += fresh.size();
+    }
+
+    private DriverWrites.Appender loaded() {
+      try {
+        return loading.join();
+      } catch (CompletionException e) {
+        throw e.getCause() instanceof RuntimeException r ? r : e;
+      }
     }
 
     /** Commits what the runs added, in one snapshot (none when they added nothing); how many rows. */

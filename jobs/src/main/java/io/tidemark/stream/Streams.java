@@ -5,11 +5,19 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.sql.SparkSession;
 
 /** What `stream all` runs: every stream as configured ({@link StreamSpec#all}), at once. */
 public final class Streams {
   private Streams() {}
+
+  /**
+   * A duration of every report of {@code stream all}: from the end of the last run's own work (its batches, not
+   * their record) to the end of the command, which is what recording adds to the command's time beyond the CPU it
+   * takes from the runs: the last run's record and the commit.
+   */
+  public static final String AFTER_LAST_RUN = "all.afterLastRun";
 
   /**
    * One availableNow run of each stream, at once (see {@link ConcurrentRuns}): they read the landing zone
@@ -31,6 +39,7 @@ public final class Streams {
   public static List<RunReport> all(SparkSession spark, TidemarkConfig config, boolean record) {
     StreamBatches.Recorder recorder = record ? new StreamBatches.Recorder(spark, config.tables().streamBatches())
         : null;
+    AtomicLong lastRunEnd = new AtomicLong(System.nanoTime());
     List<ConcurrentRuns.Run> runs = new ArrayList<>();
     Map<String, Boolean> landed = new HashMap<>();
     for (StreamSpec s : StreamSpec.all(config)) {
@@ -38,6 +47,7 @@ public final class Streams {
         String lane = s.kind() == StreamKind.RAW || s.kind() == StreamKind.RAW_COMPANIES ? RawArchive.NAME : s.name();
         runs.add(new ConcurrentRuns.Run(lane, () -> {
           RunReport r = s.runUnrecorded(spark);
+          lastRunEnd.accumulateAndGet(System.nanoTime(), Math::max);
           if (recorder != null) {
             long t0 = System.nanoTime();
             recorder.add(s, r);
@@ -63,6 +73,9 @@ public final class Streams {
             });
       }
     }
+    long after = (System.nanoTime() - lastRunEnd.get()) / 1_000_000;
+    outcomes.stream().filter(o -> o.report() != null)
+        .forEach(o -> o.report().durationsMs().put(AFTER_LAST_RUN, after));
     return ConcurrentRuns.reportsOf(outcomes);
   }
 

@@ -21,10 +21,14 @@ class LatencyBenchIT extends StackTest {
             + "dimension of 300 companies", "== dedup and windowed counts over 1000 events", "== summary")
         .containsPattern("seed 1\\s+raw\\s+\\d+\\s+[\\d.]+\\s+\\d+ \\|" + num.repeat(13))
         .containsPattern("seed 1\\s+scd2\\s+\\d+\\s+[\\d.]+\\s+\\d+ \\|" + num.repeat(13))
-        .containsPattern("seed 1\\s+stream all\\s+[\\d.]+\\s+\\(the same arrival, the 5 streams in one command\\)")
+        .containsPattern("seed 1\\s+stream all\\s+[\\d.]+\\s+\\(the same arrival, the 5 streams in one command; "
+            + "\\d+ ms after the last stream\\)")
         .containsPattern("seed 1\\s+not recorded\\s+[\\d.]+\\s+\\(the same arrival, the 5 streams in one command, "
-            + "their batches not recorded\\)")
-        .containsPattern("recording the batches: `stream all` time with / without \\(x, all seed runs\\)\\s+[\\d.]+")
+            + "their batches not recorded; \\d+ ms after the last stream\\)")
+        .containsPattern("recording the batches: `stream all` time with / without \\(x, all pairs' sums\\)\\s+[\\d.]+")
+        .containsPattern("the same, median of the pairs' ratios \\(x\\)\\s+[\\d.]+")
+        .containsPattern("recording / not recording over 1 pairs: [\\d.]+x \\(sums\\), per pair: median [\\d.]+x, "
+            + "quartiles [\\d.]+-[\\d.]+, range [\\d.]+-[\\d.]+; after the last stream: median \\d+ / \\d+ ms")
         .containsPattern("seed 1\\s+no\\s+[\\d.]+\\s+[\\d.]+\\s+-?[\\d.]+\\s+raw [\\d.]+\\s+dedup [\\d.]+")
         .containsPattern("seed 1\\s+yes\\s+[\\d.]+\\s+[\\d.]+\\s+-?[\\d.]+\\s+raw [\\d.]+\\s+dedup [\\d.]+")
         // the suite's archive (TestStack trains it): the bench reuses a fresh one instead of training its own

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.jar.JarFile;
@@ -53,7 +54,10 @@ class ClusterJarIT extends StackTest {
     }
     String ns = fx.namespace();
     List<String> jvm = List.of("-cp", String.join(java.io.File.pathSeparator, cp));
-    Cli.Result ctas = Cli.runMain(stack.env(), jvm, "sql", "--format", "csv",
+    // on the branch the suite's session reads (sql works on the published branch, which the suite does not write)
+    Map<String, String> onStaging = new java.util.HashMap<>(stack.env());
+    onStaging.put("TIDEMARK_NESSIE_REF", stack.config().nessieRef());
+    Cli.Result ctas = Cli.runMain(onStaging, jvm, "sql", "--format", "csv",
         "CREATE TABLE " + ns + ".t USING iceberg AS SELECT 41 + 1 AS answer");
     assertThat(ctas.exitCode()).as("%s", ctas).isZero();
     assertThat(spark.table(ns + ".t").first().getInt(0)).isEqualTo(42);

@@ -64,7 +64,8 @@ class ServiceOutageIT extends OwnServicesTest {
     assertThat(rerun.err()).as("a normal run keeps the console to tidemark's own lines").isEmpty();
     assertThat(rerun.out()).contains("dedup: ").contains("windowed-counts: ");
     Cli.Result dups = Cli.run(env, "sql", "--format", "csv",
-        "SELECT count(*) AS events, count(*) - count(DISTINCT event_id) AS duplicates FROM facts.events");
+        "SELECT count(*) AS events, count(*) - count(DISTINCT event_id) AS duplicates FROM facts.events@"
+            + stack.config().nessieRef());
     assertThat(dups.exitCode()).as("%s", dups).isZero();
     String[] row = dups.out().strip().split("\n")[1].split(",");
     assertThat(Long.parseLong(row[0])).as("events after the rerun").isPositive();

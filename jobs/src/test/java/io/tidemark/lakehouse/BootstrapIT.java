@@ -20,11 +20,12 @@ class BootstrapIT extends StackTest {
 
   @Test
   void secondBootstrapChangesNothingAndMakesNoCommit() {
-    List<String> before = nessie.log("main");
+    List<String> before = nessie.log(stack.config().nessieRef());
     Bootstrap.Result again = Bootstrap.run(spark, stack.lakehouse().storage(), stack.config());
     assertThat(again.changedNothing()).as("second run: %s", again).isTrue();
     assertThat(again.unchangedTables()).hasSize(stack.config().tables().all().size());
-    assertThat(nessie.log("main")).as("Nessie commit log of main").isEqualTo(before);
+    assertThat(nessie.log(stack.config().nessieRef())).as("Nessie commit log of the staging branch")
+        .isEqualTo(before);
   }
 
   @Test
@@ -57,12 +58,13 @@ class BootstrapIT extends StackTest {
     Cli.Result first = Cli.run(env, "bootstrap");
     assertThat(first.exitCode()).as("%s", first).isZero();
     assertThat(first.out()).contains("namespaces created: " + ns).contains("tables created: " + ns + ".raw_events");
-    List<String> afterFirst = nessie.log("main");
+    List<String> afterFirst = nessie.log(stack.config().nessieRef());
 
     Cli.Result second = Cli.inProcess(env, "bootstrap");
     assertThat(second.exitCode()).as("%s", second).isZero();
     assertThat(second.out()).contains("bootstrap: nothing to do, everything exists");
-    assertThat(nessie.log("main")).as("commit log after the second bootstrap").isEqualTo(afterFirst);
+    assertThat(nessie.log(stack.config().nessieRef())).as("commit log after the second bootstrap")
+        .isEqualTo(afterFirst);
   }
 
   @Test

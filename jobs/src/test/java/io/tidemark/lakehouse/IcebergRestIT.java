@@ -74,15 +74,15 @@ class IcebergRestIT extends StackTest {
 
   @Test
   void listsTheNamespacesAndEveryTable() {
-    JsonNode listed = py.run("main", null, "list").ok();
+    JsonNode listed = py.run(stack.config().nessieRef(), null, "list").ok();
     String ns = tables().get(0).namespace();
     assertThat(texts(listed.get("namespaces"))).contains(ns);
     assertThat(texts(listed.get("tables"))).containsAll(tables().stream().map(TableName::toString).toList());
   }
 
   @Test
-  void everyTableReadsAsSparkReadsItOnMain() {
-    compareEveryTable("main", TableName::sql);
+  void everyTableReadsAsSparkReadsItOnTheStagingBranch() {
+    compareEveryTable(stack.config().nessieRef(), TableName::sql);
   }
 
   @Test
@@ -90,7 +90,8 @@ class IcebergRestIT extends StackTest {
     compareEveryTable(tag, t -> t.sqlAt(tag));
     var t = pipeline.config().tables();
     JsonNode onTag = py.run(tag, null, "read", t.rawEvents().toString(), t.companies().toString()).ok();
-    JsonNode onMain = py.run("main", null, "read", t.rawEvents().toString(), t.companies().toString()).ok();
+    JsonNode onMain = py.run(stack.config().nessieRef(), null, "read", t.rawEvents().toString(),
+        t.companies().toString()).ok();
     for (TableName name : List.of(t.rawEvents(), t.companies())) {
       assertThat(onTag.get(name.toString()).get("rows").size()).as("%s: the tag is before arrival 7", name)
           .isLessThan(onMain.get(name.toString()).get("rows").size());

@@ -1,6 +1,7 @@
 package io.tidemark.maintain;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.RefQualifiedNames;
@@ -11,6 +12,7 @@ import io.tidemark.land.LandingFile;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.lakehouse.nessie.NessieRefs;
+import io.tidemark.publish.Publisher;
 import io.tidemark.stream.StreamKind;
 import io.tidemark.stream.StreamSpec;
 import io.tidemark.testing.Pipeline;
@@ -19,7 +21,10 @@ import io.tidemark.testing.Steps;
 import io.tidemark.testing.TestStack;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +37,7 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.projectnessie.model.Branch;
 
 /**
  * Maintenance on the real stack: generated arrivals through the real streams, a tag and a branch left on old
@@ -81,14 +87,14 @@ class MaintenanceIT extends StackTest {
         for (Arrival a : arrivals) {
           p.arrive(a);
           if (a.number() == 1) {
-            refs.tag(tag, "main", refs.hash("main").orElseThrow());
+            refs.tag(tag, stack.config().nessieRef(), refs.hash(stack.config().nessieRef()).orElseThrow());
           }
           if (a.number() == 2) {
-            refs.createBranch(branch, refs.branch("main"));
+            refs.createBranch(branch, refs.branch(stack.config().nessieRef()));
           }
         }
       }
-      before = readAll(tables, List.of("main", tag, branch));
+      before = readAll(tables, List.of(stack.config().nessieRef(), tag, branch));
       dimension = p.config().tables().companies();
       m = new Maintenance(p.lakehouse(), log::add);
       storage = p.lakehouse().storage();
@@ -100,8 +106,9 @@ class MaintenanceIT extends StackTest {
     @Order(1)
     void theTablesHaveWhatMaintenanceIsFor() {
       assertThat(deleteFiles(dimension)).as("the SCD2 stream replaced versions by position deletes").isPositive();
-      assertThat(before.get(p.config().tables().rawEvents() + "@" + tag)).as("the tag reads an older main")
-          .isNotEmpty().hasSizeLessThan(before.get(p.config().tables().rawEvents() + "@main").size());
+      assertThat(before.get(p.config().tables().rawEvents() + "@" + tag)).as("the tag reads an older staging branch")
+          .isNotEmpty()
+          .hasSizeLessThan(before.get(p.config().tables().rawEvents() + "@" + stack.config().nessieRef()).size());
     }
 
     @Test
@@ -111,14 +118,14 @@ class MaintenanceIT extends StackTest {
       // an object no commit ever referenced, as a failed write leaves behind
       orphan = prefix + "orphan/data/00000-orphan.parquet";
       storage.put(bucket, orphan, "not referenced".getBytes(StandardCharsets.UTF_8), "application/octet-stream");
-      String mainHash = stack.nessie().hash("main");
+      String mainHash = stack.nessie().hash(stack.config().nessieRef());
 
       List<Compaction.Result> planned = m.compact(tables, new Compaction.Options(128L << 20, 2, 5, true));
       GarbageCollector.Result dry = m.gc(new GarbageCollector.Options(Duration.ZERO, Duration.ZERO, ns + "/", true));
       assertThat(planned).as("%s", log).anyMatch(r -> r.rewrittenFiles() > 0);
       assertThat(dry.deleted()).isZero();
       assertThat(dry.unreachable()).as("at least the orphan").isPositive();
-      assertThat(stack.nessie().hash("main")).as("no commit by a dry run").isEqualTo(mainHash);
+      assertThat(stack.nessie().hash(stack.config().nessieRef())).as("no commit by a dry run").isEqualTo(mainHash);
       List<String> expected = new ArrayList<>(List.of(keys(objectsBefore).split(",")));
       expected.add(orphan);
       assertThat(keys(storage.list(bucket, prefix))).as("no object deleted or written by a dry run")
@@ -139,7 +146,7 @@ class MaintenanceIT extends StackTest {
         assertThat(r.filesAfter()).as("%s", r).isLessThan(r.filesBefore());
       }
       assertThat(deleteFiles(dimension)).as("the SCD2 stream's position deletes are applied and gone").isZero();
-      Map<String, List<String>> afterCompaction = readAll(tables, List.of("main", tag, branch));
+      Map<String, List<String>> afterCompaction = readAll(tables, List.of(stack.config().nessieRef(), tag, branch));
       assertThat(afterCompaction).as("every table on every reference, after compaction").isEqualTo(before);
     }
 
@@ -167,7 +174,7 @@ class MaintenanceIT extends StackTest {
       long bytesAfter = objectsAfter.stream().mapToLong(Storage.ObjectInfo::size).sum();
       assertThat(bytesAfter).as("storage bytes go down").isLessThan(gc.bytes());
       assertThat(keys(objectsAfter)).doesNotContain(orphan);
-      assertThat(readAll(tables, List.of("main", tag, branch))).as("every table on every reference, after GC")
+      assertThat(readAll(tables, List.of(stack.config().nessieRef(), tag, branch))).as("every table on every reference, after GC")
           .isEqualTo(before);
       GarbageCollector.Result again = m.gc(new GarbageCollector.Options(Duration.ZERO, Duration.ZERO, ns + "/", true));
       assertThat(again.unreachable()).as("what is left is exactly what some reference reads").isZero();
@@ -246,7 +253,7 @@ class MaintenanceIT extends StackTest {
     try (NessieRefs refs = new NessieRefs(stack.endpoints())) {
       for (String run : List.of("r1", "r2", "r3", "r4")) {
         String b = prefix + "restate-" + run;
-        refs.createBranch(b, refs.branch("main"));
+        refs.createBranch(b, refs.branch(stack.config().nessieRef()));
         // a commit of its own, so that the branches' heads are ordered in time as runs are
         String hash = refs.mark(b, "work of " + run, "test", Map.of()).getHash();
         if (!run.equals("r2")) {
@@ -267,6 +274,51 @@ class MaintenanceIT extends StackTest {
         assertThat(refs.exists(prefix + "restated-" + run)).as("tag of %s", run).isTrue();
       }
     }
+  }
+
+  /**
+   * Two refused arrivals' tags, on an older and a newer staged commit: with the clock at the newer commit and a
+   * maximum age half the time between them, the older tag goes and the newer stays; a dry run deletes neither.
+   * The clock is given, not waited for; the branches are never touched.
+   */
+  @Test
+  void rejectedTagsStayWhileYoungAndGoBeyondTheMaximumAge() throws Exception {
+    String name = TestStack.unique("mt");
+    String staging = name + "_ingest";
+    String older = Publisher.REJECTED + name + "-old";
+    String newer = Publisher.REJECTED + name + "-new";
+    try (NessieRefs refs = new NessieRefs(stack.endpoints())) {
+      refs.createBranch(staging, refs.branch(stack.config().nessieRef()));
+      Branch first = refs.mark(staging, "an arrival a check refused", "test", Map.of());
+      refs.tag(older, staging, first.getHash());
+      Instant olderAt = commitTime(refs, first);
+      Thread.sleep(20); // Nessie stamps commits in milliseconds: two in a row may share one
+      Branch second = refs.mark(staging, "another arrival a check refused", "test", Map.of());
+      refs.tag(newer, staging, second.getHash());
+      Instant newerAt = commitTime(refs, second);
+      assertThat(olderAt).as("Nessie stamps commits in order").isBefore(newerAt);
+      Duration maxAge = Duration.between(olderAt, newerAt).dividedBy(2);
+      BranchRetention retention = new BranchRetention(refs.api(), Clock.fixed(newerAt, ZoneOffset.UTC));
+
+      var dry = retention.rejected(new BranchRetention.Options(10, maxAge, "", true), log::add);
+      assertThat(dry).filteredOn(d -> d.tag().startsWith(Publisher.REJECTED + name))
+          .extracting(BranchRetention.TagDecision::tag, BranchRetention.TagDecision::delete)
+          .containsExactly(tuple(newer, false), tuple(older, true));
+      assertThat(refs.exists(older)).as("a dry run deletes nothing").isTrue();
+
+      retention.rejected(new BranchRetention.Options(10, maxAge, "", false), log::add);
+      System.out.println(String.join("\n", log));
+      assertThat(refs.exists(older)).as("older than %s", maxAge).isFalse();
+      assertThat(refs.exists(newer)).as("younger than %s: kept for inspection", maxAge).isTrue();
+      assertThat(refs.branch(staging).getHash()).as("the branch stays where it was").isEqualTo(second.getHash());
+      assertThat(log).anyMatch(l -> l.startsWith("deleted " + older + " ("))
+          .anyMatch(l -> l.startsWith("kept " + newer + " ("));
+    }
+  }
+
+  private static Instant commitTime(NessieRefs refs, Branch at) throws Exception {
+    return refs.api().getCommitLog().refName(at.getName()).hashOnRef(at.getHash()).maxRecords(1).get()
+        .getLogEntries().get(0).getCommitMeta().getCommitTime();
   }
 
   /** Every row of every table on every reference, sorted, as text. */

@@ -56,7 +56,7 @@ class RestateStagesIT extends StackTest {
   private record Refs(String main, String branch) {}
 
   private Refs refs(String branch) {
-    return new Refs(nessie.hash("main"), nessie.exists(branch) ? nessie.hash(branch) : null);
+    return new Refs(nessie.hash(stack.config().nessieRef()), nessie.exists(branch) ? nessie.hash(branch) : null);
   }
 
   @BeforeAll
@@ -66,7 +66,7 @@ class RestateStagesIT extends StackTest {
     env = p.env();
     prefix = TestStack.unique("stages") + "-";
     branch = prefix + "restate-" + ID;
-    main0 = nessie.hash("main");
+    main0 = nessie.hash(stack.config().nessieRef());
   }
 
   @Test
@@ -89,7 +89,7 @@ class RestateStagesIT extends StackTest {
     Cli.Result r = run("plan", ID);
     assertThat(r.exitCode()).as("%s", r).isZero();
     assertThat(r.out()).contains("planned: 2 window(s), ", " 1 company change(s)");
-    assertThat(nessie.hash("main")).as("plan leaves main alone").isEqualTo(main0);
+    assertThat(nessie.hash(stack.config().nessieRef())).as("plan leaves the staging branch alone").isEqualTo(main0);
     planned = refs(branch);
     assertThat(planned.branch()).as("branch cut and the plan recorded on it").isNotNull();
     again("plan", ID, branch, planned);
@@ -138,14 +138,14 @@ class RestateStagesIT extends StackTest {
     assertThat(r.errLines()).singleElement().asString()
         .contains("audit failed: counts: DuckDB recount from the raw archive", "has n=106, DuckDB counts 6",
             "@" + branch);
-    assertThat(nessie.hash("main")).as("main untouched").isEqualTo(main0);
+    assertThat(nessie.hash(stack.config().nessieRef())).as("the staging branch untouched").isEqualTo(main0);
     assertThat(nessie.exists(branch)).isTrue();
     assertThat(fx.strings("SELECT check_name FROM " + t.auditChecks().sqlAt(branch) + " WHERE NOT passed"))
         .as("the failed check is recorded on the branch").containsExactly("counts: DuckDB recount from the raw archive");
     r = run("publish", ID);
     assertThat(r.exitCode()).as("publish after a failed audit: %s", r).isEqualTo(1);
     assertThat(r.errLines()).singleElement().asString().contains("failed", "tidemark restate audit --run-id run1");
-    assertThat(nessie.hash("main")).isEqualTo(main0);
+    assertThat(nessie.hash(stack.config().nessieRef())).isEqualTo(main0);
 
     spark.sql("UPDATE " + t.eventCounts().sqlAt(branch) + " SET n = n - 100" + c1);
     StageResult audited = inProcess(ID).stage(Stage.AUDIT);
@@ -175,7 +175,7 @@ class RestateStagesIT extends StackTest {
     r = run("tag", ID);
     assertThat(r.exitCode()).as("%s", r).isZero();
     String tag = prefix + "restated-" + ID;
-    assertThat(nessie.hash(tag)).isEqualTo(nessie.hash("main"));
+    assertThat(nessie.hash(tag)).isEqualTo(nessie.hash(stack.config().nessieRef()));
     again("tag", ID, branch2, refs(branch2));
     for (String earlier : List.of("plan", "write", "audit")) {
       again(earlier, ID, branch2, refs(branch2));
@@ -204,7 +204,7 @@ class RestateStagesIT extends StackTest {
   @Test
   @Order(7)
   void theNextRunFindsNothingAndEveryStageSaysSo() throws Exception {
-    String main1 = nessie.hash("main");
+    String main1 = nessie.hash(stack.config().nessieRef());
     StageResult planned2 = inProcess("run2").stage(Stage.PLAN);
     assertThat(planned2.lines()).as("%s", planned2).first().isEqualTo("nothing to restate");
     Cli.Result r = run("write", "run2");
@@ -215,7 +215,7 @@ class RestateStagesIT extends StackTest {
       assertThat(done.outcome()).as("%s", done).isEqualTo(StageResult.Outcome.NOTHING_TO_RESTATE);
       assertThat(done.lines()).anyMatch(l -> l.contains("nothing to restate for run run2"));
     }
-    assertThat(nessie.hash("main")).isEqualTo(main1);
+    assertThat(nessie.hash(stack.config().nessieRef())).isEqualTo(main1);
     assertThat(nessie.exists(prefix + "restated-run2")).isFalse();
     // nothing arrived since the published run: the plan reads no table's rows and runs no Spark job
     Cli.Result debug = Cli.inProcess(env, "restate", "plan", "--run-id", "run3", "--ref-prefix", prefix, "--debug");

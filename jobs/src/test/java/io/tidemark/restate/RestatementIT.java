@@ -51,7 +51,7 @@ class RestatementIT extends StackTest {
   @Order(1)
   void theDriverAndSparkPlanTheSameCorrections() throws Exception {
     String prefix = TestStack.unique("plans") + "-";
-    String main = stack.nessie().hash("main");
+    String main = stack.nessie().hash(stack.config().nessieRef());
     List<List<String>> plans = new java.util.ArrayList<>();
     for (long driverRows : new long[] {Restatement.DRIVER_ROWS, 0}) {
       String id = "rows" + driverRows;
@@ -68,7 +68,7 @@ class RestatementIT extends StackTest {
         .anyMatch(r -> r.startsWith("window c1 2026-01-01 00:00:00 4 6"))
         .anyMatch(r -> r.startsWith("change c3 ") && r.contains("Cog platinum"));
     assertThat(plans.get(1)).as("planned in Spark").isEqualTo(plans.get(0));
-    assertThat(stack.nessie().hash("main")).as("plans leave main alone").isEqualTo(main);
+    assertThat(stack.nessie().hash(stack.config().nessieRef())).as("plans leave the staging branch alone").isEqualTo(main);
   }
 
   @Test
@@ -87,7 +87,7 @@ class RestatementIT extends StackTest {
     assertThat(r.checks()).allMatch(AuditCheck::passed).extracting(AuditCheck::name)
         .contains("counts: DuckDB recount from the raw archive", "companies: SCD2 invariants");
     assertThat(stack.nessie().exists(r.tag())).isTrue();
-    assertThat(stack.nessie().hash(r.tag())).isEqualTo(stack.nessie().hash("main"));
+    assertThat(stack.nessie().hash(r.tag())).isEqualTo(stack.nessie().hash(stack.config().nessieRef()));
 
     List<Path> files = StreamFixture.download(p.lakehouse().storage(), p.config().landingBucket(), "events/", tmp);
     try (DuckOracle oracle = new DuckOracle(List.of(files))) {
@@ -107,10 +107,10 @@ class RestatementIT extends StackTest {
     assertThat(fx.strings("SELECT CAST(count(*) AS STRING) FROM " + t.auditChecks().sql() + " WHERE run_id = '"
         + r.runId() + "' AND passed")).containsExactly(Integer.toString(r.checks().size()));
 
-    String head = stack.nessie().hash("main");
+    String head = stack.nessie().hash(stack.config().nessieRef());
     Restatement.Result again = new Restatement(p.lakehouse(), options("repair").withPrefix(
         r.tag().substring(0, r.tag().indexOf(Restatement.TAG)))).run();
     assertThat(again.nothingToDo()).as("second run").isTrue();
-    assertThat(stack.nessie().hash("main")).as("no commit on main").isEqualTo(head);
+    assertThat(stack.nessie().hash(stack.config().nessieRef())).as("no commit on the staging branch").isEqualTo(head);
   }
 }

@@ -19,7 +19,7 @@ class BadStreamOptionsIT extends StackTest {
     assertThat(r.exitCode()).as("%s", r).isNotZero();
     assertThat(r.errLines()).as("%s", r).containsExactly("tidemark: " + message);
     assertThat(checkpoint).as("no checkpoint was created").doesNotExist();
-    assertThat(stack.nessie().hash("main")).as("nothing was committed").isEqualTo(mainBefore);
+    assertThat(stack.nessie().hash(stack.config().nessieRef())).as("nothing was committed").isEqualTo(mainBefore);
   }
 
   @Test
@@ -29,7 +29,7 @@ class BadStreamOptionsIT extends StackTest {
     stack.spark().sql("CREATE TABLE " + ns + ".wrong (company_id STRING, w_start STRING, n BIGINT) USING iceberg");
     fx.counts("good");
     Path cp = tmp.resolve("cp");
-    String main = stack.nessie().hash("main");
+    String main = stack.nessie().hash(stack.config().nessieRef());
 
     assertRefused(Cli.run(stack.env(), "stream", "windowed-counts", "--source", tmp.resolve("nowhere").toString(),
             "--table", ns + ".good", "--checkpoint", cp.toString()),

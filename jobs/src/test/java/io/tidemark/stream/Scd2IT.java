@@ -113,21 +113,21 @@ class Scd2IT extends StackTest {
         .crash("scd2:after-commit:*")
         .expect("the MERGE committed", s -> assertThat(fx.count(t.dimension())).isEqualTo(8));
     long logRows = fx.count(t.log());
-    String beforeReplay = stack.nessie().hash("main");
+    String beforeReplay = stack.nessie().hash(stack.config().nessieRef());
 
     script.restart()
         .expect("the replay commits nothing but the record of its batch", s -> {
           assertThat(s.output().out()).contains("2 batch(es) already committed");
-          assertThat(stack.nessie().commitsSince("main", beforeReplay)).as("the replay's commits").singleElement()
+          assertThat(stack.nessie().commitsSince(stack.config().nessieRef(), beforeReplay)).as("the replay's commits").singleElement()
               .satisfies(c -> assertThat(c.message())
                   .endsWith(" row(s) to " + stack.config().tables().streamBatches()));
         });
-    String head = stack.nessie().hash("main");
+    String head = stack.nessie().hash(stack.config().nessieRef());
 
     RunReport again = Scd2Upsert.run(spark, source, t.dimension(), t.log(), tmp.resolve("fresh").toString(),
         Duration.ofDays(1));
     assertThat(again.rowsWritten().values()).as("%s", again.summary()).allMatch(n -> n == 0);
-    assertThat(stack.nessie().hash("main")).as("all input again commits nothing").isEqualTo(head);
+    assertThat(stack.nessie().hash(stack.config().nessieRef())).as("all input again commits nothing").isEqualTo(head);
     assertThat(fx.count(t.log())).isEqualTo(logRows);
     assertThat(fx.historyRows(t.dimension())).hasSize(8);
     assertInvariants(t);

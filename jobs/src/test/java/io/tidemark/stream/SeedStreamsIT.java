@@ -129,11 +129,11 @@ class SeedStreamsIT extends StackTest {
     TableName table = fx.counts("rerun");
     String checkpoint = tmp.resolve("cp-rerun").toString();
     SeedContract.counts(spark, landing.source(Feed.EVENTS), table.toString(), checkpoint);
-    String head = stack.nessie().hash("main");
+    String head = stack.nessie().hash(stack.config().nessieRef());
     RunReport again = SeedContract.counts(spark, landing.source(Feed.EVENTS), table.toString(), checkpoint);
     assertThat(again.inputRows()).isZero();
     assertThat(again.rowsWritten().values()).as("rows written").allMatch(n -> n == 0);
-    assertThat(stack.nessie().hash("main")).as("no commit on main").isEqualTo(head);
+    assertThat(stack.nessie().hash(stack.config().nessieRef())).as("no commit on the staging branch").isEqualTo(head);
     assertThat(fx.countRows(table)).hasSize(2);
   }
 }

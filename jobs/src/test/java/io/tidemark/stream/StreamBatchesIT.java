@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The stream-batches table on the real stack: the seed's arrivals through {@code stream all}, its numbers per arrival
  * against what the scenario's lines say; every batch recorded once through a crash, a kill and a lost checkpoint
- * commit; and read through {@code tidemark sql} on main and on a branch.
+ * commit; and read through {@code tidemark sql} on the branch the streams write and on a branch cut from it.
  */
 class StreamBatchesIT extends StackTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -56,7 +56,7 @@ class StreamBatchesIT extends StackTest {
     List<Arrival> arrivals = SeedScenarios.ALL.arrivals();
     arrivals.subList(0, 3).forEach(p::arrive);
     String branch = TestStack.unique("batches_after_3");
-    spark.sql("CREATE BRANCH `" + branch + "` IN nessie FROM main");
+    spark.sql("CREATE BRANCH `" + branch + "` IN nessie FROM `" + stack.config().nessieRef() + "`");
     long recordedAtBranch = StreamBatches.read(spark, t.streamBatches()).size();
     p.arrive(arrivals.get(3));
     List<BatchRecord> records = StreamBatches.read(spark, t.streamBatches());
@@ -103,7 +103,7 @@ class StreamBatchesIT extends StackTest {
         .contains("arrival 3:\n").contains("  windowed-counts: 1 batch(es), 3 lines read, 0 row(s) into "
             + t.eventCounts() + ", 2 late partial count(s) dropped, watermark 2026-01-01T00:10:00Z");
 
-    // tidemark sql reads the table on main and on the branch cut after arrival 3
+    // tidemark sql reads the table on the streams' branch and on the branch cut after arrival 3
     String columns = "SELECT stream, batch_id, input_rows, rows_written, late_rows_dropped FROM ";
     JsonNode onMain = sqlJson(p, columns + t.streamBatches());
     JsonNode onBranch = sqlJson(p, columns + t.streamBatches() + "@" + branch);

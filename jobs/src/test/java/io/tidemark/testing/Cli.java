@@ -187,7 +187,8 @@ public final class Cli {
    * For tests whose subject is not the JVM's start; what only a JVM of its own shows (a crash hook, which halts
    * the JVM; the libraries' logs kept off the console) needs {@link #run}. Refused for an environment whose Spark
    * settings differ from the suite's session: a session's catalog is made once, and would quietly answer for
-   * another stack. The runtime settings a command puts on the shared session are put back afterwards.
+   * another stack. The suite's session is a writer's, on the staging branch: a reading command (sql, check, report)
+   * run here reads the staging branch, not the published one as in a JVM of its own. The runtime settings a command puts on the shared session are put back afterwards.
    */
   public static Result inProcess(Map<String, String> env, String... args) {
     if (env.containsKey("TIDEMARK_TEST_CRASH")) {
@@ -196,7 +197,7 @@ public final class Cli {
     TestStack stack = TestStack.get();
     TidemarkConfig config = TidemarkConfig.of(env, Map.of());
     if (!config.home().equals(stack.config().home())
-        || !SparkSessions.conf(config, new Services(config).endpoints())
+        || !SparkSessions.conf(config.writing(), new Services(config).endpoints())
             .equals(SparkSessions.conf(stack.config(), stack.endpoints()))) {
       throw new IllegalArgumentException("not the test stack's Spark settings: run it with Cli.run");
     }
