@@ -11,6 +11,7 @@ import io.tidemark.lakehouse.Schemas;
 import io.tidemark.lakehouse.Storage;
 import io.tidemark.land.Feed;
 import io.tidemark.land.LandingFile;
+import io.tidemark.stream.BatchArrivals;
 import io.tidemark.stream.StreamKind;
 import java.net.URI;
 import java.sql.Connection;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -303,7 +305,7 @@ public final class ArrivalChecks {
     for (Staged.Change c : staged.changes().values()) {
       for (Snapshot s : c.snapshots()) {
         String stream = s.summary().get(CommitKeys.STREAM);
-        java.util.SortedSet<Integer> read = io.tidemark.stream.BatchArrivals.parse(s.summary().get(CommitKeys.ARRIVALS));
+        SortedSet<Integer> read = BatchArrivals.parse(s.summary().get(CommitKeys.ARRIVALS));
         if (stream != null && !read.isEmpty()) {
           newest.merge(stream, read.last(), Math::max);
         }
