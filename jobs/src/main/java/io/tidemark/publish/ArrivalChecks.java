@@ -342,9 +342,48 @@ public final class ArrivalChecks {
       }
       seen.add(feed.dir() + " up to arrival " + max);
     }
+    bad.addAll(unrecorded(staged));
     return AuditCheck.of(SAME_ARRIVALS, t.streamBatches().toString(), bad.size(), bad.isEmpty()
         ? (seen.isEmpty() ? "no stream run staged" : "every stream has taken in " + String.join("; ", seen))
         : String.join("; ", bad));
+  }
+
+  /**
+   * The staged commits of stream batches whose run has not ended: a batch of a stream writes each of its tables in
+   * a commit of its own (the dimension and its change log, the archive and the quarantine), so a run killed between
+   * them leaves part of the batch, which the provenance of the part alone cannot tell. The runs' record is committed
+   * once the run ended (by {@code stream all} when all its runs have), or recovered from the checkpoint by the next
+   * run, and its commit says per query the newest batch it recorded: a staged batch that no staged record covers is
+   * not known to be whole.
+   */
+  private List<String> unrecorded(Staged staged) {
+    Map<String, Long> recorded = new HashMap<>();
+    Staged.Change records = staged.changes().get(t.streamBatches());
+    if (records != null) {
+      for (Snapshot s : records.snapshots()) {
+        s.summary().forEach((k, v) -> {
+          if (k.startsWith(CommitKeys.RECORDED)) {
+            recorded.merge(k.substring(CommitKeys.RECORDED.length()), Long.parseLong(v), Math::max);
+          }
+        });
+      }
+    }
+    Map<String, String> open = new LinkedHashMap<>();
+    for (Staged.Change c : staged.changes().values()) {
+      for (Snapshot s : c.snapshots()) {
+        String query = s.summary().get(CommitKeys.QUERY_ID);
+        String batch = s.summary().get(CommitKeys.BATCH_ID);
+        if (query != null && batch != null && Long.parseLong(batch) > recorded.getOrDefault(query, -1L)) {
+          String arrivals = s.summary().get(CommitKeys.ARRIVALS);
+          open.merge(s.summary().get(CommitKeys.STREAM) + " batch " + batch
+              + (arrivals == null ? "" : " (arrival " + arrivals + ")"), c.name().toString(), (a, b) -> a + ", " + b);
+        }
+      }
+    }
+    List<String> out = new ArrayList<>();
+    open.forEach((batch, tables) -> out.add(batch + " committed to " + tables + " and not recorded: its run did "
+        + "not end"));
+    return out.isEmpty() ? out : List.of(String.join(", ", out) + " (run `tidemark stream all`)");
   }
 
   /**
