@@ -108,8 +108,7 @@ public final class Publisher {
       String arrivals = BatchArrivals.describe(staged.arrivals());
       Map<TableName, Long> rows = new LinkedHashMap<>();
       staged.changes().forEach((t, c) -> rows.put(t, c.addedRows()));
-      List<AuditCheck> failures = checks.stream().filter(c -> !c.passed())
-          .sorted(java.util.Comparator.comparingInt(Publisher::precedence)).toList();
+      List<AuditCheck> failures = failures(checks);
       AuditCheck failed = failures.isEmpty() ? null : failures.get(0);
       if (failed != null) {
         String tag = REJECTED + shortHash(stagedHash);
@@ -139,10 +138,15 @@ public final class Publisher {
   }
 
   /**
-   * Which failed check a refusal names: a hand-made write, then an arrival some streams have not wholly taken in,
+   * The failed checks, the one a refusal names first: a hand-made write, then an arrival some streams have not wholly taken in,
    * which explains what the others find in it (a change log's version the dimension lacks, a run killed between
    * its two commits) and whose fix is to rerun the streams; then the checks in their order.
    */
+  static List<AuditCheck> failures(List<AuditCheck> checks) {
+    return checks.stream().filter(c -> !c.passed()).sorted(java.util.Comparator.comparingInt(Publisher::precedence))
+        .toList();
+  }
+
   private static int precedence(AuditCheck c) {
     return ArrivalChecks.WRITERS.equals(c.name()) ? 0 : ArrivalChecks.SAME_ARRIVALS.equals(c.name()) ? 1 : 2;
   }
