@@ -11,6 +11,7 @@ import io.tidemark.lakehouse.Schemas;
 import io.tidemark.lakehouse.Storage;
 import io.tidemark.land.Feed;
 import io.tidemark.land.LandingFile;
+import io.tidemark.stream.BatchArrivals;
 import io.tidemark.stream.StreamKind;
 import java.net.URI;
 import java.sql.Connection;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -244,7 +246,9 @@ public final class ArrivalChecks {
         bad.add("window " + w + " holds n=" + n + (start % windowMs != 0 ? ", not on a window boundary" : ""));
       }
       if (start + windowMs > watermark) {
-        bad.add("window " + w + " written before the watermark (" + Instant.ofEpochMilli(watermark) + ") passed its end");
+        // no watermark at all: a commit that says it is the counts stream's but carries none of its provenance
+        bad.add("window " + w + " written before the watermark (" + (watermark == Long.MIN_VALUE ? "none staged"
+            : Instant.ofEpochMilli(watermark)) + ") passed its end");
       }
       // as micros: Iceberg makes no literal of the OffsetDateTime the reader returns
       starts.add(micros(r.getField("w_start")));
@@ -296,6 +300,17 @@ public final class ArrivalChecks {
         newest.merge((String) r.getField("stream"), a, Math::max);
       }
     }
+    // a run killed before `stream all` recorded its batches (the record is committed when every run has ended)
+    // leaves commits of some streams and no record: the commits' own provenance says which arrivals they read
+    for (Staged.Change c : staged.changes().values()) {
+      for (Snapshot s : c.snapshots()) {
+        String stream = s.summary().get(CommitKeys.STREAM);
+        SortedSet<Integer> read = BatchArrivals.parse(s.summary().get(CommitKeys.ARRIVALS));
+        if (stream != null && !read.isEmpty()) {
+          newest.merge(stream, read.last(), Math::max);
+        }
+      }
+    }
     List<String> bad = new ArrayList<>();
     List<String> seen = new ArrayList<>();
     for (Feed feed : Feed.values()) {
@@ -309,18 +324,66 @@ public final class ArrivalChecks {
         continue;
       }
       int max = ofFeed.values().stream().max(Integer::compare).orElseThrow();
+      List<String> ahead = new ArrayList<>();
+      List<String> behind = new ArrayList<>();
       for (StreamKind k : StreamKind.values()) {
-        if (k.dataset() == feed && !ofFeed.getOrDefault(k.streamName(), -1).equals(max)) {
-          bad.add(k.streamName() + " has taken in " + feed.dir() + " up to arrival "
-              + (ofFeed.containsKey(k.streamName()) ? ofFeed.get(k.streamName()) : "none staged") + ", "
-              + String.join(", ", ofFeed.keySet()) + " up to " + max + " (run `tidemark stream all`)");
+        if (k.dataset() == feed) {
+          Integer a = ofFeed.get(k.streamName());
+          if (a != null && a == max) {
+            ahead.add(k.streamName());
+          } else {
+            behind.add(k.streamName() + " " + (a == null ? "none staged" : "up to " + a));
+          }
         }
+      }
+      if (!behind.isEmpty()) {
+        bad.add(feed.dir() + ": " + String.join(", ", ahead) + " took in arrival " + max + ", "
+            + String.join(", ", behind) + " (run `tidemark stream all`)");
       }
       seen.add(feed.dir() + " up to arrival " + max);
     }
+    bad.addAll(unrecorded(staged));
     return AuditCheck.of(SAME_ARRIVALS, t.streamBatches().toString(), bad.size(), bad.isEmpty()
         ? (seen.isEmpty() ? "no stream run staged" : "every stream has taken in " + String.join("; ", seen))
-        : first(bad));
+        : String.join("; ", bad));
+  }
+
+  /**
+   * The staged commits of stream batches whose run has not ended: a batch of a stream writes each of its tables in
+   * a commit of its own (the dimension and its change log, the archive and the quarantine), so a run killed between
+   * them leaves part of the batch, which the provenance of the part alone cannot tell. The runs' record is committed
+   * once the run ended (by {@code stream all} when all its runs have), or recovered from the checkpoint by the next
+   * run, and its commit says per query the newest batch it recorded: a staged batch that no staged record covers is
+   * not known to be whole.
+   */
+  private List<String> unrecorded(Staged staged) {
+    Map<String, Long> recorded = new HashMap<>();
+    Staged.Change records = staged.changes().get(t.streamBatches());
+    if (records != null) {
+      for (Snapshot s : records.snapshots()) {
+        s.summary().forEach((k, v) -> {
+          if (k.startsWith(CommitKeys.RECORDED)) {
+            recorded.merge(k.substring(CommitKeys.RECORDED.length()), Long.parseLong(v), Math::max);
+          }
+        });
+      }
+    }
+    Map<String, String> open = new LinkedHashMap<>();
+    for (Staged.Change c : staged.changes().values()) {
+      for (Snapshot s : c.snapshots()) {
+        String query = s.summary().get(CommitKeys.QUERY_ID);
+        String batch = s.summary().get(CommitKeys.BATCH_ID);
+        if (query != null && batch != null && Long.parseLong(batch) > recorded.getOrDefault(query, -1L)) {
+          String arrivals = s.summary().get(CommitKeys.ARRIVALS);
+          open.merge(s.summary().get(CommitKeys.STREAM) + " batch " + batch
+              + (arrivals == null ? "" : " (arrival " + arrivals + ")"), c.name().toString(), (a, b) -> a + ", " + b);
+        }
+      }
+    }
+    List<String> out = new ArrayList<>();
+    open.forEach((batch, tables) -> out.add(batch + " committed to " + tables + " and not recorded: its run did "
+        + "not end"));
+    return out.isEmpty() ? out : List.of(String.join(", ", out) + " (run `tidemark stream all`)");
   }
 
   /**

@@ -66,6 +66,39 @@ public final class NessieRest {
     throw new AssertionError(hash + " is not in the log of " + ref);
   }
 
+  /** A commit with everything a publish writes into it, newest first in {@link #entriesSince}. */
+  public record Entry(String hash, String author, String message, java.util.Map<String, String> properties) {}
+
+  /** The commits made on a reference since the commit {@code hash}, with their properties, newest first. */
+  public List<Entry> entriesSince(String ref, String hash) {
+    List<Entry> out = new ArrayList<>();
+    for (JsonNode e : get("trees/" + ref + "/history?max-records=1000").path("logEntries")) {
+      JsonNode meta = e.path("commitMeta");
+      if (meta.path("hash").asText().equals(hash)) {
+        return out;
+      }
+      java.util.Map<String, String> props = new java.util.TreeMap<>();
+      // API v2 sends every value of a key as a list (allProperties); v1's single values as properties
+      meta.path("properties").fields().forEachRemaining(f -> props.put(f.getKey(), f.getValue().asText()));
+      meta.path("allProperties").fields().forEachRemaining(f -> props.put(f.getKey(),
+          f.getValue().isArray() ? f.getValue().path(0).asText() : f.getValue().asText()));
+      out.add(new Entry(meta.path("hash").asText(), meta.path("authors").path(0).asText(meta.path("author").asText()),
+          meta.path("message").asText(), props));
+    }
+    throw new AssertionError(hash + " is not in the log of " + ref);
+  }
+
+  /** The content keys ("ns.table") whose content differs between the heads of two references. */
+  public List<String> diff(String from, String to) {
+    List<String> keys = new ArrayList<>();
+    for (JsonNode d : get("trees/" + from + "/diff/" + to + "?max-records=1000").path("diffs")) {
+      List<String> parts = new ArrayList<>();
+      d.path("key").path("elements").forEach(p -> parts.add(p.asText()));
+      keys.add(String.join(".", parts));
+    }
+    return keys;
+  }
+
   private JsonNode get(String path) {
     try {
       HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(api + "/" + path)).GET().build(),
