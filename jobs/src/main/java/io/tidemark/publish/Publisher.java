@@ -1,5 +1,6 @@
 package io.tidemark.publish;
 
+import io.tidemark.CrashHook;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
@@ -126,12 +127,12 @@ public final class Publisher {
         return new Result(published, staging, stagedHash, null, arrivals, rows, checks, false, checkMs, ms(t0),
             steps);
       }
-      crashIfAsked("after-checks");
+      CrashHook.at("publish:after-checks");
       long m0 = System.nanoTime();
       String merge = merge(refs, target, staging, stagedHash, message(staged, arrivals, rows, checks),
           properties(staged, arrivals, rows, checks));
       steps.put("merge", ms(m0));
-      crashIfAsked("after-merge");
+      CrashHook.at("publish:after-merge");
       return new Result(published, staging, stagedHash, merge, arrivals, rows, checks, false, checkMs, ms(t0),
           steps);
     }
@@ -232,20 +233,6 @@ public final class Publisher {
     p.put(CommitKeys.CHECKS, checks.stream().map(AuditCheck::name).collect(Collectors.joining(",")));
     p.put(CommitKeys.PIPELINE, config.tables().rawEvents().toString());
     return p;
-  }
-
-  /**
-   * For the crash tests only: {@code TIDEMARK_TEST_CRASH=publish:after-checks} halts the JVM when the checks have
-   * passed, before the merge; {@code publish:after-merge} right after the merge, before anything is printed.
-   */
-  static final String CRASH_HOOK = "TIDEMARK_TEST_CRASH";
-
-  private static void crashIfAsked(String point) {
-    if (("publish:" + point).equals(System.getenv(CRASH_HOOK))) {
-      System.err.println("tidemark: " + CRASH_HOOK + " halts the JVM " + point);
-      System.err.flush();
-      Runtime.getRuntime().halt(137);
-    }
   }
 
   private static String capped(List<String> items) {

@@ -1,5 +1,6 @@
 package io.tidemark.restate;
 
+import io.tidemark.CrashHook;
 import io.tidemark.config.Tables;
 import io.tidemark.lakehouse.DriverReads;
 import io.tidemark.lakehouse.DriverWrites;
@@ -40,8 +41,6 @@ import org.apache.spark.sql.types.StructType;
  * is why the write stage starts from the plan's commit again.
  */
 final class CorrectionWriter {
-  /** For the crash tests only: {@code restate:after-counts} halts the JVM between the counts and the dedup writes. */
-  static final String CRASH_HOOK = "TIDEMARK_TEST_CRASH";
   private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
       .withZone(ZoneOffset.UTC);
 
@@ -62,7 +61,8 @@ final class CorrectionWriter {
 
   void write(CorrectionSet c) {
     windows(c.windows());
-    crashIfAsked("after-counts");
+    // the crash tests halt here, between the counts and the dedup writes
+    CrashHook.at("restate:after-counts");
     events(c.events());
     changes(c.changes());
     log(c);
@@ -168,13 +168,5 @@ final class CorrectionWriter {
   /** The values that are there, joined (as SQL's concat_ws, which skips nulls). */
   private static String joined(String separator, String... values) {
     return Stream.of(values).filter(Objects::nonNull).collect(Collectors.joining(separator));
-  }
-
-  private static void crashIfAsked(String point) {
-    if (("restate:" + point).equals(System.getenv(CRASH_HOOK))) {
-      System.err.println("tidemark: " + CRASH_HOOK + " halts the JVM " + point);
-      System.err.flush();
-      Runtime.getRuntime().halt(137);
-    }
   }
 }

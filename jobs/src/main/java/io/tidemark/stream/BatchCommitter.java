@@ -1,5 +1,6 @@
 package io.tidemark.stream;
 
+import io.tidemark.CrashHook;
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.IcebergTables;
 import java.util.ArrayList;
@@ -23,12 +24,9 @@ import org.apache.spark.storage.StorageLevel;
  * nothing to write make no commit (see {@link Output} for the one exception).
  */
 final class BatchCommitter {
-  /**
-   * Test hook for crash tests: {@code <stream>:before-commit:<batch>} halts the JVM when the batch starts,
-   * {@code <stream>:after-commit:<batch>} right after the batch's first non-empty table commit, before any
-   * other table and before Spark's checkpoint commit. {@code *} stands for any batch: the first to get there halts.
-   */
-  static final String CRASH_HOOK = "TIDEMARK_TEST_CRASH";
+  // The crash tests' points (CrashHook): <stream>:before-commit:<batch> when the batch starts,
+  // <stream>:after-commit:<batch> right after the batch's first non-empty table commit, before any other table and
+  // before Spark's checkpoint commit; <stream>:after-commit:* whichever batch gets there first.
 
   private final String stream;
   private final String checkpoint;
@@ -172,7 +170,7 @@ final class BatchCommitter {
       throw new IllegalStateException("not inside a streaming micro-batch");
     }
     OffsetLog.BatchMetadata meta = OffsetLog.read(spark, checkpoint, batchId);
-    crashIfAsked("before-commit", batchId);
+    CrashHook.at(stream + ":before-commit:" + batchId);
     long c0 = System.nanoTime();
     Long known = lastCommitted.get(table);
     if (known == null) {
@@ -205,7 +203,7 @@ final class BatchCommitter {
       catalogMs += (System.nanoTime() - t1) / 1_000_000;
       results.add(new BatchResult(batchId, table, addedRecords(committed), false, committed.snapshotId(), 0,
           (t1 - t0) / 1_000_000, commitMs, catalogMs));
-      crashIfAsked("after-commit", batchId);
+      CrashHook.at(stream + ":after-commit:" + batchId);
       return;
     }
     boolean cache = kind != Output.DERIVED;
@@ -219,7 +217,7 @@ final class BatchCommitter {
         commitMs = write.applyAsLong(props);
         snapshot = CommitTimings.lastSnapshot(table);
         lastCommitted.put(table, batchId);
-        crashIfAsked("after-commit", batchId);
+        CrashHook.at(stream + ":after-commit:" + batchId);
       }
       results.add(new BatchResult(batchId, table, n, false, snapshot, (t1 - t0) / 1_000_000,
           (System.nanoTime() - t1) / 1_000_000, commitMs, catalogMs));
@@ -247,18 +245,5 @@ final class BatchCommitter {
 
   static Table load(SparkSession spark, TableName table) {
     return IcebergTables.load(spark, table);
-  }
-
-  private void crashIfAsked(String stage, long batchId) {
-    String hook = System.getenv(CRASH_HOOK);
-    if (hook == null || !hook.startsWith(stream + ":" + stage + ":")) {
-      return;
-    }
-    String batch = hook.substring(hook.lastIndexOf(':') + 1);
-    if (batch.equals(Long.toString(batchId)) || batch.equals("*")) {
-      System.err.println("tidemark: " + CRASH_HOOK + " halts the JVM " + stage + " of batch " + batchId);
-      System.err.flush();
-      Runtime.getRuntime().halt(137);
-    }
   }
 }

@@ -1,5 +1,6 @@
 package io.tidemark.restate;
 
+import io.tidemark.CrashHook;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.audit.Scd2Invariants;
@@ -104,7 +105,7 @@ class RestateStagesIT extends StackTest {
   void aWriteKilledHalfWayConvergesWhenRunAgain() throws Exception {
     // killed between the counts' commit and the dedup's: the branch is half written
     Map<String, String> crash = new HashMap<>(env);
-    crash.put("TIDEMARK_TEST_CRASH", "restate:after-counts");
+    crash.put(CrashHook.VARIABLE, "restate:after-counts");
     Cli.Result r = Cli.run(crash, "restate", "write", "--run-id", ID, "--ref-prefix", prefix);
     assertThat(r.exitCode()).as("%s", r).isEqualTo(137);
     assertThat(nessie.hash(branch)).as("the counts were committed").isNotEqualTo(planned.branch());

@@ -1,5 +1,6 @@
 package io.tidemark.testing;
 
+import io.tidemark.CrashHook;
 import io.tidemark.cli.Tidemark;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.SparkSessions;
@@ -92,10 +93,10 @@ public final class Cli {
     }
   }
 
-  /** {@code env} with the crash hook set: the command halts the JVM at that point (see BatchCommitter). */
+  /** {@code env} with the crash hook set: the command halts the JVM at that point (see CrashHook). */
   public static Map<String, String> crashing(Map<String, String> env, String hook) {
     Map<String, String> out = new HashMap<>(env);
-    out.put("TIDEMARK_TEST_CRASH", hook);
+    out.put(CrashHook.VARIABLE, hook);
     return out;
   }
 
@@ -191,7 +192,7 @@ public final class Cli {
    * run here reads the staging branch, not the published one as in a JVM of its own. The runtime settings a command puts on the shared session are put back afterwards.
    */
   public static Result inProcess(Map<String, String> env, String... args) {
-    if (env.containsKey("TIDEMARK_TEST_CRASH")) {
+    if (env.containsKey(CrashHook.VARIABLE)) {
       throw new IllegalArgumentException("a crash hook halts the JVM: run it with Cli.run");
     }
     TestStack stack = TestStack.get();

@@ -91,7 +91,7 @@ public final class StreamScript {
   }
 
   /**
-   * The command runs in a JVM of its own with the crash hook {@code hook} (see {@code TIDEMARK_TEST_CRASH}), which
+   * The command runs in a JVM of its own with the crash hook {@code hook} (see {@code CrashHook}), which
    * halts that JVM at that point: it must end with the halt's exit code.
    */
   public StreamScript crash(String hook) {
