@@ -9,6 +9,7 @@ import io.tidemark.land.Arrival;
 import io.tidemark.land.Feed;
 import io.tidemark.land.LandingFile;
 import io.tidemark.maintain.Compaction;
+import io.tidemark.stream.RunReport;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.DuckOracle;
 import io.tidemark.land.SeedScenarios;
@@ -21,6 +22,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.projectnessie.model.LogResponse.LogEntry;
@@ -28,10 +32,12 @@ import org.projectnessie.model.LogResponse.LogEntry;
 /**
  * The writers of the staging branch at once: the streams of the next arrival (in this JVM) while the restatement runs
  * in a JVM of its own (it branches from the staging branch and merges back into it; a conflict with the streams'
- * commits makes it plan again on the new head), then the streams of another arrival while compaction rewrites the
- * tables (in this JVM, on another thread), with a publish after each. Every publish and the restatement succeed,
- * nothing staged stays unpublished, and main's tables at the end equal the oracles over ALL events and changes: the
- * late ones the streams dropped, which the restatement put back, included.
+ * commits makes it plan again on the new head), then the streams of another arrival (on another thread) while
+ * compaction rewrites every table at once, again and again until they are done (a rewrite that loses the race to a
+ * stream commit runs again on the new head; a stream batch whose SCD2 commit loses it settles again), with a publish
+ * after each. Every publish and the restatement succeed, nothing staged stays unpublished, and main's tables at the
+ * end equal the oracles over ALL events and changes: the late ones the streams dropped, which the restatement put
+ * back, included.
  */
 class InterleavedWritersIT extends StackTest {
   /** The seed, a change that moves the SCD2 watermark (5), then one two days late for c3 (6), as in Pipeline. */
@@ -98,18 +104,42 @@ class InterleavedWritersIT extends StackTest {
     assertThat(r.out()).as("the restatement merged into the staging branch").contains("published to ");
     published.add(p.publish());
 
-    // compaction on another thread while the last arrival streams
+    // every table compacted at once, each again and again for as long as the last arrival streams (on another
+    // thread): each stream commit lands while a rewrite of its table is under way, whichever of the two commits first
+    // (a compacted table's pass with no new file commits nothing, so the passes only answer the streams' commits)
     p.land(ON_TIME.get(1));
-    List<String> compacted = new ArrayList<>();
-    CompletableFuture<List<Compaction.Result>> compaction = CompletableFuture.supplyAsync(
-        () -> new Compaction(p.spark(), new Compaction.Options(128L << 20, 2, 5, false))
-            .run(t.all(), line -> compacted.add(line)));
-    p.streamAll();
-    List<Compaction.Result> c = compaction.get(10, TimeUnit.MINUTES);
-    compacted.forEach(System.out::println);
+    CompletableFuture<List<RunReport>> streams = CompletableFuture.supplyAsync(p::streamAll);
+    Compaction compaction = new Compaction(p.spark(), new Compaction.Options(128L << 20, 2, 5, false));
+    List<Compaction.Result> c = java.util.Collections.synchronizedList(new ArrayList<>());
+    ExecutorService pool = Executors.newFixedThreadPool(t.all().size());
+    try {
+      List<Future<?>> passes = new ArrayList<>();
+      for (io.tidemark.config.TableName table : t.all()) {
+        passes.add(pool.submit(() -> {
+          do {
+            Compaction.Result x = compaction.compact(table);
+            c.add(x);
+            System.out.println(x.line(false));
+          } while (!streams.isDone());
+        }));
+      }
+      for (Future<?> f : passes) {
+        f.get(10, TimeUnit.MINUTES);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    streams.get(10, TimeUnit.MINUTES);
+    System.out.println("compaction passes while the last arrival streamed: " + c.size() + " over " + t.all().size()
+        + " tables");
     assertThat(c).as("compaction rewrote files").anyMatch(x -> x.rewrittenFiles() > 0);
     published.add(p.publish());
     published.forEach(x -> System.out.println(x.summary()));
+    int n = published.size();
+    System.out.println("the staging branch while the restatement ran:\n" + story(p.staging(),
+        published.get(n - 3).stagedHash(), published.get(n - 2).stagedHash()));
+    System.out.println("the staging branch while compaction ran:\n" + story(p.staging(),
+        published.get(n - 2).stagedHash(), published.get(n - 1).stagedHash()));
     assertThat(published).as("every publish merged").allMatch(x -> x.mergeHash() != null);
 
     try (NessieRefs refs = new NessieRefs(stack.endpoints())) {
@@ -138,6 +168,18 @@ class InterleavedWritersIT extends StackTest {
       assertThat(atMain.companies).as("main's companies: every change in its place").isEqualTo(oracle.history());
     }
     assertThat(atMain.counts).contains("c1|2026-01-01 00:00:00|6", "c1|2026-01-01 00:30:00|1");
+  }
+
+  /** The first lines of the commits of {@code ref} after {@code from} up to {@code to}, oldest first. */
+  private String story(String ref, String from, String to) {
+    try (NessieRefs refs = new NessieRefs(stack.endpoints())) {
+      List<String> lines = new ArrayList<>(refs.log(ref)
+          .dropWhile(e -> !e.getCommitMeta().getHash().equals(to))
+          .takeWhile(e -> !e.getCommitMeta().getHash().equals(from))
+          .map(e -> "  " + e.getCommitMeta().getMessage().lines().findFirst().orElse("")).toList());
+      java.util.Collections.reverse(lines);
+      return String.join("\n", lines);
+    }
   }
 
   private String refsHash(String ref) {
