@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.spark.sql.Row;
@@ -31,6 +32,8 @@ import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
 public final class Scd2OnDriver {
   /** A few MB of rows: no budget worth a Spark job for the rows of the touched companies. */
   private static final long READ_BUDGET = Long.MAX_VALUE;
+  /** Commits of the dimension's difference, each settled again on the dimension as a concurrent commit left it. */
+  private static final int ATTEMPTS = 5;
 
   /** How the two commits are made: each gets the summary properties its commit must carry. */
   public interface Commits {
@@ -48,18 +51,8 @@ public final class Scd2OnDriver {
   public static Applied apply(Table log, Table dimension, List<Row> changes, Commits commits) {
     Object[] keys = changes.stream().map(r -> r.getAs("company_id")).distinct().toArray();
     Expression touched = Expressions.in("company_id", keys);
-    List<Row> logged = DriverReads.read(log, null, touched, List.of(Schemas.COMPANY_CHANGE.fieldNames()), false,
-        READ_BUDGET).stream().map(r -> DriverReads.toRow(r, Schemas.COMPANY_CHANGE)).toList();
-    Snapshot readAt = dimension.currentSnapshot();
-    Map<List<Object>, DriverWrites.Position> at = new HashMap<>();
-    List<Row> current = new ArrayList<>();
-    for (Record r : DriverReads.read(dimension, null, touched, List.of(Schemas.COMPANY_VERSION.fieldNames()), true,
-        READ_BUDGET)) {
-      Row version = DriverReads.toRow(r, Schemas.COMPANY_VERSION);
-      current.add(version);
-      at.put(Scd2Difference.versionKey(version), new DriverWrites.Position((String) r.getField(DriverReads.FILE),
-          (Long) r.getField(DriverReads.POS)));
-    }
+    List<Row> logged = logged(log, touched);
+    Versions versions = Versions.read(dimension, touched);
     Set<List<Object>> applied = logged.stream().map(Scd2Difference::values).collect(Collectors.toSet());
     // a change repeated, or already in the log, is applied once
     List<Row> fresh = changes.stream().map(Scd2Difference::values).distinct().filter(v -> !applied.contains(v))
@@ -68,15 +61,76 @@ public final class Scd2OnDriver {
     // the log after the append holds exactly logged + fresh
     List<Row> history = new ArrayList<>(logged);
     history.addAll(fresh);
-    List<Row> diff = Scd2Difference.of(Scd2History.rebuildRows(history), current);
-    // MERGE's rules: a version keyed on (company_id, valid_from) is replaced when it is in the difference, removed
-    // when marked so; an upsert is written anew
-    List<DriverWrites.Position> removed = diff.stream().map(r -> at.get(Scd2Difference.versionKey(r)))
-        .filter(Objects::nonNull).toList();
-    List<Row> added = diff.stream().filter(Scd2Difference::isUpsert).toList();
-    Long readSnapshot = readAt == null ? null : readAt.snapshotId();
-    commits.toDimension(diff.size(), props -> DriverWrites.replace(dimension, readSnapshot, removed,
-        Schemas.COMPANY_VERSION, added, touched, props));
-    return new Applied(fresh.size(), diff.size());
+    Difference diff = Difference.of(versions, history);
+    commits.toDimension(diff.rows.size(), props -> commit(log, dimension, touched, diff, props));
+    return new Applied(fresh.size(), diff.rows.size());
+  }
+
+  /**
+   * Commits the difference; when a commit since its read rewrote or deleted the touched companies' rows (compaction
+   * rewriting the dimension's files while a stream batch runs, a restatement merged into the branch), it is settled
+   * again from the log and the dimension as they are now, as a MERGE would be run again: the dimension is a function
+   * of the log, so the retry writes what is still missing, and nothing when another writer already did.
+   */
+  private static void commit(Table log, Table dimension, Expression touched, Difference diff,
+                             Map<String, String> props) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        diff.commit(dimension, touched, props);
+        return;
+      } catch (ValidationException e) {
+        if (attempt >= ATTEMPTS) {
+          throw new StreamException("the SCD2 dimension " + dimension.name() + " changed under " + attempt
+              + " attempts to apply a batch (" + io.tidemark.TidemarkException.firstLine(e)
+              + "): rerun the stream; it picks up the batch where it stopped", e);
+        }
+        log.refresh();
+        dimension.refresh();
+        diff = Difference.of(Versions.read(dimension, touched), logged(log, touched));
+      }
+    }
+  }
+
+  private static List<Row> logged(Table log, Expression touched) {
+    return DriverReads.read(log, null, touched, List.of(Schemas.COMPANY_CHANGE.fieldNames()), false, READ_BUDGET)
+        .stream().map(r -> DriverReads.toRow(r, Schemas.COMPANY_CHANGE)).toList();
+  }
+
+  /** The touched companies' versions in the dimension at one snapshot, with the position of each. */
+  private record Versions(Long readAt, List<Row> current, Map<List<Object>, DriverWrites.Position> at) {
+    static Versions read(Table dimension, Expression touched) {
+      Snapshot snapshot = dimension.currentSnapshot();
+      Long readAt = snapshot == null ? null : snapshot.snapshotId();
+      Map<List<Object>, DriverWrites.Position> at = new HashMap<>();
+      List<Row> current = new ArrayList<>();
+      if (readAt != null) {
+        for (Record r : DriverReads.read(dimension, readAt, touched, List.of(Schemas.COMPANY_VERSION.fieldNames()),
+            true, READ_BUDGET)) {
+          Row version = DriverReads.toRow(r, Schemas.COMPANY_VERSION);
+          current.add(version);
+          at.put(Scd2Difference.versionKey(version), new DriverWrites.Position((String) r.getField(DriverReads.FILE),
+              (Long) r.getField(DriverReads.POS)));
+        }
+      }
+      return new Versions(readAt, current, at);
+    }
+  }
+
+  /** The difference of the versions from the history rebuilt from {@code history} (the touched companies' log). */
+  private record Difference(Versions versions, List<Row> rows) {
+    static Difference of(Versions versions, List<Row> history) {
+      return new Difference(versions, Scd2Difference.of(Scd2History.rebuildRows(history), versions.current()));
+    }
+
+    /**
+     * MERGE's rules: a version keyed on (company_id, valid_from) is replaced when it is in the difference, removed
+     * when marked so; an upsert is written anew.
+     */
+    void commit(Table dimension, Expression touched, Map<String, String> props) {
+      List<DriverWrites.Position> removed = rows.stream().map(r -> versions.at().get(Scd2Difference.versionKey(r)))
+          .filter(Objects::nonNull).toList();
+      List<Row> added = rows.stream().filter(Scd2Difference::isUpsert).toList();
+      DriverWrites.replace(dimension, versions.readAt(), removed, Schemas.COMPANY_VERSION, added, touched, props);
+    }
   }
 }

@@ -6,6 +6,7 @@ import io.tidemark.audit.Scd2Invariants;
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.Schemas;
 import io.tidemark.lakehouse.TableCatalog;
+import io.tidemark.maintain.Compaction;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.Feed;
 import io.tidemark.land.GeneratedScenario;
@@ -231,6 +232,64 @@ class Scd2IT extends StackTest {
     assertThat(fx.strings("SELECT CAST(count(DISTINCT company_id) AS STRING) FROM " + t.dimension().sql()))
         .allMatch(n -> Integer.parseInt(n) >= 300);
     assertInvariants(t);
+  }
+
+  /**
+   * Compaction commits between a batch's read of the dimension and its commit (here: right after the batch's append
+   * to the change log), rewriting the file that holds the version the batch closes: the batch's position delete
+   * names a file that is gone, Iceberg refuses the commit, and the batch is settled again on the rewritten
+   * dimension. Without that the stream would fail (a rerun would repair it); with it, the history is DuckDB's.
+   */
+  @Test
+  void aBatchSettlesAgainWhenCompactionRewroteTheDimensionMeanwhile() throws Exception {
+    TableName dim = fx.table(TableCatalog::companies, "compacted");
+    TableName log = fx.table(TableCatalog::companyChanges, "compacted_log");
+    List<Row> changes = List.of(change("c1", "Acme", "gold", "2026-01-01T00:00:00Z"),
+        change("c2", "Bolt", "silver", "2026-01-01T00:00:00Z"),
+        change("c1", "Acme", "platinum", "2026-01-02T00:00:00Z"));
+    // two batches, two data files in the dimension; the third closes c1's version in the first file
+    Scd2OnDriver.apply(load(log), load(dim), changes.subList(0, 1), commits(() -> { }));
+    Scd2OnDriver.apply(load(log), load(dim), changes.subList(1, 2), commits(() -> { }));
+    List<Compaction.Result> compacted = new ArrayList<>();
+    Compaction compaction = new Compaction(spark, new Compaction.Options(128L << 20, 2, 1, false));
+    Scd2OnDriver.apply(load(log), load(dim), changes.subList(2, 3),
+        commits(() -> compacted.add(compaction.compact(dim))));
+
+    assertThat(compacted).as("compaction ran between the read and the commit")
+        .singleElement().matches(r -> r.rewrittenFiles() == 2, "rewrote both files");
+    Path file = Files.write(tmp.resolve("compacted.jsonl"), changes.stream().map(c -> "{\"company_id\":\""
+        + c.getString(0) + "\",\"name\":\"" + c.getString(1) + "\",\"tier\":\"" + c.getString(2)
+        + "\",\"change_ts\":\"" + c.getTimestamp(3).toInstant() + "\"}").toList());
+    try (Scd2Oracle oracle = new Scd2Oracle(List.of(file))) {
+      assertThat(fx.historyRows(dim)).isEqualTo(oracle.history());
+    }
+    assertInvariants(new Dim(dim, log, null, null));
+  }
+
+  private org.apache.iceberg.Table load(TableName t) {
+    return io.tidemark.lakehouse.IcebergTables.load(spark, t);
+  }
+
+  private static Row change(String company, String name, String tier, String ts) {
+    return new org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema(
+        new Object[] {company, name, tier, Timestamp.from(java.time.Instant.parse(ts)), false},
+        Schemas.COMPANY_CHANGE);
+  }
+
+  /** Commits that write at once; {@code afterLog} runs right after the change log's commit. */
+  private static Scd2OnDriver.Commits commits(Runnable afterLog) {
+    return new Scd2OnDriver.Commits() {
+      @Override
+      public void toLog(long rows, Consumer<java.util.Map<String, String>> write) {
+        write.accept(java.util.Map.of());
+        afterLog.run();
+      }
+
+      @Override
+      public void toDimension(long rows, Consumer<java.util.Map<String, String>> write) {
+        write.accept(java.util.Map.of());
+      }
+    };
   }
 
   /**
