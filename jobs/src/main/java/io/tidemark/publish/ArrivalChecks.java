@@ -46,7 +46,10 @@ import org.apache.spark.sql.Row;
  *   <li>{@value #WRITERS}: every staged snapshot was made by a stream, the restatement or compaction, and a stream's
  *       snapshot of an append-only table only appends (a row written or deleted by hand on the staging branch fails);</li>
  *   <li>{@value #LINES}: every line of each landed file the raw archives read is archived or quarantined;</li>
- *   <li>{@value #SCD2}: the SCD2 invariants on the companies the arrival changed;</li>
+ *   <li>{@value #SCD2}: the SCD2 invariants on the companies the arrival changed, by induction on the published
+ *       dimension (which passed them when it was published): the change log is read from each company's earliest
+ *       staged change on, the dimension's versions of those companies in full (every file since its last
+ *       compaction may hold some);</li>
  *   <li>{@value #WINDOWS}: the windows the arrival finalized are final under the counts stream's watermark, each
  *       written once, and count no more events than the raw archive holds in them;</li>
  *   <li>{@value #SAME_ARRIVALS}: the streams fed by one dataset have all taken in the same arrivals.</li>
