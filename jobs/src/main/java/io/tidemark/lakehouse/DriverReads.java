@@ -13,17 +13,38 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.data.BaseDeleteLoader;
+import org.apache.iceberg.data.DeleteFilter;
+import org.apache.iceberg.data.DeleteLoader;
+import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.IdentityPartitionConverters;
+import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.expressions.Binder;
+import org.apache.iceberg.expressions.Evaluator;
 import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.PartitionUtil;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
 import org.apache.spark.sql.types.StructType;
@@ -63,6 +84,197 @@ public final class DriverReads {
       scan = scan.useSnapshot(snapshot);
     }
     return collect(scan.build(), table, budget);
+  }
+
+  /** Rows read, and how many data and delete files a read opened (what its cost follows). */
+  public record Read(List<Record> rows, int files, int deleteFiles) {
+    public static final Read NONE = new Read(List.of(), 0, 0);
+  }
+
+  /**
+   * {@link #read} with the manifests planned and the data files read at once on {@code pool}: a read of a table of
+   * many small files (a stream commits a few each time) mostly waits on object storage file by file. Each file is
+   * read as Iceberg's generic reader reads it (its delete files applied, then the filter's residual); Parquet only,
+   * the format of every tidemark table. {@code pool} must not be one whose threads wait on this read.
+   */
+  public static Read readAtOnce(Table table, Long snapshot, Expression filter, List<String> columns,
+                                ExecutorService pool, long budget) {
+    if (snapshot == null && table.currentSnapshot() == null) {
+      return Read.NONE;
+    }
+    Schema projection = projection(table.schema(), columns, filter, false);
+    TableScan scan = table.newScan().filter(filter).project(projection).planWith(pool);
+    if (snapshot != null) {
+      scan = scan.useSnapshot(snapshot);
+    }
+    List<FileScanTask> tasks = plan(scan, table);
+    DeleteLoader deletes = new DeletesOnce(table);
+    List<Future<List<Record>>> reads = tasks.stream().map(t -> pool.submit(() -> collect(open(table, projection, t,
+        deletes), table, budget))).toList();
+    List<Record> out = new ArrayList<>();
+    for (Future<List<Record>> read : reads) {
+      out.addAll(get(read));
+      if (out.size() > budget) {
+        reads.forEach(f -> f.cancel(true));
+        throw new TooManyRows(table.name(), budget);
+      }
+    }
+    return new Read(out, tasks.size(), (int) tasks.stream().flatMap(t -> t.deletes().stream())
+        .map(DeleteFile::location).distinct().count());
+  }
+
+  /** A read at the table's current snapshot and at an earlier one. */
+  public record Reads(Read now, Read then) {}
+
+  /**
+   * {@link #readAtOnce} at the current snapshot and at {@code earlier}, an ancestor of it, planned and read once when
+   * everything after {@code earlier} only added files (appends, row deltas of position deletes): the files live then
+   * are live now, a row was there then when its file's sequence number is at most the snapshot's, and deleted then
+   * by the delete files of sequence numbers at most the snapshot's. Otherwise two reads.
+   */
+  public static Reads readNowAndAt(Table table, long earlier, Expression filter, List<String> columns,
+                                   ExecutorService pool, long budget) {
+    Snapshot then = table.snapshot(earlier);
+    if (then == null || table.currentSnapshot() == null || !onlyAddedSince(table, earlier)) {
+      return new Reads(readAtOnce(table, null, filter, columns, pool, budget),
+          readAtOnce(table, earlier, filter, columns, pool, budget));
+    }
+    Schema projection = projection(table.schema(), columns, filter, true);
+    List<FileScanTask> tasks = plan(table.newScan().filter(filter).project(projection).planWith(pool), table);
+    if (tasks.stream().flatMap(t -> t.deletes().stream()).anyMatch(d -> d.content() != FileContent.POSITION_DELETES)) {
+      return new Reads(readAtOnce(table, null, filter, columns, pool, budget),
+          readAtOnce(table, earlier, filter, columns, pool, budget));
+    }
+    long seq = then.sequenceNumber();
+    DeleteLoader loader = new DeletesOnce(table);
+    List<Future<Record[][]>> reads = tasks.stream().map(t -> pool.submit(() -> {
+      String path = t.file().location();
+      PositionDeleteIndex deletedNow = loader.loadPositionDeletes(t.deletes(), path);
+      PositionDeleteIndex deletedThen = loader.loadPositionDeletes(t.deletes().stream()
+          .filter(d -> d.dataSequenceNumber() <= seq).toList(), path);
+      boolean wasThere = t.file().dataSequenceNumber() <= seq;
+      List<Record> now = new ArrayList<>();
+      List<Record> before = new ArrayList<>();
+      for (Record r : collect(open(table, projection, t, null), table, budget)) {
+        long pos = (Long) r.getField(POS);
+        if (!deletedNow.isDeleted(pos)) {
+          now.add(r);
+        }
+        if (wasThere && !deletedThen.isDeleted(pos)) {
+          before.add(r);
+        }
+      }
+      return new Record[][] {now.toArray(new Record[0]), before.toArray(new Record[0])};
+    })).toList();
+    List<Record> now = new ArrayList<>();
+    List<Record> before = new ArrayList<>();
+    for (Future<Record[][]> read : reads) {
+      Record[][] rows = get(read);
+      now.addAll(List.of(rows[0]));
+      before.addAll(List.of(rows[1]));
+      if (now.size() > budget || before.size() > budget) {
+        reads.forEach(f -> f.cancel(true));
+        throw new TooManyRows(table.name(), budget);
+      }
+    }
+    int deletes = (int) tasks.stream().flatMap(t -> t.deletes().stream()).map(DeleteFile::location).distinct()
+        .count();
+    return new Reads(new Read(now, tasks.size(), deletes), new Read(before, tasks.size(), deletes));
+  }
+
+  /** Whether every snapshot after {@code earlier} up to the current one only added files. */
+  private static boolean onlyAddedSince(Table table, long earlier) {
+    for (Snapshot s = table.currentSnapshot(); s != null && s.snapshotId() != earlier;
+         s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
+      Map<String, String> summary = s.summary();
+      if ("replace".equals(s.operation()) || "delete".equals(s.operation())
+          || Long.parseLong(summary.getOrDefault("deleted-data-files", "0")) > 0
+          || Long.parseLong(summary.getOrDefault("removed-delete-files", "0")) > 0
+          || Long.parseLong(summary.getOrDefault("added-equality-delete-files", "0")) > 0) {
+        return false;
+      }
+      if (s.parentId() == null) {
+        return false; // not an ancestor
+      }
+    }
+    return true;
+  }
+
+  private static List<FileScanTask> plan(TableScan scan, Table table) {
+    List<FileScanTask> tasks = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> planned = scan.planFiles()) {
+      planned.forEach(tasks::add);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot plan " + table.name(), e);
+    }
+    return tasks;
+  }
+
+  /** One planned file's rows, as {@code IcebergGenerics} reads them: deletes applied, then the residual filter. */
+  private static CloseableIterable<Record> open(Table table, Schema projection, FileScanTask task,
+                                                DeleteLoader loader) {
+    if (task.file().format() != FileFormat.PARQUET) {
+      throw new IllegalStateException(table.name() + ": " + task.file().location() + " is "
+          + task.file().format() + ", tidemark reads Parquet only");
+    }
+    // no loader: the caller applies the deletes itself
+    DeleteFilter<Record> deletes = loader == null ? null
+        : new GenericDeleteFilter(table.io(), task, table.schema(), projection) {
+          @Override
+          protected DeleteLoader newDeleteLoader() {
+            return loader;
+          }
+        };
+    Schema read = deletes == null ? projection : deletes.requiredSchema();
+    Map<Integer, ?> constants = PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
+    CloseableIterable<Record> rows = Parquet.read(table.io().newInputFile(task.file().location()))
+        .project(read).createReaderFunc(file -> GenericParquetReaders.buildReader(read, file, constants))
+        .split(task.start(), task.length()).filter(task.residual()).build();
+    if (deletes != null) {
+      rows = deletes.filter(rows);
+    }
+    Expression residual = task.residual();
+    if (residual == null || residual.equals(Expressions.alwaysTrue())) {
+      return rows;
+    }
+    InternalRecordWrapper wrapper = new InternalRecordWrapper(read.asStruct());
+    Evaluator keep = new Evaluator(read.asStruct(), residual, true);
+    return CloseableIterable.filter(rows, r -> keep.eval(wrapper.wrap(r)));
+  }
+
+  /**
+   * Loads each delete file once per read: a merge-on-read table's delete files (the SCD2 dimension gains one per
+   * commit) each apply to many data files, and Iceberg's generic reader, caching nothing on the driver, would read
+   * every one of them again for each data file it reads.
+   */
+  private static final class DeletesOnce extends BaseDeleteLoader {
+    private final Map<String, Object> loaded = new ConcurrentHashMap<>();
+
+    DeletesOnce(Table table) {
+      super(file -> table.io().newInputFile(file.location()));
+    }
+
+    @Override
+    protected boolean canCache(long size) {
+      return true;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    protected <V> V getOrLoad(String key, Supplier<V> load, long size) {
+      return (V) loaded.computeIfAbsent(key, k -> load.get());
+    }
+  }
+
+  private static <T> T get(Future<T> f) {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading", e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+    }
   }
 
   /** The rows appended after snapshot {@code from} (exclusive) up to {@code to} (inclusive), as the table grew. */

@@ -46,7 +46,10 @@ import org.apache.spark.sql.Row;
  *   <li>{@value #WRITERS}: every staged snapshot was made by a stream, the restatement or compaction, and a stream's
  *       snapshot of an append-only table only appends (a row written or deleted by hand on the staging branch fails);</li>
  *   <li>{@value #LINES}: every line of each landed file the raw archives read is archived or quarantined;</li>
- *   <li>{@value #SCD2}: the SCD2 invariants on the companies the arrival changed;</li>
+ *   <li>{@value #SCD2}: the SCD2 invariants on the companies the arrival changed, by induction on the published
+ *       dimension (which passed them when it was published): the change log is read from each company's earliest
+ *       staged change on, the dimension's versions of those companies in full (every file since its last
+ *       compaction may hold some);</li>
  *   <li>{@value #WINDOWS}: the windows the arrival finalized are final under the counts stream's watermark, each
  *       written once, and count no more events than the raw archive holds in them;</li>
  *   <li>{@value #SAME_ARRIVALS}: the streams fed by one dataset have all taken in the same arrivals.</li>
@@ -83,6 +86,7 @@ public final class ArrivalChecks {
   public List<AuditCheck> run(Staged staged, Map<String, Long> timesMs) {
     ExecutorService checks = Executors.newFixedThreadPool(4, daemons("tidemark-check"));
     io = Executors.newFixedThreadPool(8, daemons("tidemark-check-read"));
+    files = Executors.newFixedThreadPool(8, daemons("tidemark-check-file"));
     try {
       List<java.util.function.Function<Staged, AuditCheck>> all = List.of(this::writers, this::lines, this::scd2,
           this::windows, this::sameArrivals);
@@ -99,11 +103,17 @@ public final class ArrivalChecks {
     } finally {
       checks.shutdown();
       io.shutdown();
+      files.shutdown();
     }
   }
 
   /** The threads a check's reads run on ({@link #run} gives each run its own). */
   private ExecutorService io = java.util.concurrent.ForkJoinPool.commonPool();
+  /**
+   * The threads that plan a read and read its files ({@link DriverReads#readAtOnce}): never waiting on each other,
+   * apart from {@link #io}, whose reads wait on them.
+   */
+  private ExecutorService files = java.util.concurrent.ForkJoinPool.commonPool();
   private final Map<String, Long> times = new java.util.concurrent.ConcurrentHashMap<>();
 
   private <T> CompletableFuture<T> async(java.util.function.Supplier<T> task) {
@@ -196,30 +206,81 @@ public final class ArrivalChecks {
     return Optional.of(new LandingFile(Feed.EVENTS, key, storage.get(uri.getHost(), key)).lines());
   }
 
+  /**
+   * The SCD2 invariants on the companies the staged changes touched, by induction: the published dimension passed
+   * this check when it was published, so each company's history is rebuilt from its published versions before its
+   * earliest staged change and the logged changes from then on ({@link Scd2Since}), and compared with all its
+   * staged versions, the old ones included (an old version the arrival should not have touched is still checked).
+   */
   AuditCheck scd2(Staged staged) {
-    Set<String> touched = new HashSet<>();
-    for (Record r : appended(staged, t.companyChanges(), List.of("company_id"))) {
-      touched.add((String) r.getField("company_id"));
-    }
-    if (touched.isEmpty()) {
+    List<Row> arrived = appended(staged, t.companyChanges(), List.of(Schemas.COMPANY_CHANGE.fieldNames())).stream()
+        .map(r -> DriverReads.toRow(r, Schemas.COMPANY_CHANGE)).toList();
+    Map<String, Long> from = Scd2Since.earliest(arrived);
+    if (from.isEmpty()) {
       // a dimension changed without its change log is a hand-made write, which the writers check names
       return AuditCheck.of(SCD2, t.companies().toString(), 0, "no company change staged");
     }
-    Expression keys = Expressions.in("company_id", touched.toArray());
-    CompletableFuture<List<Row>> versionsRead = async(() -> rows(staged, t.companies(), keys,
-        Schemas.COMPANY_VERSION));
-    List<Row> changes = rows(staged, t.companyChanges(), keys, Schemas.COMPANY_CHANGE);
-    List<Row> versions = join(versionsRead);
+    Expression keys = Expressions.in("company_id", from.keySet().toArray());
+    org.apache.iceberg.Table dimension = staged.table(t.companies());
+    Staged.Change dimensionChange = staged.changes().get(t.companies());
+    // the dimension as published: where the staged one is when it did not change, none when it is new since
+    Long published = dimensionChange != null ? dimensionChange.publishedSnapshot()
+        : dimension.currentSnapshot() == null ? null : dimension.currentSnapshot().snapshotId();
+    if (published != null && dimension.snapshot(published) == null) {
+      // the published snapshot is gone from the staged table's metadata: check against every logged change
+      from.replaceAll((company, time) -> Long.MIN_VALUE);
+      published = null;
+    }
+    Long at = published;
+    List<String> versionColumns = List.of(Schemas.COMPANY_VERSION.fieldNames());
+    // the staged versions and the published ones, from one read of the dimension's files when the staged commits
+    // only added files to it (the streams' do); the change log's read meanwhile
+    CompletableFuture<DriverReads.Reads> dimensionRead = async(() -> timed(SCD2 + " dimension ms",
+        () -> at == null ? new DriverReads.Reads(DriverReads.readAtOnce(dimension, null, keys, versionColumns, files,
+            BUDGET), DriverReads.Read.NONE)
+        : dimensionChange == null ? twice(DriverReads.readAtOnce(dimension, null, keys, versionColumns, files, BUDGET))
+        : DriverReads.readNowAndAt(dimension, at, keys, versionColumns, files, BUDGET)));
+    DriverReads.Read logged = timed(SCD2 + " log ms", () -> DriverReads.readAtOnce(staged.table(t.companyChanges()),
+        null, Scd2Since.logFilter(from), List.of(Schemas.COMPANY_CHANGE.fieldNames()), files, BUDGET));
+    DriverReads.Read stagedVersions = join(dimensionRead).now();
+    DriverReads.Read publishedVersions = join(dimensionRead).then();
+    List<Row> changes = new ArrayList<>(Scd2Since.asChanges(rows(publishedVersions, Schemas.COMPANY_VERSION), from));
+    rows(logged, Schemas.COMPANY_CHANGE).stream().filter(c -> Scd2Since.isFrom(c, from)).forEach(changes::add);
+    List<Row> versions = rows(stagedVersions, Schemas.COMPANY_VERSION);
+    // what the reads' cost follows: files opened (the dimension's data and delete files)
+    times.put(SCD2 + " log files", (long) logged.files());
+    times.put(SCD2 + " dimension files", (long) stagedVersions.files() + stagedVersions.deleteFiles());
+    times.put(SCD2 + " manifests", (long) manifests(staged.table(t.companyChanges())) + manifests(dimension));
     long d0 = System.nanoTime();
     try (Connection db = DriverManager.getConnection("jdbc:duckdb:")) {
       List<Scd2Invariants.Violation> v = Scd2Invariants.check(db, versions, Optional.of(changes));
       times.put(SCD2 + " in duckdb", (System.nanoTime() - d0) / 1_000_000);
-      return AuditCheck.of(SCD2, t.companies().toString(), v.size(), v.isEmpty() ? touched.size()
-          + " changed companies: one open version, no gap or overlap, equal to the rebuild from the change log"
-          : v.get(0).toString());
+      return AuditCheck.of(SCD2, t.companies().toString(), v.size(), v.isEmpty() ? from.size()
+          + " changed companies: one open version, no gap or overlap, equal to the history rebuilt from the "
+          + "published versions and the changes since" : v.get(0).toString());
     } catch (SQLException e) {
       throw new IllegalStateException("the SCD2 check could not run in DuckDB: " + e.getMessage(), e);
     }
+  }
+
+  /** The manifests a plan of the table's current snapshot opens (printed by the benchmark, next to the files). */
+  private static int manifests(org.apache.iceberg.Table table) {
+    return table.currentSnapshot() == null ? 0 : table.currentSnapshot().allManifests(table.io()).size();
+  }
+
+  private static DriverReads.Reads twice(DriverReads.Read read) {
+    return new DriverReads.Reads(read, read);
+  }
+
+  private <T> T timed(String name, java.util.function.Supplier<T> read) {
+    long t0 = System.nanoTime();
+    T out = read.get();
+    times.put(name, (System.nanoTime() - t0) / 1_000_000);
+    return out;
+  }
+
+  private static List<Row> rows(DriverReads.Read read, org.apache.spark.sql.types.StructType schema) {
+    return read.rows().stream().map(r -> DriverReads.toRow(r, schema)).toList();
   }
 
   AuditCheck windows(Staged staged) {
@@ -262,22 +323,24 @@ public final class ArrivalChecks {
       // bounds pruning when IN has too many values for Iceberg to use them
       Expression published = Expressions.and(Expressions.in("w_start", starts.toArray()), Expressions.and(
           Expressions.greaterThanOrEqual("w_start", from * 1000), Expressions.lessThan("w_start", to * 1000)));
-      CompletableFuture<List<Record>> before = counts.publishedSnapshot() == null
-          ? CompletableFuture.completedFuture(List.of())
-          : async(() -> DriverReads.read(counts.table(), counts.publishedSnapshot(), published,
-              List.of("company_id", "w_start"), false, BUDGET));
+      CompletableFuture<DriverReads.Read> before = counts.publishedSnapshot() == null
+          ? CompletableFuture.completedFuture(DriverReads.Read.NONE)
+          : async(() -> DriverReads.readAtOnce(counts.table(), counts.publishedSnapshot(), published,
+              List.of("company_id", "w_start"), files, BUDGET));
       Expression range = Expressions.and(Expressions.greaterThanOrEqual("event_ts", from * 1000),
           Expressions.lessThan("event_ts", to * 1000));
-      CompletableFuture<List<Record>> rawRows = async(() -> DriverReads.read(staged.table(t.rawEvents()), null,
-          range, List.of("company_id", "event_ts"), false, BUDGET));
-      for (Record r : join(before)) {
+      CompletableFuture<DriverReads.Read> rawRows = async(() -> DriverReads.readAtOnce(staged.table(t.rawEvents()),
+          null, range, List.of("company_id", "event_ts"), files, BUDGET));
+      times.put(WINDOWS + " files", (long) (join(before).files() + join(rawRows).files()));
+      times.put(WINDOWS + " manifests", (long) manifests(counts.table()) + manifests(staged.table(t.rawEvents())));
+      for (Record r : join(before).rows()) {
         String key = r.getField("company_id") + "@" + micros(r.getField("w_start")) / 1000;
         if (written.containsKey(key)) {
           bad.add("window " + key + " was published before");
         }
       }
       Map<String, Long> raw = new HashMap<>();
-      for (Record r : join(rawRows)) {
+      for (Record r : join(rawRows).rows()) {
         long ts = micros(r.getField("event_ts")) / 1000;
         raw.merge(r.getField("company_id") + "@" + (ts - Math.floorMod(ts, windowMs)), 1L, Long::sum);
       }
@@ -405,12 +468,6 @@ public final class ArrivalChecks {
           : DriverReads.appended(c.table(), s.parentId(), s.snapshotId(), Expressions.alwaysTrue(), columns, BUDGET));
     }
     return out;
-  }
-
-  /** A table's rows at the staged commit matching {@code filter}, as rows of {@code schema}. */
-  private static List<Row> rows(Staged staged, TableName table, Expression filter, org.apache.spark.sql.types.StructType schema) {
-    return DriverReads.read(staged.table(table), null, filter, List.of(schema.fieldNames()), false, BUDGET)
-        .stream().map(r -> DriverReads.toRow(r, schema)).toList();
   }
 
   private static long micros(Object ts) {
