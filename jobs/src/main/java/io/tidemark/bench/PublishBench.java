@@ -3,6 +3,7 @@ package io.tidemark.bench;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Bootstrap;
 import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.maintain.Compaction;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
@@ -39,9 +40,12 @@ public final class PublishBench {
    * @param eventsPerArrival events of each generated arrival
    * @param changesPerArrival company changes of each generated arrival
    * @param repeat dry runs of the checks per measured arrival
+   * @param compact compact both pipelines' tables after their history and publish that, as the maintenance DAG
+   *     does, before the measured arrivals: the files and manifests since the last compaction, not the history,
+   *     then differ between the two
    */
   public record Options(int seedRounds, int history, int factor, int measured, int eventsPerArrival,
-                        int changesPerArrival, int repeat, boolean seeds, boolean histories) {}
+                        int changesPerArrival, int repeat, boolean seeds, boolean histories, boolean compact) {}
 
   private final Lakehouse base;
   private final PrintWriter out;
@@ -117,6 +121,10 @@ public final class PublishBench {
     try (Lakehouse small = scope("h" + o.history()); Lakehouse large = scope("h" + longHistory)) {
       history(small, arrivals.subList(0, o.history()));
       history(large, arrivals.subList(0, longHistory));
+      if (o.compact()) {
+        compact(small, o.history());
+        compact(large, longHistory);
+      }
       out.printf(Locale.ROOT, "%-8s %-9s %9s %9s %9s  %s%n", "arrival", "history", "stream s", "checks s",
           "publish s", "best dry run step by step (ms)");
       double smallChecks = 0;
@@ -147,6 +155,18 @@ public final class PublishBench {
     }
     out.printf(Locale.ROOT, "history of %d arrivals in %.0f s; checks (ms) of each as it was published: %s%n",
         arrivals.size(), seconds(t0), String.join(" ", checks));
+    out.flush();
+  }
+
+  /** `maintain compact` on the pipeline's staging branch, then its publish, as the maintenance DAG leaves them. */
+  private void compact(Lakehouse lh, int history) {
+    long t0 = System.nanoTime();
+    List<Compaction.Result> results = new Compaction(lh.spark(), Compaction.Options.defaults())
+        .run(lh.config().tables().all(), line -> { });
+    new Publisher(lh).publish(false);
+    out.printf(Locale.ROOT, "compacted after %d arrivals in %.0f s: %s%n", history, seconds(t0), results.stream()
+        .map(r -> r.table().table() + " " + r.filesBefore() + "->" + r.filesAfter() + " files, " + r.manifestsBefore()
+            + "->" + r.manifestsAfter() + " manifests").collect(Collectors.joining("; ")));
     out.flush();
   }
 

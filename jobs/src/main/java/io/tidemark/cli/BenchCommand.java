@@ -300,6 +300,10 @@ final class BenchCommand implements Runnable {
         + "best counts (default: ${DEFAULT-VALUE}).")
     int repeat;
 
+    @Option(names = "--compact", description = "Compact both pipelines after their history (and publish that), as "
+        + "the maintenance DAG does, before the measured arrivals.")
+    boolean compact;
+
     @Option(names = "--only", paramLabel = "PART", description = "seed or history (default: both).")
     String only;
 
@@ -343,7 +347,7 @@ final class BenchCommand implements Runnable {
         try {
           new PublishBench(lh, print, out.create(lh.config())).run(new PublishBench.Options(seedRounds, history,
               factor, measured, eventsPerArrival, changesPerArrival, repeat, !"history".equals(only),
-              !"seed".equals(only)));
+              !"seed".equals(only), compact));
         } finally {
           refs.deleteBranch(lh.config().stagingBranch());
           refs.deleteBranch(lh.config().publishedRef());
