@@ -31,13 +31,19 @@ import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * The checks an arrival passes before it is published. Each looks only at what the staged commits changed (the rows
@@ -85,10 +91,10 @@ public final class ArrivalChecks {
    */
   public List<AuditCheck> run(Staged staged, Map<String, Long> timesMs) {
     ExecutorService checks = Executors.newFixedThreadPool(4, daemons("tidemark-check"));
-    io = Executors.newFixedThreadPool(8, daemons("tidemark-check-read"));
+    readPool = Executors.newFixedThreadPool(8, daemons("tidemark-check-read"));
     files = Executors.newFixedThreadPool(8, daemons("tidemark-check-file"));
     try {
-      List<java.util.function.Function<Staged, AuditCheck>> all = List.of(this::writers, this::lines, this::scd2,
+      List<Function<Staged, AuditCheck>> all = List.of(this::writers, this::lines, this::scd2,
           this::windows, this::sameArrivals);
       List<CompletableFuture<AuditCheck>> running = all.stream().map(check -> CompletableFuture.supplyAsync(() -> {
         long t0 = System.nanoTime();
@@ -102,22 +108,22 @@ public final class ArrivalChecks {
       return out;
     } finally {
       checks.shutdown();
-      io.shutdown();
+      readPool.shutdown();
       files.shutdown();
     }
   }
 
   /** The threads a check's reads run on ({@link #run} gives each run its own). */
-  private ExecutorService io = java.util.concurrent.ForkJoinPool.commonPool();
+  private ExecutorService readPool = ForkJoinPool.commonPool();
   /**
    * The threads that plan a read and read its files ({@link DriverReads#readAtOnce}): never waiting on each other,
-   * apart from {@link #io}, whose reads wait on them.
+   * apart from {@link #readPool}, whose reads wait on them.
    */
-  private ExecutorService files = java.util.concurrent.ForkJoinPool.commonPool();
-  private final Map<String, Long> times = new java.util.concurrent.ConcurrentHashMap<>();
+  private ExecutorService files = ForkJoinPool.commonPool();
+  private final Map<String, Long> times = new ConcurrentHashMap<>();
 
-  private <T> CompletableFuture<T> async(java.util.function.Supplier<T> task) {
-    return CompletableFuture.supplyAsync(task, io);
+  private <T> CompletableFuture<T> async(Supplier<T> task) {
+    return CompletableFuture.supplyAsync(task, readPool);
   }
 
   private static <T> T join(CompletableFuture<T> f) {
@@ -221,7 +227,7 @@ public final class ArrivalChecks {
       return AuditCheck.of(SCD2, t.companies().toString(), 0, "no company change staged");
     }
     Expression keys = Expressions.in("company_id", from.keySet().toArray());
-    org.apache.iceberg.Table dimension = staged.table(t.companies());
+    Table dimension = staged.table(t.companies());
     Staged.Change dimensionChange = staged.changes().get(t.companies());
     // the dimension as published: where the staged one is when it did not change, none when it is new since
     Long published = dimensionChange != null ? dimensionChange.publishedSnapshot()
@@ -264,7 +270,7 @@ public final class ArrivalChecks {
   }
 
   /** The manifests a plan of the table's current snapshot opens (printed by the benchmark, next to the files). */
-  private static int manifests(org.apache.iceberg.Table table) {
+  private static int manifests(Table table) {
     return table.currentSnapshot() == null ? 0 : table.currentSnapshot().allManifests(table.io()).size();
   }
 
@@ -272,14 +278,14 @@ public final class ArrivalChecks {
     return new DriverReads.Reads(read, read);
   }
 
-  private <T> T timed(String name, java.util.function.Supplier<T> read) {
+  private <T> T timed(String name, Supplier<T> read) {
     long t0 = System.nanoTime();
     T out = read.get();
     times.put(name, (System.nanoTime() - t0) / 1_000_000);
     return out;
   }
 
-  private static List<Row> rows(DriverReads.Read read, org.apache.spark.sql.types.StructType schema) {
+  private static List<Row> rows(DriverReads.Read read, StructType schema) {
     return read.rows().stream().map(r -> DriverReads.toRow(r, schema)).toList();
   }
 
