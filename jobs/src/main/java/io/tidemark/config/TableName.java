@@ -51,6 +51,15 @@ public record TableName(String namespace, String table) {
     return "`" + namespace + "`.`" + table + "@" + ref + "`";
   }
 
+  /** The name at one commit of a Nessie reference, quoted for Spark SQL: {@code `ns`.`table@ref#hash`}. */
+  public String sqlAt(String ref, String hash) {
+    if (hash == null || !hash.matches("[0-9a-fA-F]{8,64}")) {
+      throw new IllegalArgumentException("not a commit hash: '" + hash + "'");
+    }
+    String at = sqlAt(ref);
+    return at.substring(0, at.length() - 1) + "#" + hash + "`";
+  }
+
   @Override
   public String toString() {
     return namespace + "." + table;

@@ -132,8 +132,7 @@ public final class Staged {
   }
 
   private static Table load(SparkSession spark, TidemarkConfig config, TableName t, String hash) {
-    return IcebergTables.load(spark, "`" + t.namespace() + "`.`" + t.table() + "@" + config.stagingBranch() + "#"
-        + hash + "`");
+    return IcebergTables.load(spark, t.sqlAt(config.stagingBranch(), hash));
   }
 
   /** A table at the staged commit, changed or not (one that did not change is loaded on first use). */

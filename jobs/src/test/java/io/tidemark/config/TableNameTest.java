@@ -16,6 +16,10 @@ class TableNameTest {
     assertThat(t.table()).isEqualTo("event_counts");
     assertThat(t.sql()).isEqualTo("`facts`.`event_counts`");
     assertThat(t).hasToString("facts.event_counts");
+    assertThat(t.sqlAt("ingest")).isEqualTo("`facts`.`event_counts@ingest`");
+    assertThat(t.sqlAt("ingest", "1a2b3c4d")).isEqualTo("`facts`.`event_counts@ingest#1a2b3c4d`");
+    assertThatThrownBy(() -> t.sqlAt("ingest", "HEAD~1")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> t.sqlAt("in`gest", "1a2b3c4d")).isInstanceOf(IllegalArgumentException.class);
   }
 
   @ParameterizedTest

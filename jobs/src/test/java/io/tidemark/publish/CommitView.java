@@ -4,7 +4,6 @@ import io.tidemark.config.TidemarkConfig;
 import io.tidemark.config.Tables;
 import io.tidemark.testing.DuckOracle;
 import io.tidemark.testing.Scd2Oracle;
-import io.tidemark.testing.StagedPipeline;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -53,22 +52,22 @@ final class CommitView {
     Tables t = config.tables();
     rawEvents = byArrival(spark, "SELECT arrival, to_json(named_struct('event_id', event_id, 'company_id', company_id, "
         + "'amount', amount, 'event_ts', date_format(event_ts, \"" + ISO + "\"))) FROM "
-        + StagedPipeline.at(t.rawEvents(), ref, hash));
+        + t.rawEvents().sqlAt(ref, hash));
     rawChanges = byArrival(spark, "SELECT arrival, " + changeJson() + " FROM "
-        + StagedPipeline.at(t.rawCompanyChanges(), ref, hash));
+        + t.rawCompanyChanges().sqlAt(ref, hash));
     events = strings(spark, "SELECT concat_ws('|', CAST(event_id AS STRING), coalesce(company_id, 'NULL'), "
         + "coalesce(CAST(amount AS STRING), 'NULL'), date_format(event_ts, 'yyyy-MM-dd HH:mm:ss')) FROM "
-        + StagedPipeline.at(t.events(), ref, hash) + " ORDER BY event_id, 1");
+        + t.events().sqlAt(ref, hash) + " ORDER BY event_id, 1");
     counts = strings(spark, "SELECT concat_ws('|', coalesce(company_id, 'NULL'), date_format(w_start, "
-        + "'yyyy-MM-dd HH:mm:ss'), CAST(n AS STRING)) FROM " + StagedPipeline.at(t.eventCounts(), ref, hash)
+        + "'yyyy-MM-dd HH:mm:ss'), CAST(n AS STRING)) FROM " + t.eventCounts().sqlAt(ref, hash)
         + " ORDER BY 1");
     companies = strings(spark, "SELECT concat_ws('|', company_id, coalesce(name, 'NULL'), coalesce(tier, 'NULL'), "
         + "date_format(valid_from, 'yyyy-MM-dd HH:mm:ss'), coalesce(date_format(valid_to, 'yyyy-MM-dd HH:mm:ss'), "
-        + "'NULL'), CAST(is_current AS STRING)) AS r FROM " + StagedPipeline.at(t.companies(), ref, hash)
+        + "'NULL'), CAST(is_current AS STRING)) AS r FROM " + t.companies().sqlAt(ref, hash)
         + " ORDER BY r");
-    changeLog = strings(spark, "SELECT " + changeJson() + " FROM " + StagedPipeline.at(t.companyChanges(), ref, hash));
+    changeLog = strings(spark, "SELECT " + changeJson() + " FROM " + t.companyChanges().sqlAt(ref, hash));
     recorded = new TreeMap<>();
-    for (Row r : spark.sql("SELECT stream, max(arrival) FROM " + StagedPipeline.at(t.streamBatches(), ref, hash)
+    for (Row r : spark.sql("SELECT stream, max(arrival) FROM " + t.streamBatches().sqlAt(ref, hash)
         + " WHERE arrival IS NOT NULL GROUP BY stream").collectAsList()) {
       recorded.put(r.getString(0), r.getInt(1));
     }

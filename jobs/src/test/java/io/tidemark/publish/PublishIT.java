@@ -146,10 +146,10 @@ class PublishIT extends StackTest {
     succeeds(Cli.run(env, "stream", "all"));
     String clean = nessie.hash(ingest);
     String before = nessie.hash(main);
-    Dataset<Row> overlap = spark.table(at(t.companies(), ingest)).where("company_id = 'c1' AND is_current")
+    Dataset<Row> overlap = spark.table(t.companies().sqlAt(ingest)).where("company_id = 'c1' AND is_current")
         .withColumn("valid_from", expr("valid_from + INTERVAL 1 MINUTE")).withColumn("tier", lit("overlap"));
     assertThat(overlap.count()).isEqualTo(1);
-    overlap.writeTo(at(t.companies(), ingest)).option("snapshot-property." + CommitKeys.STREAM, "scd2").append();
+    overlap.writeTo(t.companies().sqlAt(ingest)).option("snapshot-property." + CommitKeys.STREAM, "scd2").append();
     String bad = nessie.hash(ingest);
 
     Cli.Result r = Cli.run(env, "publish");
@@ -199,7 +199,7 @@ class PublishIT extends StackTest {
   void aRowWrittenByHandOnTheStagingBranchIsRefused() {
     String clean = nessie.hash(ingest);
     String before = nessie.hash(main);
-    spark.sql("INSERT INTO " + at(t.events(), ingest) + " SELECT * FROM " + at(t.events(), ingest) + " LIMIT 1");
+    spark.sql("INSERT INTO " + t.events().sqlAt(ingest) + " SELECT * FROM " + t.events().sqlAt(ingest) + " LIMIT 1");
     assertThat(refused()).startsWith("publish refused: check " + ArrivalChecks.WRITERS + " failed on")
         .contains(t.events() + " snapshot").contains("made by none of tidemark's jobs");
     assertThat(nessie.hash(main)).isEqualTo(before);
@@ -241,11 +241,12 @@ class PublishIT extends StackTest {
     String clean = nessie.hash(ingest);
     String before = nessie.hash(main);
     long watermark = java.util.stream.StreamSupport.stream(SnapshotUtil.currentAncestors(
-        IcebergTables.load(spark, at(t.eventCounts(), ingest))).spliterator(), false).map(s -> s.summary().get(CommitKeys.WATERMARK_MS)).filter(java.util.Objects::nonNull)
+            IcebergTables.load(spark, t.eventCounts().sqlAt(ingest))).spliterator(), false)
+        .map(s -> s.summary().get(CommitKeys.WATERMARK_MS)).filter(java.util.Objects::nonNull)
         .mapToLong(Long::parseLong).max().orElseThrow();
-    Dataset<Row> again = spark.table(at(t.eventCounts(), main)).orderBy("company_id", "w_start").limit(1);
+    Dataset<Row> again = spark.table(t.eventCounts().sqlAt(main)).orderBy("company_id", "w_start").limit(1);
     Row window = again.first();
-    again.writeTo(at(t.eventCounts(), ingest)).option("snapshot-property." + CommitKeys.STREAM, "windowed-counts")
+    again.writeTo(t.eventCounts().sqlAt(ingest)).option("snapshot-property." + CommitKeys.STREAM, "windowed-counts")
         .option("snapshot-property." + CommitKeys.WATERMARK_MS, Long.toString(watermark)).append();
     String bad = nessie.hash(ingest);
     assertThat(refused()).startsWith("publish refused: check " + ArrivalChecks.WINDOWS + " failed")
@@ -326,8 +327,8 @@ class PublishIT extends StackTest {
   @Test
   @Order(10)
   void aUsersWriteOnMainToATableTheArrivalDidNotTouchStays() throws Exception {
-    spark.table(at(t.companies(), main)).limit(1).withColumn("company_id", lit("u1"))
-        .writeTo(at(t.companies(), main)).append();
+    spark.table(t.companies().sqlAt(main)).limit(1).withColumn("company_id", lit("u1"))
+        .writeTo(t.companies().sqlAt(main)).append();
     String before = nessie.hash(main);
     lander.land(arrival(8, false));
     succeeds(Cli.run(env, "stream", "all"));
@@ -351,8 +352,8 @@ class PublishIT extends StackTest {
     lander.land(arrival(9, false));
     succeeds(Cli.run(env, "stream", "all"));
     String userless = nessie.hash(main);
-    spark.table(at(t.events(), main)).limit(1).withColumn("event_id", lit(-1L))
-        .writeTo(at(t.events(), main)).append();
+    spark.table(t.events().sqlAt(main)).limit(1).withColumn("event_id", lit(-1L))
+        .writeTo(t.events().sqlAt(main)).append();
     String before = nessie.hash(main);
     Cli.Result r = Cli.run(env, "publish");
     assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
@@ -400,7 +401,7 @@ class PublishIT extends StackTest {
         .isEqualTo(3);
     assertThat(count(t.rawCompanyChanges(), main, file)).isEqualTo(1);
     assertThat(count(t.companyChanges(), main, "company_id = 'c" + n + "'")).isEqualTo(1);
-    assertThat(spark.sql("SELECT event_id FROM " + at(t.events(), main) + " GROUP BY event_id HAVING count(*) > 1")
+    assertThat(spark.sql("SELECT event_id FROM " + t.events().sqlAt(main) + " GROUP BY event_id HAVING count(*) > 1")
         .count()).as("no event twice on main").isZero();
     assertThat(nessie.entriesSince(main, before)).as("one publish commit")
         .extracting(NessieRest.Entry::author).containsExactly(Publisher.AUTHOR);
@@ -420,7 +421,7 @@ class PublishIT extends StackTest {
       if (table.equals(t.streamBatches())) {
         continue; // the runs' record names several streams; the kill came before it
       }
-      for (Snapshot s : SnapshotUtil.currentAncestors(IcebergTables.load(spark, at(table, ingest)))) {
+      for (Snapshot s : SnapshotUtil.currentAncestors(IcebergTables.load(spark, table.sqlAt(ingest)))) {
         String stream = s.summary().get(CommitKeys.STREAM);
         if (stream != null && BatchArrivals.parse(s.summary().get(CommitKeys.ARRIVALS)).contains(n)) {
           StreamKind k = StreamKind.named(stream);
@@ -452,16 +453,12 @@ class PublishIT extends StackTest {
     return e.getMessage();
   }
 
-  private static String at(TableName table, String ref) {
-    return "`" + table.namespace() + "`.`" + table.table() + "@" + ref + "`";
-  }
-
   private long count(TableName table, String ref) {
-    return spark.table(at(table, ref)).count();
+    return spark.table(table.sqlAt(ref)).count();
   }
 
   private long count(TableName table, String ref, String where) {
-    return spark.table(at(table, ref)).where(where).count();
+    return spark.table(table.sqlAt(ref)).where(where).count();
   }
 
   private static Cli.Result succeeds(Cli.Result r) {

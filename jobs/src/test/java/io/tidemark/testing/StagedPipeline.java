@@ -1,7 +1,6 @@
 package io.tidemark.testing;
 
 import io.tidemark.config.Setting;
-import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Bootstrap;
 import io.tidemark.lakehouse.Lakehouse;
@@ -81,10 +80,5 @@ public final class StagedPipeline {
   /** {@code tidemark publish}, in this JVM. */
   public Publisher.Result publish() {
     return new Publisher(lakehouse).publish(false);
-  }
-
-  /** A Spark SQL name of {@code table} as it is at commit {@code hash} of {@code ref}. */
-  public static String at(TableName table, String ref, String hash) {
-    return "`" + table.namespace() + "`.`" + table.table() + "@" + ref + "#" + hash + "`";
   }
 }
