@@ -90,7 +90,6 @@ restatement's and the maintenance's writers: one writer of the staging branch at
 """
 
 
-
 def announce_if_last(k: int):
     """The post-execute hook of arrival k's publish: when k is the scenario's last arrival, the publish updates the
     Assets the restatement DAG is scheduled on (through the alias PUBLISHED), so the restatement runs once, on main
