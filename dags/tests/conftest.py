@@ -7,6 +7,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 DAGS = ROOT / "dags"
 WORK = ROOT / "target" / "airflow-tests"
@@ -23,3 +25,14 @@ for line in (ROOT / "infra" / "airflow" / "airflow.env").read_text().splitlines(
         name, value = line.split("=", 1)
         os.environ.setdefault(name, value)
 sys.path.insert(0, str(DAGS))
+
+
+@pytest.fixture(scope="session")
+def demo():
+    """What `tidemark demo` makes on main, which both stack tests (native, compose) compare their main with: made once
+    per session (stacks.Demo)."""
+    from stacks import Demo
+
+    d = Demo()
+    yield d
+    d.close()

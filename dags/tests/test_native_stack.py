@@ -24,7 +24,7 @@ import urllib.parse
 import pytest
 
 from conftest import ROOT
-from stacks import SHOTS, AirflowApi, Demo, Home, free_ports, log, published_arrivals, seconds
+from stacks import SHOTS, AirflowApi, Home, free_ports, log, published_arrivals, seconds
 
 TEST_POOL = "tidemark_test_writers"
 
@@ -60,13 +60,6 @@ class Airflow(AirflowApi):
         lines = (self.home.dir / "airflow" / "standalone.log").read_text(errors="replace").splitlines()
         at = next((i for i, line in enumerate(lines) if found[1] in line), None)
         return "" if at is None else "\n--- standalone.log at " + found[1] + ":\n" + "\n".join(lines[at:at + 40])
-
-
-@pytest.fixture(scope="module")
-def demo():
-    d = Demo()
-    yield d
-    d.close()
 
 
 @pytest.fixture(scope="module")
