@@ -98,19 +98,24 @@ class Chromium:
                 raise AssertionError(f"the page does not show {missing}; it shows: {text[:1500]!r}")
             time.sleep(1)
 
-    def click(self, label: str) -> None:
-        """Clicks the innermost visible element whose text is exactly `label`."""
+    def click(self, label: str, required: bool = True) -> bool:
+        """Clicks the innermost visible element whose text is exactly `label`; whether there was one."""
         js = ("(() => { const els = [...document.querySelectorAll('button, a, [role=button], [role=combobox], div, span')]"
               f".filter(e => e.innerText && e.innerText.trim() === {json.dumps(label)} && e.offsetParent !== null);"
               " if (!els.length) return false; els[els.length - 1].click(); return true; })()")
         clicked = self.send("Runtime.evaluate", expression=js, returnByValue=True)["result"].get("value")
-        assert clicked, f"nothing to click labelled {label!r}"
+        assert clicked or not required, f"nothing to click labelled {label!r}"
+        return bool(clicked)
 
     def shoot(self, url: str, name: str, must_show: list[str], timeout: float = 90,
-              click_text: str | None = None, must_show_after: list[str] | None = None) -> str:
-        """Opens url, waits for the words, optionally clicks and waits again, saves <shots>/<name>.png."""
+              click_text: str | None = None, must_show_after: list[str] | None = None,
+              dismiss: str | None = None) -> str:
+        """Opens url, waits for the words, clicks `dismiss` if the page shows it (a notice over the page), optionally
+        clicks and waits again, saves <shots>/<name>.png."""
         self.send("Page.navigate", url=url)
         text = self.wait_for(must_show, timeout)
+        if dismiss and self.click(dismiss, required=False):
+            time.sleep(1)
         if click_text:
             self.click(click_text)
             text = self.wait_for(must_show_after or [], timeout)
