@@ -1,0 +1,21 @@
+package io.tidemark.core;
+
+/**
+ * The company dimension as SCD2: a version per company and stretch of time in one state, rebuilt from the company
+ * changes ({@link Scd2History}). Its key and attributes are the change feed's.
+ */
+public final class Dimension {
+  public static final Column COMPANY_ID = CompanyChanges.COMPANY_ID;
+  public static final Column NAME = CompanyChanges.NAME;
+  public static final Column TIER = CompanyChanges.TIER;
+  /** When the version starts: the change time that set its state. */
+  public static final Column VALID_FROM = Column.of("valid_from", Type.TIMESTAMP);
+  /** When it ends (the next change, or a delete); null for the open version. */
+  public static final Column VALID_TO = Column.of("valid_to", Type.TIMESTAMP);
+  public static final Column IS_CURRENT = Column.of("is_current", Type.BOOLEAN);
+
+  /** A version. */
+  public static final Schema VERSION = Schema.of(COMPANY_ID, NAME, TIER, VALID_FROM, VALID_TO, IS_CURRENT);
+
+  private Dimension() {}
+}

@@ -1,0 +1,30 @@
+package io.tidemark.core;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Comparator;
+
+/**
+ * The orders Spark SQL sorts and compares by, for rules that settle on the driver what Spark settles elsewhere and
+ * must agree with it to the row: strings by their UTF-8 bytes (code point order, not Java's UTF-16 order), doubles
+ * with -0.0 equal to 0.0 and NaN above everything, and ascending orders with nulls first.
+ */
+public final class SqlOrder {
+  public static final Comparator<String> STRINGS = (a, b) ->
+      Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+
+  public static final Comparator<Double> DOUBLES = (a, b) -> a.doubleValue() == b.doubleValue() ? 0
+      : Double.compare(a, b);
+
+  private SqlOrder() {}
+
+  /** As Spark's {@code ORDER BY x} (ascending, nulls first). */
+  public static <T> Comparator<T> ascending(Comparator<? super T> order) {
+    return Comparator.nullsFirst(order);
+  }
+
+  /** Spark's equality in a join or a comparison of doubles: -0.0 equals 0.0, NaN equals NaN. */
+  public static boolean sameDouble(Double a, Double b) {
+    return a != null && b != null && DOUBLES.compare(a, b) == 0;
+  }
+}
