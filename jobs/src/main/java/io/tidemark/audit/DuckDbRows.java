@@ -1,20 +1,17 @@
 package io.tidemark.audit;
 
+import io.tidemark.core.Schema;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Timestamp;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructField;
-import org.apache.spark.sql.types.StructType;
+import java.util.stream.Collectors;
 
 /**
  * Rows the driver holds, as a DuckDB table, and DuckDB's answers as strings: how the audits hand their few rows
@@ -23,8 +20,8 @@ import org.apache.spark.sql.types.StructType;
 final class DuckDbRows {
   private DuckDbRows() {}
 
-  /** (Re)creates table {@code name} with the columns of {@code schema} and the rows (fields in that order). */
-  static void create(Connection db, String name, StructType schema, List<Row> rows) throws SQLException {
+  /** (Re)creates table {@code name} with the columns of {@code schema} and the rows (values in that order). */
+  static void create(Connection db, String name, Schema schema, List<List<Object>> rows) throws SQLException {
     try (Statement st = db.createStatement()) {
       st.execute("CREATE OR REPLACE TABLE " + name + " (" + columns(schema) + ")");
     }
@@ -33,11 +30,10 @@ final class DuckDbRows {
     }
     String marks = String.join(", ", Collections.nCopies(schema.size(), "?"));
     try (PreparedStatement insert = db.prepareStatement("INSERT INTO " + name + " VALUES (" + marks + ")")) {
-      for (Row r : rows) {
+      for (List<Object> r : rows) {
         for (int i = 0; i < schema.size(); i++) {
           Object v = r.get(i);
-          insert.setObject(i + 1, v instanceof Timestamp t ? t.toInstant().atOffset(ZoneOffset.UTC).toLocalDateTime()
-              : v);
+          insert.setObject(i + 1, v instanceof Instant t ? t.atOffset(ZoneOffset.UTC).toLocalDateTime() : v);
         }
         insert.addBatch();
       }
@@ -57,30 +53,8 @@ final class DuckDbRows {
   }
 
   /** The columns of a schema in DuckDB's types (timestamps without a zone: UTC wall-clock time). */
-  static String columns(StructType schema) {
-    List<String> cols = new ArrayList<>();
-    for (StructField f : schema.fields()) {
-      cols.add(f.name() + " " + type(f.dataType()));
-    }
-    return String.join(", ", cols);
-  }
-
-  private static String type(DataType t) {
-    if (t.equals(DataTypes.IntegerType)) {
-      return "INTEGER";
-    }
-    if (t.equals(DataTypes.LongType)) {
-      return "BIGINT";
-    }
-    if (t.equals(DataTypes.DoubleType)) {
-      return "DOUBLE";
-    }
-    if (t.equals(DataTypes.BooleanType)) {
-      return "BOOLEAN";
-    }
-    if (t.equals(DataTypes.TimestampType)) {
-      return "TIMESTAMP";
-    }
-    return "VARCHAR";
+  static String columns(Schema schema) {
+    return schema.columns().stream().map(c -> c.name() + " " + c.type().duckDb())
+        .collect(Collectors.joining(", "));
   }
 }

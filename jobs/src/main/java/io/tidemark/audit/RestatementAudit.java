@@ -1,8 +1,20 @@
 package io.tidemark.audit;
 
 import io.tidemark.config.Tables;
+import io.tidemark.core.CompanyChange;
+import io.tidemark.core.CompanyChanges;
+import io.tidemark.core.CompanyVersion;
+import io.tidemark.core.CorrectionLog;
+import io.tidemark.core.CorrectionRules;
+import io.tidemark.core.Dimension;
+import io.tidemark.core.Event;
+import io.tidemark.core.Events;
+import io.tidemark.core.Fields;
+import io.tidemark.core.Ingest;
+import io.tidemark.core.Times;
+import io.tidemark.core.WindowCounts;
 import io.tidemark.lakehouse.DriverReads;
-import io.tidemark.lakehouse.Schemas;
+import io.tidemark.lakehouse.IcebergFields;
 import io.tidemark.lakehouse.Storage;
 import io.tidemark.lakehouse.TableCatalog;
 import io.tidemark.lakehouse.TableDefinition;
@@ -17,9 +29,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -30,14 +39,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.spark.sql.Row;
 
 /**
  * The audit of a restatement branch before it is published, in one pass over what was corrected: the branch's rows
@@ -48,10 +55,7 @@ import org.apache.spark.sql.Row;
  * S3 with the MinIO client (DuckDB reads local files only here).
  */
 public final class RestatementAudit {
-  /** How far apart in event time repeats of one event_id may be (the restatement's rule, shared). */
-  public static final Duration DUPLICATE_SPREAD = Duration.ofDays(1);
-  private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
-      .withZone(ZoneOffset.UTC);
+  private static final Duration DUPLICATE_SPREAD = CorrectionRules.DUPLICATE_SPREAD;
 
   /** A window the restatement corrected: its count before ({@code oldN}, null for none) and after. */
   public record CorrectedWindow(String companyId, Instant wStart, Long oldN, long newN) {}
@@ -78,7 +82,7 @@ public final class RestatementAudit {
     String countsTable = names.eventCounts().toString();
     String eventsTable = names.events().toString();
     Map<String, List<Long>> onBranch = windowRows(s.counts(), windows);
-    Map<Integer, List<Record>> eventRows = eventRows(s.events(), events);
+    Map<Integer, List<Event>> eventRows = eventRows(s.events(), events);
     List<AuditCheck> checks = new ArrayList<>();
     checks.add(AuditCheck.of("counts: n >= 1", countsTable,
         onBranch.values().stream().flatMap(List::stream).filter(n -> n == null || n < 1).count(),
@@ -110,45 +114,47 @@ public final class RestatementAudit {
     if (windows.isEmpty()) {
       return out;
     }
-    Set<String> keys = windows.stream().map(w -> w.companyId() + "|" + SECONDS.format(w.wStart()))
+    Set<String> keys = windows.stream().map(w -> w.companyId() + "|" + CorrectionLog.seconds(w.wStart()))
         .collect(Collectors.toSet());
     Instant lo = windows.stream().map(CorrectedWindow::wStart).min(Instant::compareTo).orElseThrow();
     Instant hi = windows.stream().map(CorrectedWindow::wStart).max(Instant::compareTo).orElseThrow();
-    Expression filter = Expressions.and(Expressions.in("company_id", windows.stream()
+    String start = WindowCounts.W_START.name();
+    Expression filter = Expressions.and(Expressions.in(WindowCounts.COMPANY_ID.name(), windows.stream()
             .map(CorrectedWindow::companyId).distinct().toArray()),
-        Expressions.and(Expressions.greaterThanOrEqual("w_start", micros(lo)),
-            Expressions.lessThanOrEqual("w_start", micros(hi))));
-    for (Record r : DriverReads.read(counts, null, filter, List.of("company_id", "w_start", "n"), false,
-        Long.MAX_VALUE)) {
-      String key = r.getField("company_id") + "|" + SECONDS.format(instant(r.getField("w_start")));
+        Expressions.and(Expressions.greaterThanOrEqual(start, Times.micros(lo)),
+            Expressions.lessThanOrEqual(start, Times.micros(hi))));
+    for (Record r : DriverReads.read(counts, null, filter, WindowCounts.SCHEMA.names(), false, Long.MAX_VALUE)) {
+      Fields f = IcebergFields.of(r);
+      String key = f.string(WindowCounts.COMPANY_ID) + "|" + CorrectionLog.seconds(f.instant(WindowCounts.W_START));
       if (keys.contains(key)) {
-        out.computeIfAbsent(key, k -> new ArrayList<>()).add((Long) r.getField("n"));
+        out.computeIfAbsent(key, k -> new ArrayList<>()).add(f.bigint(WindowCounts.N));
       }
     }
     return out;
   }
 
   /** The branch's rows of the corrected event ids. */
-  private static Map<Integer, List<Record>> eventRows(Table events, List<CorrectedEvent> corrected) {
-    Map<Integer, List<Record>> out = new TreeMap<>();
+  private static Map<Integer, List<Event>> eventRows(Table events, List<CorrectedEvent> corrected) {
+    Map<Integer, List<Event>> out = new TreeMap<>();
     if (corrected.isEmpty()) {
       return out;
     }
-    for (Record r : DriverReads.read(events, null, Expressions.in("event_id", corrected.stream()
-        .map(CorrectedEvent::eventId).distinct().toArray()), List.of(Schemas.EVENT.fieldNames()), false,
-        Long.MAX_VALUE)) {
-      out.computeIfAbsent((Integer) r.getField("event_id"), k -> new ArrayList<>()).add(r);
+    for (Record r : DriverReads.read(events, null, Expressions.in(Events.EVENT_ID.name(), corrected.stream()
+        .map(CorrectedEvent::eventId).distinct().toArray()), Events.FEED.columns().names(), false, Long.MAX_VALUE)) {
+      Event e = Event.of(IcebergFields.of(r));
+      out.computeIfAbsent(e.eventId(), k -> new ArrayList<>()).add(e);
     }
     return out;
   }
 
   /** The SCD2 invariants of the rebuilt companies: their versions against their change log, by DuckDB. */
   private AuditCheck scd2(Connection db, Subject s, List<String> companies) throws SQLException {
-    Expression theirs = Expressions.in("company_id", companies.toArray());
-    List<Row> versions = DriverReads.read(s.companies(), null, theirs, List.of(Schemas.COMPANY_VERSION.fieldNames()),
-        false, Long.MAX_VALUE).stream().map(r -> DriverReads.toRow(r, Schemas.COMPANY_VERSION)).toList();
-    List<Row> changes = DriverReads.read(s.changeLog(), null, theirs, List.of(Schemas.COMPANY_CHANGE.fieldNames()),
-        false, Long.MAX_VALUE).stream().map(r -> DriverReads.toRow(r, Schemas.COMPANY_CHANGE)).toList();
+    Expression theirs = Expressions.in(Dimension.COMPANY_ID.name(), companies.toArray());
+    List<CompanyVersion> versions = DriverReads.read(s.companies(), null, theirs, Dimension.VERSION.names(), false,
+        Long.MAX_VALUE).stream().map(r -> CompanyVersion.of(IcebergFields.of(r))).toList();
+    List<CompanyChange> changes = DriverReads.read(s.changeLog(), null, theirs,
+        CompanyChanges.FEED.columns().names(), false, Long.MAX_VALUE).stream()
+        .map(r -> CompanyChange.of(IcebergFields.of(r))).toList();
     List<Scd2Invariants.Violation> v = Scd2Invariants.check(db, versions, Optional.of(changes));
     return new AuditCheck("companies: SCD2 invariants", names.companies().toString(), v.isEmpty(),
         v.isEmpty() ? companies.size() + " rebuilt companies: one open version, no gap or overlap, equal to the "
@@ -158,7 +164,7 @@ public final class RestatementAudit {
   /** DuckDB recounts the corrected windows and finds the first occurrences from the raw Parquet files. */
   private List<AuditCheck> recount(Connection db, Subject s, List<CorrectedWindow> windows,
                                    List<CorrectedEvent> events, Map<String, List<Long>> onBranch,
-                                   Map<Integer, List<Record>> eventRows, Duration window)
+                                   Map<Integer, List<Event>> eventRows, Duration window)
       throws IOException, SQLException {
     if (windows.isEmpty() && events.isEmpty()) {
       return List.of();
@@ -183,9 +189,9 @@ public final class RestatementAudit {
     List<AuditCheck> checks = new ArrayList<>();
     if (!windows.isEmpty()) {
       Map<String, Long> expected = new HashMap<>();
-      try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery("SELECT company_id, strftime("
-          + "time_bucket(INTERVAL " + window.toSeconds() + " SECOND, event_ts), '%Y-%m-%d %H:%M:%S'), count(*) FROM "
-          + "raw GROUP BY ALL")) {
+      try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery("SELECT " + Events.COMPANY_ID
+          + ", strftime(time_bucket(INTERVAL " + window.toSeconds() + " SECOND, " + Events.EVENT_TS
+          + "), '%Y-%m-%d %H:%M:%S'), count(*) FROM raw GROUP BY ALL")) {
         while (rs.next()) {
           expected.put(rs.getString(1) + "|" + rs.getString(2), rs.getLong(3));
         }
@@ -196,7 +202,8 @@ public final class RestatementAudit {
           wrong.add(k + " has n=" + n + ", DuckDB counts " + expected.get(k));
         }
       }));
-      long corrected = windows.stream().map(w -> w.companyId() + "|" + SECONDS.format(w.wStart())).distinct().count();
+      long corrected = windows.stream().map(w -> w.companyId() + "|" + CorrectionLog.seconds(w.wStart())).distinct()
+          .count();
       checks.add(AuditCheck.of("counts: DuckDB recount from the raw archive", names.eventCounts().toString(),
           wrong.size() + (onBranch.size() == corrected ? 0 : 1),
           wrong.isEmpty() ? onBranch.size() + " corrected window(s) equal DuckDB's count over " + files.size()
@@ -204,19 +211,19 @@ public final class RestatementAudit {
     }
     if (!events.isEmpty()) {
       Map<Integer, String> first = new HashMap<>();
-      try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery("SELECT event_id, concat_ws('|', "
-          + "company_id, CAST(amount AS VARCHAR), strftime(event_ts, '%Y-%m-%d %H:%M:%S')) FROM raw QUALIFY "
-          + "row_number() OVER (PARTITION BY event_id ORDER BY batch_id, source_file, ingest_ts, company_id, amount, "
-          + "event_ts) = 1")) {
+      try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery("SELECT " + Events.EVENT_ID
+          + ", concat_ws('|', " + Events.COMPANY_ID + ", CAST(" + Events.AMOUNT + " AS VARCHAR), strftime("
+          + Events.EVENT_TS + ", '%Y-%m-%d %H:%M:%S')) FROM raw QUALIFY row_number() OVER (PARTITION BY "
+          + Events.EVENT_ID + " ORDER BY " + Ingest.BATCH_ID + ", " + Ingest.SOURCE_FILE + ", " + Ingest.INGEST_TS
+          + ", " + Events.COMPANY_ID + ", " + Events.AMOUNT + ", " + Events.EVENT_TS + ") = 1")) {
         while (rs.next()) {
           first.put(rs.getInt(1), rs.getString(2));
         }
       }
       List<String> wrong = new ArrayList<>();
       eventRows.forEach((id, rows) -> rows.forEach(r -> {
-        String held = Stream.of((String) r.getField("company_id"), r.getField("amount") == null ? null
-                : r.getField("amount").toString(), SECONDS.format(instant(r.getField("event_ts"))))
-            .filter(Objects::nonNull).collect(Collectors.joining("|"));
+        String held = CorrectionLog.joined("|", r.companyId(), r.amount() == null ? null : r.amount().toString(),
+            CorrectionLog.seconds(r.eventTs()));
         if (!held.equals(first.get(id))) {
           wrong.add("event " + id + " is " + held + ", first seen as " + first.get(id));
         }
@@ -234,8 +241,8 @@ public final class RestatementAudit {
     Files.createDirectories(workDir);
     Set<String> seen = new HashSet<>();
     try (CloseableIterable<FileScanTask> tasks = raw.newScan().useSnapshot(snapshot)
-        .filter(Expressions.and(Expressions.greaterThanOrEqual("event_ts", micros(lo)),
-            Expressions.lessThan("event_ts", micros(hi))))
+        .filter(Expressions.and(Expressions.greaterThanOrEqual(Events.EVENT_TS.name(), Times.micros(lo)),
+            Expressions.lessThan(Events.EVENT_TS.name(), Times.micros(hi))))
         .planFiles()) {
       for (FileScanTask task : tasks) {
         URI uri = URI.create(task.file().location());
@@ -263,14 +270,6 @@ public final class RestatementAudit {
       default -> type;
     }));
     return String.join(", ", cols);
-  }
-
-  private static Instant instant(Object v) {
-    return ((OffsetDateTime) v).toInstant();
-  }
-
-  private static long micros(Instant i) {
-    return Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000L), i.getNano() / 1_000);
   }
 
   private static Instant min(Instant a, Instant b) {

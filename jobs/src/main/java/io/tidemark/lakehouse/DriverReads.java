@@ -2,12 +2,6 @@ package io.tidemark.lakehouse;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.sql.Date;
-import java.sql.Timestamp;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -45,9 +39,6 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.PartitionUtil;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * Reads rows of an Iceberg table on the driver, through Iceberg's own readers (scan planning prunes partitions and
@@ -338,21 +329,6 @@ public final class DriverReads {
       throw new UncheckedIOException("cannot plan " + table.name(), e);
     }
     return out;
-  }
-
-  /**
-   * A record read here as a Spark row of {@code fields} (each field by name), in Spark's Java types: what the
-   * code that also works on Spark's output compares and writes.
-   */
-  public static Row toRow(Record r, StructType fields) {
-    Object[] values = new Object[fields.size()];
-    for (int i = 0; i < values.length; i++) {
-      Object v = r.getField(fields.fields()[i].name());
-      values[i] = v instanceof OffsetDateTime t ? Timestamp.from(t.toInstant())
-          : v instanceof LocalDateTime t ? Timestamp.from(t.toInstant(ZoneOffset.UTC))
-          : v instanceof LocalDate d ? Date.valueOf(d) : v;
-    }
-    return new GenericRowWithSchema(values, fields);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.tidemark.lakehouse;
 
+import io.tidemark.core.Schema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -21,7 +22,6 @@ import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RowDelta;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
@@ -36,8 +36,6 @@ import org.apache.iceberg.io.FanoutDataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.PropertyUtil;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * Writes rows the driver already holds into an Iceberg table through Iceberg's own writers (Parquet data files,
@@ -52,10 +50,10 @@ public final class DriverWrites {
   public record Position(String file, long pos) {}
 
   /**
-   * Appends {@code rows} as one commit; {@code fields} names their fields (at least every column of the table).
-   * Nothing is committed for no rows.
+   * Appends {@code rows} as one commit; {@code fields} names their values (at least every column of the table),
+   * times as instants. Nothing is committed for no rows.
    */
-  public static void append(Table table, StructType fields, List<Row> rows, Map<String, String> summary) {
+  public static void append(Table table, Schema fields, List<List<Object>> rows, Map<String, String> summary) {
     Appender appender = new Appender(table, fields);
     appender.add(rows);
     appender.commit(summary);
@@ -68,8 +66,8 @@ public final class DriverWrites {
    */
   public static final class Appender {
     private final Table table;
-    private final StructType fields;
-    private final Schema schema;
+    private final Schema fields;
+    private final org.apache.iceberg.Schema schema;
     private final PartitionSpec spec;
     private final PartitionKey key;
     // partition transforms work on Iceberg's internal values (micros for timestamps), records hold Java times
@@ -78,7 +76,7 @@ public final class DriverWrites {
     private long rows;
     private boolean closed;
 
-    public Appender(Table table, StructType fields) {
+    public Appender(Table table, Schema fields) {
       this.table = table;
       this.fields = fields;
       this.schema = table.schema();
@@ -95,11 +93,11 @@ public final class DriverWrites {
     }
 
     /** Writes the rows into the data files. */
-    public synchronized void add(List<Row> part) {
+    public synchronized void add(List<List<Object>> part) {
       if (closed) {
         throw new IllegalStateException("rows added to " + table.name() + " after its data files were closed");
       }
-      for (Row row : part) {
+      for (List<Object> row : part) {
         Record record = record(schema, fields, row);
         key.partition(internal.wrap(record));
         writer.write(record, spec, key.copy());
@@ -139,8 +137,8 @@ public final class DriverWrites {
    * fails, as a MERGE's would, when a snapshot since then removed a referenced file or added rows or deletes that
    * match {@code conflictFilter}.
    */
-  public static void replace(Table table, Long readSnapshot, List<Position> removed, StructType fields,
-                             List<Row> added, Expression conflictFilter, Map<String, String> summary) {
+  public static void replace(Table table, Long readSnapshot, List<Position> removed, Schema fields,
+                             List<List<Object>> added, Expression conflictFilter, Map<String, String> summary) {
     if (!table.spec().isUnpartitioned()) {
       throw new IllegalArgumentException(table.name() + " is partitioned: name the data files of the positions");
     }
@@ -152,7 +150,7 @@ public final class DriverWrites {
    * it, see {@link DriverReads#dataFiles}), whose partition its position deletes go into.
    */
   public static void replace(Table table, Long readSnapshot, List<Position> removed, Map<String, DataFile> files,
-                             StructType fields, List<Row> added, Expression conflictFilter,
+                             Schema fields, List<List<Object>> added, Expression conflictFilter,
                              Map<String, String> summary) {
     if (removed.isEmpty() && added.isEmpty()) {
       return;
@@ -187,7 +185,7 @@ public final class DriverWrites {
   }
 
   /** The rows as Parquet data files of the table's current spec, one (or more, by size) per partition. */
-  static List<DataFile> dataFiles(Table table, StructType fields, List<Row> rows) {
+  static List<DataFile> dataFiles(Table table, Schema fields, List<List<Object>> rows) {
     Appender files = new Appender(table, fields);
     files.add(rows);
     return files.close();
@@ -233,12 +231,12 @@ public final class DriverWrites {
     return out;
   }
 
-  /** A Spark row as a record of {@code schema}: each column by name, in Iceberg's Java types. */
-  static Record record(Schema schema, StructType fields, Row row) {
+  /** Values named by {@code fields} as a record of {@code schema}: each column by name, in Iceberg's Java types. */
+  static Record record(org.apache.iceberg.Schema schema, Schema fields, List<Object> row) {
     GenericRecord record = GenericRecord.create(schema);
     for (Types.NestedField f : schema.columns()) {
-      int i = fields.fieldIndex(f.name());
-      record.setField(f.name(), row.isNullAt(i) ? null : value(f.type(), row.get(i)));
+      Object v = row.get(fields.index(f.name()));
+      record.setField(f.name(), v == null ? null : value(f.type(), v));
     }
     return record;
   }

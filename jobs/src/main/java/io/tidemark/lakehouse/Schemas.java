@@ -1,58 +1,40 @@
 package io.tidemark.lakehouse;
 
+import io.tidemark.core.AuditRecords;
+import io.tidemark.core.BatchColumns;
+import io.tidemark.core.CompanyChanges;
+import io.tidemark.core.Dimension;
+import io.tidemark.core.Events;
+import io.tidemark.core.Ingest;
+import io.tidemark.core.Quarantine;
+import io.tidemark.core.RestatementRecords;
+import io.tidemark.core.WindowCounts;
 import java.util.Arrays;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
-/**
- * The shape of each kind of row tidemark keeps, defined once. The tables' definitions ({@link TableCatalog}),
- * the landed lines' formats, the SCD2 change record and the restatement's and audit's rows are built from these.
- */
+/** The core's row shapes ({@code io.tidemark.core}: the feeds and every table built from them) as Spark's. */
 public final class Schemas {
   /** An event as it lands. */
-  public static final StructType EVENT =
-      StructType.fromDDL("event_id INT, company_id STRING, amount DOUBLE, event_ts TIMESTAMP");
+  public static final StructType EVENT = SparkRows.struct(Events.FEED.columns());
   /** A company change as it lands and as the SCD2 change log keeps it; a delete has {@code deleted} true. */
-  public static final StructType COMPANY_CHANGE =
-      StructType.fromDDL("company_id STRING, name STRING, tier STRING, change_ts TIMESTAMP, deleted BOOLEAN");
+  public static final StructType COMPANY_CHANGE = SparkRows.struct(CompanyChanges.FEED.columns());
   /** Where and when a raw row came in: appended to every row of the raw archives and the quarantine. */
-  public static final StructType INGEST =
-      StructType.fromDDL("source_file STRING, arrival INT, batch_id BIGINT, ingest_ts TIMESTAMP");
+  public static final StructType INGEST = SparkRows.struct(Ingest.SCHEMA);
   /** A quarantined line: its dataset, the line itself and why it was rejected (then {@link #INGEST}). */
-  public static final StructType REJECTED_LINE = StructType.fromDDL("dataset STRING, line STRING, reason STRING");
+  public static final StructType REJECTED_LINE = SparkRows.struct(Quarantine.LINE_SCHEMA);
   /** A version of a company in the SCD2 dimension. */
-  public static final StructType COMPANY_VERSION = StructType.fromDDL(
-      "company_id STRING, name STRING, tier STRING, valid_from TIMESTAMP, valid_to TIMESTAMP, is_current BOOLEAN");
+  public static final StructType COMPANY_VERSION = SparkRows.struct(Dimension.VERSION);
   /** Events per company and event-time window. */
-  public static final StructType WINDOW_COUNT = StructType.fromDDL("company_id STRING, w_start TIMESTAMP, n BIGINT");
+  public static final StructType WINDOW_COUNT = SparkRows.struct(WindowCounts.SCHEMA);
   /** One correction of a restatement run. */
-  public static final StructType CORRECTION = StructType.fromDDL("run_id STRING, branch STRING, "
-      + "target_table STRING, correction STRING, key STRING, old_value STRING, new_value STRING, "
-      + "corrected_at TIMESTAMP");
-  /**
-   * A restatement's plan: one row per correction it will make, of one kind: {@code window} (company_id, w_start,
-   * old_n, new_n), {@code event} (the event's first occurrence, and old_rows: the rows the events table holds for
-   * its id) or {@code change} (a late company change).
-   */
-  public static final StructType PLANNED_CORRECTION = StructType.fromDDL("run_id STRING, branch STRING, "
-      + "attempt INT, kind STRING, company_id STRING, w_start TIMESTAMP, old_n BIGINT, new_n BIGINT, event_id INT, "
-      + "amount DOUBLE, event_ts TIMESTAMP, old_rows BIGINT, name STRING, tier STRING, change_ts TIMESTAMP, "
-      + "deleted BOOLEAN");
-  /**
-   * One micro-batch of a stream's run, as Spark's progress and the batch's commits tell it (see
-   * {@link io.tidemark.stream.BatchRecord}): which arrivals it read, rows in, written (per table, with the snapshot
-   * of each commit), quarantined and dropped, state, watermark and event times, and where the time went.
-   */
-  public static final StructType STREAM_BATCH = StructType.fromDDL("stream STRING, query_id STRING, "
-      + "run_id STRING, batch_id BIGINT, arrival INT, arrivals STRING, started_at TIMESTAMP, ended_at TIMESTAMP, "
-      + "input_rows BIGINT, rows_written MAP<STRING, BIGINT>, rows_quarantined BIGINT, late_rows_dropped BIGINT, "
-      + "late_unit STRING, duplicates_dropped BIGINT, state_rows BIGINT, state_bytes BIGINT, "
-      + "watermark_before TIMESTAMP, watermark_after TIMESTAMP, event_time_min TIMESTAMP, event_time_max TIMESTAMP, "
-      + "duration_ms BIGINT, planning_ms BIGINT, work_ms BIGINT, commit_ms BIGINT, snapshots MAP<STRING, BIGINT>, "
-      + "replayed_tables ARRAY<STRING>, recovered BOOLEAN");
-  /** What an audit check says (the audit table adds {@code checked_at}). */
-  public static final StructType AUDIT_CHECK = StructType.fromDDL("run_id STRING, branch STRING, "
-      + "check_name STRING, target_table STRING, passed BOOLEAN, detail STRING");
+  public static final StructType CORRECTION = SparkRows.struct(RestatementRecords.LOG);
+  /** A restatement's plan: one row per correction it will make. */
+  public static final StructType PLANNED_CORRECTION = SparkRows.struct(RestatementRecords.PLAN);
+  /** One micro-batch of a stream's run ({@link io.tidemark.stream.BatchRecord}). */
+  public static final StructType STREAM_BATCH = SparkRows.struct(BatchColumns.SCHEMA);
+  /** What an audit check says (the audit table adds its time). */
+  public static final StructType AUDIT_CHECK = SparkRows.struct(AuditRecords.CHECK);
 
   private Schemas() {}
 

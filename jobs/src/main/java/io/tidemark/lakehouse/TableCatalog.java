@@ -2,9 +2,11 @@ package io.tidemark.lakehouse;
 
 import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
+import io.tidemark.core.TableSchemas;
+import io.tidemark.core.TableShape;
 import java.util.List;
 
-/** The definition of every tidemark table, under the name it is given; the columns come from {@link Schemas}. */
+/** The definition of every tidemark table under the name it is given; the shapes come from the core's. */
 public final class TableCatalog {
   private TableCatalog() {}
 
@@ -15,69 +17,51 @@ public final class TableCatalog {
         streamBatches(t.streamBatches()));
   }
 
+  private static TableDefinition of(TableName name, TableShape shape) {
+    return new TableDefinition(name, shape);
+  }
+
   public static TableDefinition rawEvents(TableName name) {
-    return new TableDefinition(name, Schemas.concat(Schemas.EVENT, Schemas.INGEST),
-        List.of("days(event_ts)"),
-        "Every parsed event as it arrived, duplicates and late ones included (no watermark)");
+    return of(name, TableSchemas.RAW_EVENTS);
   }
 
   public static TableDefinition rejected(TableName name) {
-    return new TableDefinition(name, Schemas.concat(Schemas.REJECTED_LINE, Schemas.INGEST),
-        List.of("days(ingest_ts)"),
-        "Quarantine: input lines that do not parse or miss required fields, with the reason");
+    return of(name, TableSchemas.REJECTED);
   }
 
   public static TableDefinition rawCompanyChanges(TableName name) {
-    return new TableDefinition(name, Schemas.concat(Schemas.COMPANY_CHANGE, Schemas.INGEST),
-        List.of("days(change_ts)"),
-        "Every parsed company change as it arrived, late and repeated ones included (no watermark)");
+    return of(name, TableSchemas.RAW_COMPANY_CHANGES);
   }
 
   public static TableDefinition companyChanges(TableName name) {
-    return new TableDefinition(name, Schemas.COMPANY_CHANGE,
-        List.of("bucket(16, company_id)"),
-        "The company changes applied to the SCD2 dimension, once each; its history is rebuilt from them");
+    return of(name, TableSchemas.COMPANY_CHANGES);
   }
 
   public static TableDefinition events(TableName name) {
-    return new TableDefinition(name, Schemas.EVENT,
-        List.of("days(event_ts)"),
-        "Events deduplicated on event_id within a 30-minute watermark");
+    return of(name, TableSchemas.EVENTS);
   }
 
   public static TableDefinition eventCounts(TableName name) {
-    return new TableDefinition(name, Schemas.WINDOW_COUNT,
-        List.of("days(w_start)"),
-        "Events per company and 5-minute event-time window, appended when the window finalizes");
+    return of(name, TableSchemas.EVENT_COUNTS);
   }
 
   public static TableDefinition companies(TableName name) {
-    return new TableDefinition(name, Schemas.COMPANY_VERSION,
-        List.of(),
-        "Company dimension, SCD2: one open version per company, history kept");
+    return of(name, TableSchemas.COMPANIES);
   }
 
   public static TableDefinition restatementLog(TableName name) {
-    return new TableDefinition(name, Schemas.CORRECTION,
-        List.of("days(corrected_at)"),
-        "One row per correction made by a restatement run");
+    return of(name, TableSchemas.RESTATEMENT_LOG);
   }
 
   public static TableDefinition restatementPlan(TableName name) {
-    return new TableDefinition(name, Schemas.PLANNED_CORRECTION,
-        List.of(),
-        "What each restatement planned to correct, written on its branch by its plan stage");
+    return of(name, TableSchemas.RESTATEMENT_PLAN);
   }
 
   public static TableDefinition auditChecks(TableName name) {
-    return new TableDefinition(name, Schemas.AUDIT_CHECK.add("checked_at", "TIMESTAMP"),
-        List.of("days(checked_at)"),
-        "Every check of every audit, with its result");
+    return of(name, TableSchemas.AUDIT_CHECKS);
   }
 
   public static TableDefinition streamBatches(TableName name) {
-    return new TableDefinition(name, Schemas.STREAM_BATCH,
-        List.of("days(started_at)"),
-        "One row per micro-batch of every stream run: input, output, late rows, state, watermark, timings");
+    return of(name, TableSchemas.STREAM_BATCHES);
   }
 }

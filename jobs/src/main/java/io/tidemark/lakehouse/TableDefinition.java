@@ -1,12 +1,13 @@
 package io.tidemark.lakehouse;
 
 import io.tidemark.config.TableName;
+import io.tidemark.core.Column;
+import io.tidemark.core.Schema;
+import io.tidemark.core.TableShape;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.apache.spark.sql.types.StructField;
-import org.apache.spark.sql.types.StructType;
 
 /** The expected shape of one table: columns with their Spark SQL types, and the partition transforms. */
 public record TableDefinition(TableName name, Map<String, String> columns, List<String> partitioning,
@@ -17,15 +18,15 @@ public record TableDefinition(TableName name, Map<String, String> columns, List<
     partitioning = List.copyOf(partitioning);
   }
 
-  /** The columns of {@code schema}, with their Spark SQL types. */
-  public TableDefinition(TableName name, StructType schema, List<String> partitioning, String comment) {
-    this(name, columnsOf(schema), partitioning, comment);
+  /** A table of {@code shape}: its columns with their Spark SQL types, its partitioning and comment. */
+  public TableDefinition(TableName name, TableShape shape) {
+    this(name, columnsOf(shape.columns()), shape.partitioning(), shape.comment());
   }
 
-  private static Map<String, String> columnsOf(StructType schema) {
+  private static Map<String, String> columnsOf(Schema schema) {
     Map<String, String> columns = new LinkedHashMap<>();
-    for (StructField f : schema.fields()) {
-      columns.put(f.name(), f.dataType().sql());
+    for (Column c : schema.columns()) {
+      columns.put(c.name(), c.type().sql());
     }
     return columns;
   }

@@ -5,9 +5,14 @@ import io.tidemark.audit.Scd2Invariants;
 import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.core.CompanyChange;
+import io.tidemark.core.CompanyChanges;
+import io.tidemark.core.CompanyVersion;
+import io.tidemark.core.Dimension;
+import io.tidemark.core.Scd2Since;
 import io.tidemark.lakehouse.CommitKeys;
 import io.tidemark.lakehouse.DriverReads;
-import io.tidemark.lakehouse.Schemas;
+import io.tidemark.lakehouse.IcebergFields;
 import io.tidemark.lakehouse.Storage;
 import io.tidemark.land.Feed;
 import io.tidemark.land.LandingFile;
@@ -42,8 +47,6 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * The checks an arrival passes before it is published. Each looks only at what the staged commits changed (the rows
@@ -219,14 +222,14 @@ public final class ArrivalChecks {
    * staged versions, the old ones included (an old version the arrival should not have touched is still checked).
    */
   AuditCheck scd2(Staged staged) {
-    List<Row> arrived = appended(staged, t.companyChanges(), List.of(Schemas.COMPANY_CHANGE.fieldNames())).stream()
-        .map(r -> DriverReads.toRow(r, Schemas.COMPANY_CHANGE)).toList();
+    List<CompanyChange> arrived = appended(staged, t.companyChanges(), CompanyChanges.FEED.columns().names())
+        .stream().map(r -> CompanyChange.of(IcebergFields.of(r))).toList();
     Map<String, Long> from = Scd2Since.earliest(arrived);
     if (from.isEmpty()) {
       // a dimension changed without its change log is a hand-made write, which the writers check names
       return AuditCheck.of(SCD2, t.companies().toString(), 0, "no company change staged");
     }
-    Expression keys = Expressions.in("company_id", from.keySet().toArray());
+    Expression keys = Expressions.in(Dimension.COMPANY_ID.name(), from.keySet().toArray());
     Table dimension = staged.table(t.companies());
     Staged.Change dimensionChange = staged.changes().get(t.companies());
     // the dimension as published: where the staged one is when it did not change, none when it is new since
@@ -234,11 +237,11 @@ public final class ArrivalChecks {
         : dimension.currentSnapshot() == null ? null : dimension.currentSnapshot().snapshotId();
     if (published != null && dimension.snapshot(published) == null) {
       // the published snapshot is gone from the staged table's metadata: check against every logged change
-      from.replaceAll((company, time) -> Long.MIN_VALUE);
+      from.replaceAll((company, time) -> Scd2Since.ALL);
       published = null;
     }
     Long at = published;
-    List<String> versionColumns = List.of(Schemas.COMPANY_VERSION.fieldNames());
+    List<String> versionColumns = Dimension.VERSION.names();
     // the staged versions and the published ones, from one read of the dimension's files when the staged commits
     // only added files to it (the streams' do); the change log's read meanwhile
     CompletableFuture<DriverReads.Reads> dimensionRead = async(() -> timed(SCD2 + " dimension ms",
@@ -247,12 +250,13 @@ public final class ArrivalChecks {
         : dimensionChange == null ? twice(DriverReads.readAtOnce(dimension, null, keys, versionColumns, files, BUDGET))
         : DriverReads.readNowAndAt(dimension, at, keys, versionColumns, files, BUDGET)));
     DriverReads.Read logged = timed(SCD2 + " log ms", () -> DriverReads.readAtOnce(staged.table(t.companyChanges()),
-        null, Scd2Since.logFilter(from), List.of(Schemas.COMPANY_CHANGE.fieldNames()), files, BUDGET));
+        null, logFilter(from), CompanyChanges.FEED.columns().names(), files, BUDGET));
     DriverReads.Read stagedVersions = join(dimensionRead).now();
     DriverReads.Read publishedVersions = join(dimensionRead).then();
-    List<Row> changes = new ArrayList<>(Scd2Since.asChanges(rows(publishedVersions, Schemas.COMPANY_VERSION), from));
-    rows(logged, Schemas.COMPANY_CHANGE).stream().filter(c -> Scd2Since.isFrom(c, from)).forEach(changes::add);
-    List<Row> versions = rows(stagedVersions, Schemas.COMPANY_VERSION);
+    List<CompanyChange> changes = new ArrayList<>(Scd2Since.asChanges(versions(publishedVersions), from));
+    logged.rows().stream().map(r -> CompanyChange.of(IcebergFields.of(r))).filter(c -> Scd2Since.isFrom(c, from))
+        .forEach(changes::add);
+    List<CompanyVersion> versions = versions(stagedVersions);
     // what the reads' cost follows: files opened (the dimension's data and delete files)
     times.put(SCD2 + " log files", (long) logged.files());
     times.put(SCD2 + " dimension files", (long) stagedVersions.files() + stagedVersions.deleteFiles());
@@ -269,6 +273,36 @@ public final class ArrivalChecks {
     }
   }
 
+  /** Companies past which a per-company filter is no longer worth evaluating row by row. */
+  private static final int PER_COMPANY = 200;
+
+  /**
+   * The logged changes of each company from its earliest on ({@link Scd2Since}; rows still go through
+   * {@link Scd2Since#isFrom}): the change log's files are bounded by company (bucketed) and change time, so files
+   * written before the earliest change are not opened.
+   */
+  static Expression logFilter(Map<String, Long> from) {
+    String company = CompanyChanges.COMPANY_ID.name();
+    String time = CompanyChanges.CHANGE_TS.name();
+    if (from.size() > PER_COMPANY) {
+      Expression companies = Expressions.in(company, from.keySet().toArray());
+      long earliest = from.values().stream().min(Long::compare).orElseThrow();
+      return earliest == Scd2Since.ALL ? companies
+          : Expressions.and(companies, Expressions.greaterThanOrEqual(time, earliest));
+    }
+    Expression any = Expressions.alwaysFalse();
+    for (Map.Entry<String, Long> e : from.entrySet()) {
+      Expression one = Expressions.equal(company, e.getKey());
+      any = Expressions.or(any, e.getValue() == Scd2Since.ALL ? one
+          : Expressions.and(one, Expressions.greaterThanOrEqual(time, e.getValue())));
+    }
+    return any;
+  }
+
+  private static List<CompanyVersion> versions(DriverReads.Read read) {
+    return read.rows().stream().map(r -> CompanyVersion.of(IcebergFields.of(r))).toList();
+  }
+
   /** The manifests a plan of the table's current snapshot opens (printed by the benchmark, next to the files). */
   private static int manifests(Table table) {
     return table.currentSnapshot() == null ? 0 : table.currentSnapshot().allManifests(table.io()).size();
@@ -283,10 +317,6 @@ public final class ArrivalChecks {
     T out = read.get();
     times.put(name, (System.nanoTime() - t0) / 1_000_000);
     return out;
-  }
-
-  private static List<Row> rows(DriverReads.Read read, StructType schema) {
-    return read.rows().stream().map(r -> DriverReads.toRow(r, schema)).toList();
   }
 
   AuditCheck windows(Staged staged) {

@@ -1,12 +1,14 @@
 package io.tidemark.restate;
 
+import io.tidemark.core.AuditRecords;
+import io.tidemark.core.CorrectionSet;
+import io.tidemark.core.TableSchemas;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.audit.RestatementAudit;
 import io.tidemark.lakehouse.DriverReads;
 import io.tidemark.lakehouse.DriverWrites;
-import io.tidemark.lakehouse.Schemas;
+import io.tidemark.lakehouse.IcebergFields;
 import io.tidemark.stream.Provenance;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,8 +18,6 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 
 /**
  * The audit step: the branch as it is at one commit checked against the plan's corrections
@@ -53,27 +53,29 @@ final class BranchAudit {
     Long readAt = table.currentSnapshot() == null ? null : table.currentSnapshot().snapshotId();
     Expression mine = mine(plan);
     List<DriverWrites.Position> earlier = new ArrayList<>();
-    for (Record r : DriverReads.read(table, readAt, mine, List.of("run_id"), true, Long.MAX_VALUE)) {
+    for (Record r : DriverReads.read(table, readAt, mine, List.of(AuditRecords.RUN_ID.name()), true,
+        Long.MAX_VALUE)) {
       earlier.add(new DriverWrites.Position((String) r.getField(DriverReads.FILE), (Long) r.getField(DriverReads.POS)));
     }
-    Timestamp now = Timestamp.from(Instant.now());
-    List<Row> rows = checks.stream().map(ch -> RowFactory.create(plan.runId(), plan.branch(), ch.name(), ch.table(),
-        ch.passed(), ch.detail(), now)).toList();
+    Instant now = Instant.now();
+    List<List<Object>> rows = checks.stream().map(ch -> List.<Object>of(plan.runId(), plan.branch(), ch.name(),
+        ch.table(), ch.passed(), ch.detail(), now)).toList();
     DriverWrites.replace(table, readAt, earlier, readAt == null ? Map.of() : DriverReads.dataFiles(table, readAt, mine,
         earlier.stream().map(DriverWrites.Position::file).collect(Collectors.toSet())),
-        Schemas.AUDIT_CHECK.add("checked_at", "TIMESTAMP"), rows, mine, Provenance.ofRestatement(plan.runId()));
+        TableSchemas.AUDIT_CHECKS.columns(), rows, mine, Provenance.ofRestatement(plan.runId()));
   }
 
   /** The checks an earlier process's audit recorded on the branch. */
   List<AuditCheck> recorded(Plan plan) {
     Table table = RunContext.table(PinnedTables.onBranch(ctx.spark(), plan.branch()), ctx.tables.auditChecks());
-    return DriverReads.read(table, null, mine(plan), List.of("check_name", "target_table", "passed", "detail"), false,
-        Long.MAX_VALUE).stream().map(r -> new AuditCheck((String) r.getField("check_name"),
-            (String) r.getField("target_table"), (Boolean) r.getField("passed"), (String) r.getField("detail")))
+    return DriverReads.read(table, null, mine(plan), AuditRecords.CHECK.names(), false, Long.MAX_VALUE).stream()
+        .map(IcebergFields::of).map(f -> new AuditCheck(f.string(AuditRecords.CHECK_NAME),
+            f.string(AuditRecords.TARGET_TABLE), f.bool(AuditRecords.PASSED), f.string(AuditRecords.DETAIL)))
         .toList();
   }
 
   private static Expression mine(Plan plan) {
-    return Expressions.and(Expressions.equal("run_id", plan.runId()), Expressions.equal("branch", plan.branch()));
+    return Expressions.and(Expressions.equal(AuditRecords.RUN_ID.name(), plan.runId()),
+        Expressions.equal(AuditRecords.BRANCH.name(), plan.branch()));
   }
 }

@@ -2,36 +2,36 @@ package io.tidemark.restate;
 
 import io.tidemark.CrashHook;
 import io.tidemark.config.Tables;
+import io.tidemark.core.CompanyChange;
+import io.tidemark.core.CorrectionLog;
+import io.tidemark.core.CorrectionRules.WindowKey;
+import io.tidemark.core.CorrectionSet;
+import io.tidemark.core.CorrectionSet.EventFix;
+import io.tidemark.core.CorrectionSet.WindowFix;
+import io.tidemark.core.Events;
+import io.tidemark.core.Fields;
+import io.tidemark.core.RestatementRecords;
+import io.tidemark.core.Schema;
+import io.tidemark.core.Times;
+import io.tidemark.core.WindowCounts;
 import io.tidemark.lakehouse.DriverReads;
 import io.tidemark.lakehouse.DriverWrites;
-import io.tidemark.lakehouse.Schemas;
-import io.tidemark.restate.CorrectionSet.EventFix;
-import io.tidemark.restate.CorrectionSet.LateChange;
-import io.tidemark.restate.CorrectionSet.WindowFix;
+import io.tidemark.lakehouse.IcebergFields;
 import io.tidemark.stream.Provenance;
 import io.tidemark.stream.Scd2OnDriver;
-import java.sql.Timestamp;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * The write step: the planned corrections onto the branch, each table in one commit written on the driver (see
@@ -41,9 +41,6 @@ import org.apache.spark.sql.types.StructType;
  * is why the write stage starts from the plan's commit again.
  */
 final class CorrectionWriter {
-  private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
-      .withZone(ZoneOffset.UTC);
-
   private final PinnedTables branch;
   private final Tables tables;
   private final String runId;
@@ -73,37 +70,39 @@ final class CorrectionWriter {
       return;
     }
     Table counts = branch.get(tables.eventCounts());
-    Set<List<Object>> keys = windows.stream().map(w -> List.<Object>of(w.companyId(), w.wStart()))
+    Set<WindowKey> keys = windows.stream().map(w -> new WindowKey(w.companyId(), w.wStart()))
         .collect(Collectors.toSet());
     Instant lo = windows.stream().map(WindowFix::wStart).min(Instant::compareTo).orElseThrow();
     Instant hi = windows.stream().map(WindowFix::wStart).max(Instant::compareTo).orElseThrow();
-    Expression filter = Expressions.and(Expressions.in("company_id", windows.stream().map(WindowFix::companyId)
-        .distinct().toArray()), Expressions.and(Expressions.greaterThanOrEqual("w_start", DriverCorrections.micros(lo)),
-        Expressions.lessThanOrEqual("w_start", DriverCorrections.micros(hi))));
-    List<Row> added = windows.stream().map(w -> List.<Object>of(w.companyId(), w.wStart(), w.newN())).distinct()
-        .map(v -> RowFactory.create(v.get(0), Timestamp.from((Instant) v.get(1)), v.get(2))).toList();
-    replace(counts, filter, r -> keys.contains(List.of(r.getField("company_id"),
-        DriverCorrections.instant(r.getField("w_start")))), List.of("company_id", "w_start"), Schemas.WINDOW_COUNT,
-        added);
+    String start = WindowCounts.W_START.name();
+    Expression filter = Expressions.and(Expressions.in(WindowCounts.COMPANY_ID.name(), windows.stream()
+        .map(WindowFix::companyId).distinct().toArray()), Expressions.and(Expressions.greaterThanOrEqual(start,
+        Times.micros(lo)), Expressions.lessThanOrEqual(start, Times.micros(hi))));
+    List<List<Object>> added = windows.stream().map(w -> List.<Object>of(w.companyId(), w.wStart(), w.newN()))
+        .distinct().toList();
+    replace(counts, filter, r -> keys.contains(new WindowKey(r.string(WindowCounts.COMPANY_ID),
+        r.instant(WindowCounts.W_START))), Schema.of(WindowCounts.COMPANY_ID, WindowCounts.W_START),
+        WindowCounts.SCHEMA, added);
   }
 
   private void events(List<EventFix> events) {
     if (events.isEmpty()) {
       return;
     }
-    Expression filter = Expressions.in("event_id", events.stream().map(EventFix::eventId).distinct().toArray());
-    List<Row> first = events.stream().map(e -> RowFactory.create(e.eventId(), e.companyId(), e.amount(),
-        Timestamp.from(e.eventTs()))).toList();
-    replace(branch.get(tables.events()), filter, r -> true, List.of("event_id"), Schemas.EVENT, first);
+    Expression filter = Expressions.in(Events.EVENT_ID.name(), events.stream().map(EventFix::eventId).distinct()
+        .toArray());
+    List<List<Object>> first = events.stream().map(e -> e.event().values()).toList();
+    replace(branch.get(tables.events()), filter, r -> true, Schema.of(Events.EVENT_ID), Events.FEED.columns(),
+        first);
   }
 
   /** One commit: the rows {@code filter} and {@code removed} pick are deleted by position, {@code added} appended. */
-  private void replace(Table table, Expression filter, Predicate<Record> removed, List<String> columns,
-                       StructType fields, List<Row> added) {
+  private void replace(Table table, Expression filter, Predicate<Fields> removed, Schema read, Schema fields,
+                       List<List<Object>> added) {
     Long readAt = table.currentSnapshot() == null ? null : table.currentSnapshot().snapshotId();
     List<DriverWrites.Position> positions = new ArrayList<>();
-    for (Record r : DriverReads.read(table, readAt, filter, columns, true, Long.MAX_VALUE)) {
-      if (removed.test(r)) {
+    for (Record r : DriverReads.read(table, readAt, filter, read.names(), true, Long.MAX_VALUE)) {
+      if (removed.test(IcebergFields.of(r))) {
         positions.add(new DriverWrites.Position((String) r.getField(DriverReads.FILE),
             (Long) r.getField(DriverReads.POS)));
       }
@@ -113,14 +112,12 @@ final class CorrectionWriter {
     DriverWrites.replace(table, readAt, positions, files, fields, added, filter, provenance);
   }
 
-  private void changes(List<LateChange> changes) {
+  private void changes(List<CompanyChange> changes) {
     if (changes.isEmpty()) {
       return;
     }
-    List<Row> rows = changes.stream().map(c -> (Row) new GenericRowWithSchema(new Object[] {c.companyId(), c.name(),
-        c.tier(), Timestamp.from(c.changeTs()), c.deleted()}, Schemas.COMPANY_CHANGE)).toList();
     // the write starts from the plan's commit every time, so each commit is made once: no batch ids to check
-    Scd2OnDriver.apply(branch.get(tables.companyChanges()), branch.get(tables.companies()), rows,
+    Scd2OnDriver.apply(branch.get(tables.companyChanges()), branch.get(tables.companies()), changes,
         new Scd2OnDriver.Commits() {
           @Override
           public void toLog(long n, Consumer<Map<String, String>> write) {
@@ -138,35 +135,10 @@ final class CorrectionWriter {
         });
   }
 
-  /** One restatement-log row per correction: what, where, old value, new value. */
+  /** One restatement-log row per correction: what, where, old value, new value ({@link CorrectionLog}). */
   private void log(CorrectionSet c) {
-    Timestamp now = Timestamp.from(Instant.now());
-    List<Row> rows = new ArrayList<>();
-    for (WindowFix w : c.windows()) {
-      rows.add(logRow(tables.eventCounts().toString(), w.oldN() == null ? "window_insert" : "window_recount",
-          joined("|", w.companyId(), SECONDS.format(w.wStart())), w.oldN() == null ? null : w.oldN().toString(),
-          Long.toString(w.newN()), now));
-    }
-    for (EventFix e : c.events()) {
-      rows.add(logRow(tables.events().toString(), e.oldRows() == 0 ? "event_added"
-              : e.oldRows() > 1 ? "duplicates_removed" : "event_replaced", Integer.toString(e.eventId()),
-          e.oldRows() + " row(s)", joined("|", e.companyId(), e.amount() == null ? null : e.amount().toString(),
-              SECONDS.format(e.eventTs())), now));
-    }
-    for (LateChange ch : c.changes()) {
-      rows.add(logRow(tables.companies().toString(), "scd2_late_change",
-          joined("@", ch.companyId(), SECONDS.format(ch.changeTs())), null,
-          ch.deleted() ? "deleted" : joined("|", ch.name(), ch.tier()), now));
-    }
-    DriverWrites.append(branch.get(tables.restatementLog()), Schemas.CORRECTION, rows, provenance);
-  }
-
-  private Row logRow(String table, String correction, String key, String oldValue, String newValue, Timestamp at) {
-    return RowFactory.create(runId, branchName, table, correction, key, oldValue, newValue, at);
-  }
-
-  /** The values that are there, joined (as SQL's concat_ws, which skips nulls). */
-  private static String joined(String separator, String... values) {
-    return Stream.of(values).filter(Objects::nonNull).collect(Collectors.joining(separator));
+    DriverWrites.append(branch.get(tables.restatementLog()), RestatementRecords.LOG, CorrectionLog.rows(c, runId,
+        branchName, new CorrectionLog.Targets(tables.eventCounts().toString(), tables.events().toString(),
+            tables.companies().toString()), Instant.now()), provenance);
   }
 }

@@ -1,5 +1,6 @@
 package io.tidemark.restate;
 
+import io.tidemark.core.CorrectionSet;
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.CommitKeys;
 import io.tidemark.lakehouse.DriverReads;
@@ -93,11 +94,11 @@ final class PlanStage {
   /** On the driver while the rows to read stay within the budget; past it, in Spark. */
   private CorrectionSet corrections(PinnedTables at, Marks previous, Marks now) {
     try {
-      return new DriverCorrections(at, ctx.tables, previous, now, ctx.config.countsWindow(),
-          ctx.options.driverRows()).compute();
+      return new DriverCorrections(at, ctx.tables, ctx.config.countsWindow(), ctx.options.driverRows())
+          .between(previous, now);
     } catch (DriverReads.TooManyRows e) {
       LOG.info("{}: the plan works in Spark", e.getMessage());
-      return new SparkCorrections(ctx.spark(), ctx.tables, at, previous, now, ctx.config.countsWindow()).compute();
+      return new SparkCorrections(ctx.spark(), ctx.tables, at, ctx.config.countsWindow()).between(previous, now);
     }
   }
 

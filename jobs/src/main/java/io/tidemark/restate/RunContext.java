@@ -1,5 +1,6 @@
 package io.tidemark.restate;
 
+import io.tidemark.core.CorrectionSet;
 import io.tidemark.TidemarkException;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.config.TableName;

@@ -10,16 +10,25 @@ import static org.apache.spark.sql.functions.unix_timestamp;
 
 import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
-import io.tidemark.lakehouse.Schemas;
-import io.tidemark.restate.CorrectionSet.EventFix;
-import io.tidemark.restate.CorrectionSet.LateChange;
-import io.tidemark.restate.CorrectionSet.WindowFix;
-import io.tidemark.stream.Scd2History;
+import io.tidemark.core.CompanyChange;
+import io.tidemark.core.CompanyChanges;
+import io.tidemark.core.CorrectionRules;
+import io.tidemark.core.CorrectionSet;
+import io.tidemark.core.CorrectionSet.EventFix;
+import io.tidemark.core.CorrectionSet.WindowFix;
+import io.tidemark.core.Events;
+import io.tidemark.core.Fields;
+import io.tidemark.core.Ingest;
+import io.tidemark.core.RestatementRecords;
+import io.tidemark.core.Schema;
+import io.tidemark.core.WindowCounts;
+import io.tidemark.lakehouse.SparkRows;
 import io.tidemark.stream.Scd2ChangeLog;
+import io.tidemark.stream.SparkScd2History;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import org.apache.spark.sql.Column;
@@ -27,212 +36,235 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.expressions.Window;
-import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.expressions.WindowSpec;
 import org.apache.spark.storage.StorageLevel;
 
 /**
- * The corrections worked out in Spark, for plans whose inputs are too many rows for the driver
- * ({@link DriverCorrections}, whose rules these are, to the row): candidates read from the raw archives and the
- * tables as the plan pinned them, joined and aggregated in Spark; only the corrections, few, come to the driver.
+ * The corrections worked out in Spark, for plans whose inputs are too many rows for the driver: candidates read from
+ * the raw archives and the tables as the plan pinned them, joined and aggregated in Spark by the core's rules
+ * ({@link CorrectionRules}: the window of an event and when it is final, the first occurrence, the changes the log
+ * lacks, each tested equal to its plan here); only the corrections, few, come to the driver.
  */
-final class SparkCorrections {
-  private static final Duration DUPLICATE_SPREAD = io.tidemark.audit.RestatementAudit.DUPLICATE_SPREAD;
-  /** An event to write as its first occurrence, and how many rows the events table holds for its id. */
-  private static final StructType DEDUP_CORRECTION = Schemas.EVENT.add("old_rows", "BIGINT");
+final class SparkCorrections implements Corrections {
+  private static final String OLD_N = RestatementRecords.OLD_N.name();
+  private static final String NEW_N = RestatementRecords.NEW_N.name();
+  private static final String OLD_ROWS = RestatementRecords.OLD_ROWS.name();
+  private static final String COMPANY = Events.COMPANY_ID.name();
+  private static final String EVENT_ID = Events.EVENT_ID.name();
+  private static final String EVENT_TS = Events.EVENT_TS.name();
+  private static final String W_START = WindowCounts.W_START.name();
 
   private final SparkSession spark;
   private final Tables tables;
   private final PinnedTables pinned;
-  private final Marks before;
-  private final Marks now;
   private final Duration window;
-  private final List<Dataset<Row>> cached = new ArrayList<>();
 
-  SparkCorrections(SparkSession spark, Tables tables, PinnedTables pinned, Marks before, Marks now, Duration window) {
+  SparkCorrections(SparkSession spark, Tables tables, PinnedTables pinned, Duration window) {
     this.spark = spark;
     this.tables = tables;
     this.pinned = pinned;
-    this.before = before;
-    this.now = now;
     this.window = window;
   }
 
   /** Worked out in Spark, collected: the corrections are few even when their inputs are many. */
-  CorrectionSet compute() {
+  @Override
+  public CorrectionSet between(Marks before, Marks now) {
+    Work work = new Work(before, now);
     try {
       List<WindowFix> windows = new ArrayList<>();
-      for (Row r : counts().collectAsList()) {
-        windows.add(new WindowFix(r.getString(0), r.getTimestamp(1).toInstant(), r.isNullAt(2) ? null : r.getLong(2),
-            r.getLong(3)));
+      for (Row r : work.counts().collectAsList()) {
+        Fields f = SparkRows.fields(r);
+        windows.add(new WindowFix(f.string(WindowCounts.COMPANY_ID), f.instant(WindowCounts.W_START),
+            f.bigint(RestatementRecords.OLD_N), f.bigint(RestatementRecords.NEW_N)));
       }
       List<EventFix> events = new ArrayList<>();
-      for (Row r : dedup().collectAsList()) {
-        events.add(new EventFix(r.<Integer>getAs("event_id"), r.getAs("company_id"), r.<Double>getAs("amount"),
-            r.<java.sql.Timestamp>getAs("event_ts").toInstant(), r.<Long>getAs("old_rows")));
+      for (Row r : work.dedup().collectAsList()) {
+        Fields f = SparkRows.fields(r);
+        events.add(new EventFix(f.integer(Events.EVENT_ID), f.string(Events.COMPANY_ID), f.number(Events.AMOUNT),
+            f.instant(Events.EVENT_TS), f.bigint(RestatementRecords.OLD_ROWS)));
       }
-      List<LateChange> changes = new ArrayList<>();
-      for (Row r : companyChanges().collectAsList()) {
-        changes.add(new LateChange(r.getAs("company_id"), r.getAs("name"), r.getAs("tier"),
-            r.<java.sql.Timestamp>getAs("change_ts").toInstant(), r.<Boolean>getAs("deleted")));
-      }
-      windows.sort(Comparator.comparing(WindowFix::wStart).thenComparing(WindowFix::companyId));
-      events.sort(Comparator.comparingInt(EventFix::eventId));
-      changes.sort(Comparator.comparing(LateChange::companyId).thenComparing(LateChange::changeTs));
+      List<CompanyChange> changes = work.companyChanges().collectAsList().stream()
+          .map(r -> CompanyChange.of(SparkRows.fields(r))).toList();
       return new CorrectionSet(windows, events, changes);
     } finally {
-      cached.forEach(Dataset::unpersist);
-      cached.clear();
+      work.cached.forEach(Dataset::unpersist);
     }
   }
 
-  /** The table as the plan pinned it. */
-  private String at(TableName t) {
-    return pinned.sql(t);
-  }
-
-  /** The raw rows the archive got after {@code from}, up to {@code to}; all of them without a start. */
-  private Dataset<Row> appended(TableName raw, Optional<Long> from, Optional<Long> to) {
-    if (to.isEmpty()) {
-      return spark.table(at(raw)).limit(0);
-    }
-    if (from.isEmpty() || from.equals(to)) {
-      return from.equals(to) ? spark.table(at(raw)).limit(0) : asOf(raw, to.get());
-    }
-    return spark.read().format("iceberg").option("start-snapshot-id", from.get()).option("end-snapshot-id", to.get())
-        .load("nessie." + raw);
-  }
-
-  private Dataset<Row> asOf(TableName raw, long snapshot) {
-    return spark.sql("SELECT * FROM " + at(raw) + " VERSION AS OF " + snapshot);
-  }
-
-  /** Raw rows, as of this run's snapshot, with event time in (after, upTo]; none when there is no upper bound. */
-  private Dataset<Row> between(TableName raw, Optional<Long> snapshot, String timeColumn, Optional<Instant> after,
-                               Optional<Instant> upTo) {
-    if (snapshot.isEmpty() || upTo.isEmpty()) {
-      return spark.table(at(raw)).limit(0);
-    }
-    Column c = col(timeColumn).leq(lit(java.sql.Timestamp.from(upTo.get())));
-    if (after.isPresent()) {
-      c = c.and(col(timeColumn).gt(lit(java.sql.Timestamp.from(after.get()))));
-    }
-    return asOf(raw, snapshot.get()).where(c);
-  }
-
-  private Column windowStart(Column ts) {
+  /** The start of the window an event time falls in ({@link io.tidemark.core.Windows#start}), in Spark. */
+  static Column windowStart(Column ts, Duration window) {
     long w = window.toSeconds();
     return timestamp_seconds(floor(unix_timestamp(ts).divide(w)).multiply(w));
   }
 
-  /**
-   * Finalized windows whose count differs from the raw archive's: {@code company_id, w_start, old_n, new_n}
-   * (old_n null for a window the stream never wrote). The stream's count is of every valid event line, repeats
-   * included, so that is what the raw archive is counted for.
-   */
-  private Dataset<Row> counts() {
-    if (now.counts().isEmpty()) {
-      return emptyCounts();
-    }
-    Instant w = now.counts().get();
-    Optional<Instant> afterWindows = before.counts().map(p -> p.minus(window));
-    Dataset<Row> candidates = appended(tables.rawEvents(), before.rawEvents(), now.rawEvents())
-        .select("company_id", "event_ts")
-        .union(between(tables.rawEvents(), now.rawEvents(), "event_ts", afterWindows, Optional.of(w))
-            .select("company_id", "event_ts"))
-        .withColumn("w_start", windowStart(col("event_ts")))
-        .where(unix_timestamp(col("w_start")).plus(window.toSeconds()).multiply(1000L).leq(w.toEpochMilli()))
-        .select("company_id", "w_start").distinct()
-        .persist(StorageLevel.MEMORY_AND_DISK());
-    cached.add(candidates);
-    Row range = candidates.agg(org.apache.spark.sql.functions.min("w_start"), org.apache.spark.sql.functions.max("w_start"))
-        .first();
-    if (range.isNullAt(0)) {
-      candidates.unpersist();
-      return emptyCounts();
-    }
-    Column inRange = col("event_ts").geq(lit(range.getTimestamp(0)))
-        .and(col("event_ts").lt(lit(new java.sql.Timestamp(range.getTimestamp(1).getTime() + window.toMillis()))));
-    Dataset<Row> raw = asOf(tables.rawEvents(), now.rawEvents().get()).where(inRange)
-        .withColumn("w_start", windowStart(col("event_ts")))
-        .join(candidates, new String[] {"company_id", "w_start"})
-        .groupBy("company_id", "w_start").agg(count(lit(1)).as("new_n"));
-    Dataset<Row> current = spark.table(at(tables.eventCounts()))
-        .join(candidates, new String[] {"company_id", "w_start"})
-        .select(col("company_id"), col("w_start"), col("n").as("old_n"));
-    return raw.join(current, new String[] {"company_id", "w_start"}, "left")
-        .where(col("old_n").isNull().or(col("old_n").notEqual(col("new_n"))))
-        .select("company_id", "w_start", "old_n", "new_n");
+  /** Whether the window starting at {@code start} is final under {@code watermark} ({@link io.tidemark.core.Windows#isFinal}). */
+  static Column isFinal(Column start, Duration window, Instant watermark) {
+    return unix_timestamp(start).plus(window.toSeconds()).multiply(1000L).leq(watermark.toEpochMilli());
   }
 
-  private Dataset<Row> emptyCounts() {
-    return spark.sql("SELECT CAST(NULL AS STRING) company_id, CAST(NULL AS TIMESTAMP) w_start, "
-        + "CAST(NULL AS BIGINT) old_n, CAST(NULL AS BIGINT) new_n").limit(0);
+  /** The order that picks an event's first occurrence ({@link CorrectionRules#FIRST_OCCURRENCE}), in Spark. */
+  static WindowSpec firstOccurrence() {
+    return Window.partitionBy(EVENT_ID).orderBy(col(Ingest.BATCH_ID.name()), col(Ingest.SOURCE_FILE.name()),
+        col(Ingest.INGEST_TS.name()), col(COMPANY), col(Events.AMOUNT.name()), col(EVENT_TS));
   }
 
-  /**
-   * Final event_ids whose rows in the dedup table are not exactly their first occurrence in the raw archive:
-   * {@code event_id, company_id, amount, event_ts} of the first occurrence and {@code old_rows}, how many rows
-   * the table holds for the id (0: the dedup dropped it as late; more than 1: repeats got through).
-   */
-  private Dataset<Row> dedup() {
-    if (now.dedup().isEmpty()) {
-      return emptyDedup();
-    }
-    Instant w = now.dedup().get();
-    Dataset<Row> candidates = appended(tables.rawEvents(), before.rawEvents(), now.rawEvents())
-        .select("event_id", "event_ts")
-        .union(between(tables.rawEvents(), now.rawEvents(), "event_ts", before.dedup(), Optional.of(w))
-            .select("event_id", "event_ts"))
-        .persist(StorageLevel.MEMORY_AND_DISK());
-    cached.add(candidates);
-    Row range = candidates.agg(org.apache.spark.sql.functions.min("event_ts"),
-        org.apache.spark.sql.functions.max("event_ts")).first();
-    if (range.isNullAt(0)) {
-      candidates.unpersist();
-      return emptyDedup();
-    }
-    Column inRange = col("event_ts").geq(lit(java.sql.Timestamp.from(range.getTimestamp(0).toInstant()
-            .minus(DUPLICATE_SPREAD))))
-        .and(col("event_ts").leq(lit(java.sql.Timestamp.from(range.getTimestamp(1).toInstant().plus(DUPLICATE_SPREAD)))));
-    Dataset<Row> ids = candidates.select("event_id").distinct();
-    Dataset<Row> first = asOf(tables.rawEvents(), now.rawEvents().get()).where(inRange)
-        .join(ids, "event_id")
-        .withColumn("rank", row_number().over(Window.partitionBy("event_id")
-            .orderBy(col("batch_id"), col("source_file"), col("ingest_ts"), col("company_id"), col("amount"),
-                col("event_ts"))))
-        .where(col("rank").equalTo(1))
-        .where(col("event_ts").leq(lit(java.sql.Timestamp.from(w))))
-        .select(Schemas.columns(Schemas.EVENT));
-    Dataset<Row> current = spark.table(at(tables.events())).where(inRange).join(ids, "event_id");
-    Dataset<Row> held = current.groupBy("event_id").agg(count(lit(1)).as("old_rows"));
-    Column alike = null;
-    for (String c : Schemas.EVENT.fieldNames()) {
-      Column eq = current.col(c).eqNullSafe(first.col(c));
-      alike = alike == null ? eq : alike.and(eq);
-    }
-    Dataset<Row> same = current.join(first, alike).groupBy(current.col("event_id"))
-        .agg(count(lit(1)).as("same_rows"));
-    return first.join(held, new String[] {"event_id"}, "left").join(same, new String[] {"event_id"}, "left")
-        .na().fill(0L, new String[] {"old_rows", "same_rows"})
-        .where(col("old_rows").notEqual(1).or(col("same_rows").notEqual(1)))
-        .select(Schemas.columns(DEDUP_CORRECTION));
-  }
+  /** One plan's work between two marks; what it cached is dropped when the corrections are collected. */
+  private final class Work {
+    private final Marks before;
+    private final Marks now;
+    private final List<Dataset<Row>> cached = new ArrayList<>();
 
-  private Dataset<Row> emptyDedup() {
-    return spark.createDataFrame(List.of(), DEDUP_CORRECTION);
-  }
-
-  /** Final company changes in the raw archive that the SCD2 stream never applied (normalized). */
-  private Dataset<Row> companyChanges() {
-    if (now.scd2().isEmpty()) {
-      return Scd2History.normalize(spark.table(at(tables.rawCompanyChanges())).limit(0));
+    Work(Marks before, Marks now) {
+      this.before = before;
+      this.now = now;
     }
-    Instant w = now.scd2().get();
-    Dataset<Row> candidates = appended(tables.rawCompanyChanges(), before.rawChanges(), now.rawChanges())
-        .unionByName(between(tables.rawCompanyChanges(), now.rawChanges(), "change_ts", before.scd2(), Optional.of(w)));
-    Dataset<Row> late = Scd2History.normalize(candidates)
-        .where(col("change_ts").leq(lit(java.sql.Timestamp.from(w))))
-        .distinct();
-    return Scd2ChangeLog.unlogged(late, at(tables.companyChanges()));
+
+    /** The table as the plan pinned it. */
+    private String at(TableName t) {
+      return pinned.sql(t);
+    }
+
+    /** The raw rows the archive got after {@code from}, up to {@code to}; all of them without a start. */
+    private Dataset<Row> appended(TableName raw, Optional<Long> from, Optional<Long> to) {
+      if (to.isEmpty()) {
+        return spark.table(at(raw)).limit(0);
+      }
+      if (from.isEmpty() || from.equals(to)) {
+        return from.equals(to) ? spark.table(at(raw)).limit(0) : asOf(raw, to.get());
+      }
+      return spark.read().format("iceberg").option("start-snapshot-id", from.get())
+          .option("end-snapshot-id", to.get()).load("nessie." + raw);
+    }
+
+    private Dataset<Row> asOf(TableName raw, long snapshot) {
+      return spark.sql("SELECT * FROM " + at(raw) + " VERSION AS OF " + snapshot);
+    }
+
+    /** Raw rows, as of this run's snapshot, with event time in (after, upTo]; none when there is no upper bound. */
+    private Dataset<Row> between(TableName raw, Optional<Long> snapshot, String timeColumn, Optional<Instant> after,
+                                 Optional<Instant> upTo) {
+      if (snapshot.isEmpty() || upTo.isEmpty()) {
+        return spark.table(at(raw)).limit(0);
+      }
+      Column c = col(timeColumn).leq(lit(Timestamp.from(upTo.get())));
+      if (after.isPresent()) {
+        c = c.and(col(timeColumn).gt(lit(Timestamp.from(after.get()))));
+      }
+      return asOf(raw, snapshot.get()).where(c);
+    }
+
+    /**
+     * Finalized windows whose count differs from the raw archive's: company, window start, the old count (null for a
+     * window the stream never wrote) and the new one. The stream's count is of every valid event line, repeats
+     * included, so that is what the raw archive is counted for.
+     */
+    Dataset<Row> counts() {
+      if (now.counts().isEmpty()) {
+        return emptyCounts();
+      }
+      Instant w = now.counts().get();
+      Optional<Instant> afterWindows = before.counts().map(p -> p.minus(window));
+      Dataset<Row> candidates = appended(tables.rawEvents(), before.rawEvents(), now.rawEvents())
+          .select(COMPANY, EVENT_TS)
+          .union(between(tables.rawEvents(), now.rawEvents(), EVENT_TS, afterWindows, Optional.of(w))
+              .select(COMPANY, EVENT_TS))
+          .withColumn(W_START, windowStart(col(EVENT_TS), window))
+          .where(isFinal(col(W_START), window, w))
+          .select(COMPANY, W_START).distinct()
+          .persist(StorageLevel.MEMORY_AND_DISK());
+      cached.add(candidates);
+      Row range = candidates.agg(org.apache.spark.sql.functions.min(W_START),
+          org.apache.spark.sql.functions.max(W_START)).first();
+      if (range.isNullAt(0)) {
+        candidates.unpersist();
+        return emptyCounts();
+      }
+      Column inRange = col(EVENT_TS).geq(lit(range.getTimestamp(0)))
+          .and(col(EVENT_TS).lt(lit(new Timestamp(range.getTimestamp(1).getTime() + window.toMillis()))));
+      Dataset<Row> raw = asOf(tables.rawEvents(), now.rawEvents().get()).where(inRange)
+          .withColumn(W_START, windowStart(col(EVENT_TS), window))
+          .join(candidates, new String[] {COMPANY, W_START})
+          .groupBy(COMPANY, W_START).agg(count(lit(1)).as(NEW_N));
+      Dataset<Row> current = spark.table(at(tables.eventCounts()))
+          .join(candidates, new String[] {COMPANY, W_START})
+          .select(col(COMPANY), col(W_START), col(WindowCounts.N.name()).as(OLD_N));
+      return raw.join(current, new String[] {COMPANY, W_START}, "left")
+          .where(col(OLD_N).isNull().or(col(OLD_N).notEqual(col(NEW_N))))
+          .select(COMPANY, W_START, OLD_N, NEW_N);
+    }
+
+    private Dataset<Row> emptyCounts() {
+      return spark.createDataFrame(List.of(), SparkRows.struct(Schema.of(WindowCounts.COMPANY_ID,
+          WindowCounts.W_START, RestatementRecords.OLD_N, RestatementRecords.NEW_N)));
+    }
+
+    /**
+     * Final event ids whose rows in the dedup table are not exactly their first occurrence in the raw archive: the
+     * event of the first occurrence and how many rows the table holds for the id (0: the dedup dropped it as late;
+     * more than 1: repeats got through).
+     */
+    Dataset<Row> dedup() {
+      if (now.dedup().isEmpty()) {
+        return emptyDedup();
+      }
+      Instant w = now.dedup().get();
+      Dataset<Row> candidates = appended(tables.rawEvents(), before.rawEvents(), now.rawEvents())
+          .select(EVENT_ID, EVENT_TS)
+          .union(between(tables.rawEvents(), now.rawEvents(), EVENT_TS, before.dedup(), Optional.of(w))
+              .select(EVENT_ID, EVENT_TS))
+          .persist(StorageLevel.MEMORY_AND_DISK());
+      cached.add(candidates);
+      Row range = candidates.agg(org.apache.spark.sql.functions.min(EVENT_TS),
+          org.apache.spark.sql.functions.max(EVENT_TS)).first();
+      if (range.isNullAt(0)) {
+        candidates.unpersist();
+        return emptyDedup();
+      }
+      Column inRange = col(EVENT_TS).geq(lit(Timestamp.from(range.getTimestamp(0).toInstant()
+              .minus(CorrectionRules.DUPLICATE_SPREAD))))
+          .and(col(EVENT_TS).leq(lit(Timestamp.from(range.getTimestamp(1).toInstant()
+              .plus(CorrectionRules.DUPLICATE_SPREAD)))));
+      Dataset<Row> ids = candidates.select(EVENT_ID).distinct();
+      Dataset<Row> first = asOf(tables.rawEvents(), now.rawEvents().get()).where(inRange)
+          .join(ids, EVENT_ID)
+          .withColumn("rank", row_number().over(firstOccurrence()))
+          .where(col("rank").equalTo(1))
+          .where(col(EVENT_TS).leq(lit(Timestamp.from(w))))
+          .select(SparkRows.columns(Events.FEED.columns()));
+      Dataset<Row> current = spark.table(at(tables.events())).where(inRange).join(ids, EVENT_ID);
+      Dataset<Row> held = current.groupBy(EVENT_ID).agg(count(lit(1)).as(OLD_ROWS));
+      Column alike = null;
+      for (String c : Events.FEED.columns().names()) {
+        Column eq = current.col(c).eqNullSafe(first.col(c));
+        alike = alike == null ? eq : alike.and(eq);
+      }
+      Dataset<Row> same = current.join(first, alike).groupBy(current.col(EVENT_ID))
+          .agg(count(lit(1)).as("same_rows"));
+      return first.join(held, new String[] {EVENT_ID}, "left").join(same, new String[] {EVENT_ID}, "left")
+          .na().fill(0L, new String[] {OLD_ROWS, "same_rows"})
+          .where(col(OLD_ROWS).notEqual(1).or(col("same_rows").notEqual(1)))
+          .select(SparkRows.columns(Events.FEED.columns().plus(RestatementRecords.OLD_ROWS)));
+    }
+
+    private Dataset<Row> emptyDedup() {
+      return spark.createDataFrame(List.of(), SparkRows.struct(Events.FEED.columns()
+          .plus(RestatementRecords.OLD_ROWS)));
+    }
+
+    /** Final company changes in the raw archive that the SCD2 stream never applied (normalized). */
+    Dataset<Row> companyChanges() {
+      if (now.scd2().isEmpty()) {
+        return SparkScd2History.normalize(spark.table(at(tables.rawCompanyChanges())).limit(0));
+      }
+      Instant w = now.scd2().get();
+      String changeTs = CompanyChanges.CHANGE_TS.name();
+      Dataset<Row> candidates = appended(tables.rawCompanyChanges(), before.rawChanges(), now.rawChanges())
+          .unionByName(between(tables.rawCompanyChanges(), now.rawChanges(), changeTs, before.scd2(),
+              Optional.of(w)));
+      Dataset<Row> late = SparkScd2History.normalize(candidates)
+          .where(col(changeTs).leq(lit(Timestamp.from(w))))
+          .distinct();
+      return Scd2ChangeLog.unlogged(late, at(tables.companyChanges()));
+    }
   }
 }

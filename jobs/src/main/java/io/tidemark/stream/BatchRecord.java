@@ -1,16 +1,15 @@
 package io.tidemark.stream;
 
-import io.tidemark.lakehouse.Schemas;
-import java.sql.Timestamp;
+import io.tidemark.core.BatchColumns;
+import io.tidemark.core.Fields;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
 
 /**
- * One micro-batch of a stream's run, as its row of the stream-batches table holds it ({@link Schemas#STREAM_BATCH}):
+ * One micro-batch of a stream's run, as its row of the stream-batches table holds it ({@link BatchColumns#SCHEMA}):
  * what a run prints, {@code check} summarizes and {@code report} draws all come from these numbers.
  *
  * <p>{@code arrival} is the newest arrival the batch read ({@code arrivals} all of them), null for a batch that read
@@ -46,25 +45,29 @@ public record BatchRecord(String stream, String queryId, String runId, long batc
     return !replayedTables.isEmpty();
   }
 
-  /** The row of the table. */
-  public Row toRow() {
-    return new GenericRowWithSchema(new Object[] {stream, queryId, runId, batchId, arrival, arrivals,
-        timestamp(startedAt), timestamp(endedAt), inputRows, rowsWritten, rowsQuarantined, lateRowsDropped, lateUnit,
-        duplicatesDropped, stateRows, stateBytes, timestamp(watermarkBefore), timestamp(watermarkAfter),
-        timestamp(eventTimeMin), timestamp(eventTimeMax), durationMs, planningMs, workMs, commitMs, snapshots,
-        replayedTables, recovered}, Schemas.STREAM_BATCH);
+  /** The row of the table: values in the order of {@link BatchColumns#SCHEMA}, times as instants. */
+  public List<Object> values() {
+    return Arrays.asList(stream, queryId, runId, batchId, arrival, arrivals, startedAt, endedAt, inputRows,
+        rowsWritten, rowsQuarantined, lateRowsDropped, lateUnit, duplicatesDropped, stateRows, stateBytes,
+        watermarkBefore, watermarkAfter, eventTimeMin, eventTimeMax, durationMs, planningMs, workMs, commitMs, snapshots,
+        replayedTables, recovered);
   }
 
   /** A row of the table read back (by column name: a table may have more columns than these). */
-  public static BatchRecord of(Row r) {
-    return new BatchRecord(r.getAs("stream"), r.getAs("query_id"), r.getAs("run_id"), r.<Long>getAs("batch_id"),
-        r.getAs("arrival"), r.getAs("arrivals"), instant(r, "started_at"), instant(r, "ended_at"),
-        r.getAs("input_rows"), map(r, "rows_written"), number(r, "rows_quarantined"), r.getAs("late_rows_dropped"),
-        r.getAs("late_unit"), r.getAs("duplicates_dropped"), r.getAs("state_rows"), r.getAs("state_bytes"),
-        instant(r, "watermark_before"), instant(r, "watermark_after"), instant(r, "event_time_min"),
-        instant(r, "event_time_max"), r.getAs("duration_ms"), r.getAs("planning_ms"), r.getAs("work_ms"),
-        r.getAs("commit_ms"), map(r, "snapshots"), list(r, "replayed_tables"),
-        Boolean.TRUE.equals(r.getAs("recovered")));
+  @SuppressWarnings("unchecked")
+  public static BatchRecord of(Fields r) {
+    return new BatchRecord(r.string(BatchColumns.STREAM), r.string(BatchColumns.QUERY_ID),
+        r.string(BatchColumns.RUN_ID), r.bigint(BatchColumns.BATCH_ID), r.integer(BatchColumns.ARRIVAL),
+        r.string(BatchColumns.ARRIVALS), r.instant(BatchColumns.STARTED_AT), r.instant(BatchColumns.ENDED_AT),
+        r.bigint(BatchColumns.INPUT_ROWS), map(r.get(BatchColumns.ROWS_WRITTEN)),
+        orZero(r.bigint(BatchColumns.ROWS_QUARANTINED)), r.bigint(BatchColumns.LATE_ROWS_DROPPED),
+        r.string(BatchColumns.LATE_UNIT), r.bigint(BatchColumns.DUPLICATES_DROPPED), r.bigint(BatchColumns.STATE_ROWS),
+        r.bigint(BatchColumns.STATE_BYTES), r.instant(BatchColumns.WATERMARK_BEFORE),
+        r.instant(BatchColumns.WATERMARK_AFTER), r.instant(BatchColumns.EVENT_TIME_MIN),
+        r.instant(BatchColumns.EVENT_TIME_MAX), r.bigint(BatchColumns.DURATION_MS), r.bigint(BatchColumns.PLANNING_MS),
+        r.bigint(BatchColumns.WORK_MS), r.bigint(BatchColumns.COMMIT_MS), map(r.get(BatchColumns.SNAPSHOTS)),
+        r.get(BatchColumns.REPLAYED_TABLES) == null ? List.of() : (List<String>) r.get(BatchColumns.REPLAYED_TABLES),
+        Boolean.TRUE.equals(r.bool(BatchColumns.RECOVERED)));
   }
 
   /** A nullable count as a number to add: a recovered batch's unknowns count for nothing in a sum. */
@@ -72,27 +75,8 @@ public record BatchRecord(String stream, String queryId, String runId, long batc
     return n == null ? 0 : n;
   }
 
-  private static Timestamp timestamp(Instant i) {
-    return i == null ? null : Timestamp.from(i);
-  }
-
-  private static Instant instant(Row r, String column) {
-    Timestamp t = r.getAs(column);
-    return t == null ? null : t.toInstant();
-  }
-
-  private static long number(Row r, String column) {
-    Long v = r.getAs(column);
-    return v == null ? 0 : v;
-  }
-
-  private static List<String> list(Row r, String column) {
-    int i = r.fieldIndex(column);
-    return r.isNullAt(i) ? List.of() : r.<String>getList(i);
-  }
-
-  private static Map<String, Long> map(Row r, String column) {
-    int i = r.fieldIndex(column);
-    return r.isNullAt(i) ? Map.of() : r.<String, Long>getJavaMap(i);
+  @SuppressWarnings("unchecked")
+  private static Map<String, Long> map(Object v) {
+    return v == null ? Map.of() : (Map<String, Long>) v;
   }
 }

@@ -10,7 +10,12 @@ import static org.apache.spark.sql.functions.regexp_extract;
 import static org.apache.spark.sql.functions.trim;
 import static org.apache.spark.sql.functions.when;
 
-import io.tidemark.lakehouse.Schemas;
+import io.tidemark.core.CompanyChanges;
+import io.tidemark.core.Events;
+import io.tidemark.core.FeedSchema;
+import io.tidemark.core.Ingest;
+import io.tidemark.core.Quarantine;
+import io.tidemark.lakehouse.SparkRows;
 import io.tidemark.land.Feed;
 import io.tidemark.land.LandingLayout;
 import java.util.Arrays;
@@ -20,7 +25,6 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -30,13 +34,16 @@ import org.apache.spark.sql.types.StructType;
  * when it is a JSON object whose fields all convert to the schema and whose required fields are there. The raw
  * archive keeps each invalid line with the reason; the other streams skip it.
  */
-public record LineFormat(String dataset, StructType schema, List<String> required) {
-  /** Events: {@link Schemas#EVENT}. */
-  public static final LineFormat EVENTS = new LineFormat(Feed.EVENTS.dir(), Schemas.EVENT,
-      List.of("event_id", "event_ts"));
-  /** Company changes ({@link Schemas#COMPANY_CHANGE}); {@code "deleted": true} marks a delete. */
-  public static final LineFormat COMPANY_CHANGES = new LineFormat(Feed.COMPANIES.dir(), Schemas.COMPANY_CHANGE,
-      List.of("company_id", "change_ts"));
+public record LineFormat(String dataset, FeedSchema feed, StructType schema, List<String> required) {
+  /** Events ({@link Events#FEED}). */
+  public static final LineFormat EVENTS = of(Feed.EVENTS.dir(), Events.FEED);
+  /** Company changes ({@link CompanyChanges#FEED}); {@code "deleted": true} marks a delete. */
+  public static final LineFormat COMPANY_CHANGES = of(Feed.COMPANIES.dir(), CompanyChanges.FEED);
+
+  private static LineFormat of(String dataset, FeedSchema feed) {
+    return new LineFormat(dataset, feed, SparkRows.struct(feed.columns()),
+        feed.required().stream().map(io.tidemark.core.Column::name).toList());
+  }
 
   private static final String CORRUPT = "_corrupt_record";
 
@@ -51,7 +58,7 @@ public record LineFormat(String dataset, StructType schema, List<String> require
         // they exist
         .option("recursiveFileLookup", "true")
         .text(source)
-        .withColumnRenamed("value", "line");
+        .withColumnRenamed("value", Quarantine.LINE.name());
   }
 
   /**
@@ -60,8 +67,9 @@ public record LineFormat(String dataset, StructType schema, List<String> require
    */
   public static Dataset<Row> read(SparkSession spark, String source) {
     return lines(spark, source)
-        .withColumn("source_file", col("_metadata.file_path"))
-        .withColumn("arrival", regexp_extract(col("_metadata.file_path"), LandingLayout.ARRIVAL_DIR_REGEX, 1).cast("int"));
+        .withColumn(Ingest.SOURCE_FILE.name(), col("_metadata.file_path"))
+        .withColumn(Ingest.ARRIVAL.name(), regexp_extract(col("_metadata.file_path"), LandingLayout.ARRIVAL_DIR_REGEX,
+            1).cast(Ingest.ARRIVAL.type().sql()));
   }
 
   /** The valid rows, parsed once with Spark's JSON source (twice as fast as from_json over text lines). */
@@ -103,29 +111,30 @@ public record LineFormat(String dataset, StructType schema, List<String> require
     for (StructField f : schema.fields()) {
       asText = asText.add(f.name(), DataTypes.StringType);
     }
-    Column text = from_json(col("line"), asText, opts);
+    Column line = col(Quarantine.LINE.name());
+    Column text = from_json(line, asText, opts);
     Column reason = when(validity("e."), lit(null).cast("string"))
-        .when(trim(col("line")).equalTo(""), lit("blank line"))
-        .when(json_object_keys(col("line")).isNull(), lit("not a JSON object"));
-    for (StructField f : schema.fields()) {
+        .when(trim(line).equalTo(""), lit("blank line"))
+        .when(json_object_keys(line).isNull(), lit("not a JSON object"));
+    for (io.tidemark.core.Column f : feed.columns().columns()) {
       Column present = text.getField(f.name()).isNotNull();
-      if (required.contains(f.name())) {
+      if (feed.isRequired(f)) {
         reason = reason.when(present.unary_$bang(), lit("missing " + f.name()));
       }
       reason = reason.when(present.and(col("e." + f.name()).isNull()),
-          concat(lit(f.name() + " is not " + phrase(f.dataType()) + ": "), text.getField(f.name())));
+          concat(lit(f.name() + " is not " + f.type().phrase() + ": "), text.getField(f.name())));
     }
     reason = reason.otherwise(concat(lit("does not convert to the " + dataset + " schema: "), col("e." + CORRUPT)));
-    Dataset<Row> typed = lines.withColumn("e", from_json(col("line"), schema.add(CORRUPT, "string"),
+    Dataset<Row> typed = lines.withColumn("e", from_json(line, schema.add(CORRUPT, "string"),
         Map.of("mode", "PERMISSIVE", "columnNameOfCorruptRecord", CORRUPT)));
     Column[] out = new Column[fields().length + 4];
-    out[0] = col("line");
-    out[1] = col("source_file");
-    out[2] = col("arrival");
+    out[0] = line;
+    out[1] = col(Ingest.SOURCE_FILE.name());
+    out[2] = col(Ingest.ARRIVAL.name());
     for (int i = 0; i < fields().length; i++) {
       out[3 + i] = col("e." + fields()[i]).as(fields()[i]);
     }
-    out[out.length - 1] = reason.as("reason");
+    out[out.length - 1] = reason.as(Quarantine.REASON.name());
     return typed.select(out);
   }
 
@@ -135,18 +144,5 @@ public record LineFormat(String dataset, StructType schema, List<String> require
       ok = ok.and(col(prefix + f).isNotNull());
     }
     return ok;
-  }
-
-  private static String phrase(DataType t) {
-    if (t.equals(DataTypes.IntegerType)) {
-      return "an INT";
-    }
-    if (t.equals(DataTypes.TimestampType)) {
-      return "a timestamp";
-    }
-    if (t.equals(DataTypes.BooleanType)) {
-      return "a boolean";
-    }
-    return t.equals(DataTypes.DoubleType) ? "a number" : "a " + t.simpleString();
   }
 }

@@ -1,8 +1,14 @@
 package io.tidemark.stream;
 
+import io.tidemark.core.CompanyChange;
+import io.tidemark.core.CompanyChanges;
+import io.tidemark.core.CompanyVersion;
+import io.tidemark.core.Dimension;
+import io.tidemark.core.Scd2Difference;
+import io.tidemark.core.Scd2History;
 import io.tidemark.lakehouse.DriverReads;
 import io.tidemark.lakehouse.DriverWrites;
-import io.tidemark.lakehouse.Schemas;
+import io.tidemark.lakehouse.IcebergFields;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,17 +23,15 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema;
 
 /**
  * Company changes applied to the SCD2 dimension on the driver, for the few changes of a small stream batch or of a
  * restatement: the companies' rows of the change log and the dimension are read once (Iceberg's readers, no Spark
- * job), the history and its difference from the dimension computed here, and both commits written here too (see
- * {@link DriverWrites}): the changes the log lacks appended to it, and the dimension's difference as position
- * deletes of the versions it replaces or removes plus the new versions, validated like a MERGE against the snapshot
- * the versions were read from. Three reads and two writes instead of the dozen Spark jobs whose fixed costs would be
- * most of the time.
+ * job), the history and its difference from the dimension worked out by the core's rules ({@link Scd2History},
+ * {@link Scd2Difference}), and both commits written here too (see {@link DriverWrites}): the changes the log lacks
+ * appended to it, and the dimension's difference as position deletes of the versions it replaces or removes plus the
+ * new versions, validated like a MERGE against the snapshot the versions were read from. Three reads and two writes
+ * instead of the dozen Spark jobs whose fixed costs would be most of the time.
  */
 public final class Scd2OnDriver {
   /** A few MB of rows: no budget worth a Spark job for the rows of the touched companies. */
@@ -47,23 +51,22 @@ public final class Scd2OnDriver {
 
   private Scd2OnDriver() {}
 
-  /** {@code changes}: rows of {@link Schemas#COMPANY_CHANGE}, normalized ({@link Scd2History#normalize}). */
-  public static Applied apply(Table log, Table dimension, List<Row> changes, Commits commits) {
-    Object[] keys = changes.stream().map(r -> r.getAs("company_id")).distinct().toArray();
-    Expression touched = Expressions.in("company_id", keys);
-    List<Row> logged = logged(log, touched);
+  public static Applied apply(Table log, Table dimension, List<CompanyChange> changes, Commits commits) {
+    Expression touched = Expressions.in(Dimension.COMPANY_ID.name(),
+        changes.stream().map(CompanyChange::companyId).distinct().toArray());
+    List<CompanyChange> logged = logged(log, touched);
     Versions versions = Versions.read(dimension, touched);
-    Set<List<Object>> applied = logged.stream().map(Scd2Difference::values).collect(Collectors.toSet());
+    Set<CompanyChange> applied = Set.copyOf(logged);
     // a change repeated, or already in the log, is applied once
-    List<Row> fresh = changes.stream().map(Scd2Difference::values).distinct().filter(v -> !applied.contains(v))
-        .map(v -> (Row) new GenericRowWithSchema(v.toArray(), Schemas.COMPANY_CHANGE)).toList();
-    commits.toLog(fresh.size(), props -> DriverWrites.append(log, Schemas.COMPANY_CHANGE, fresh, props));
+    List<CompanyChange> fresh = changes.stream().distinct().filter(c -> !applied.contains(c)).toList();
+    commits.toLog(fresh.size(), props -> DriverWrites.append(log, CompanyChanges.FEED.columns(),
+        fresh.stream().map(CompanyChange::values).toList(), props));
     // the log after the append holds exactly logged + fresh
-    List<Row> history = new ArrayList<>(logged);
+    List<CompanyChange> history = new ArrayList<>(logged);
     history.addAll(fresh);
     Difference diff = Difference.of(versions, history);
-    commits.toDimension(diff.rows.size(), props -> commit(log, dimension, touched, diff, props));
-    return new Applied(fresh.size(), diff.rows.size());
+    commits.toDimension(diff.changes.size(), props -> commit(log, dimension, touched, diff, props));
+    return new Applied(fresh.size(), diff.changes.size());
   }
 
   /**
@@ -91,24 +94,24 @@ public final class Scd2OnDriver {
     }
   }
 
-  private static List<Row> logged(Table log, Expression touched) {
-    return DriverReads.read(log, null, touched, List.of(Schemas.COMPANY_CHANGE.fieldNames()), false, READ_BUDGET)
-        .stream().map(r -> DriverReads.toRow(r, Schemas.COMPANY_CHANGE)).toList();
+  private static List<CompanyChange> logged(Table log, Expression touched) {
+    return DriverReads.read(log, null, touched, CompanyChanges.FEED.columns().names(), false, READ_BUDGET)
+        .stream().map(r -> CompanyChange.of(IcebergFields.of(r))).toList();
   }
 
   /** The touched companies' versions in the dimension at one snapshot, with the position of each. */
-  private record Versions(Long readAt, List<Row> current, Map<List<Object>, DriverWrites.Position> at) {
+  private record Versions(Long readAt, List<CompanyVersion> current,
+                          Map<CompanyVersion.Key, DriverWrites.Position> at) {
     static Versions read(Table dimension, Expression touched) {
       Snapshot snapshot = dimension.currentSnapshot();
       Long readAt = snapshot == null ? null : snapshot.snapshotId();
-      Map<List<Object>, DriverWrites.Position> at = new HashMap<>();
-      List<Row> current = new ArrayList<>();
+      Map<CompanyVersion.Key, DriverWrites.Position> at = new HashMap<>();
+      List<CompanyVersion> current = new ArrayList<>();
       if (readAt != null) {
-        for (Record r : DriverReads.read(dimension, readAt, touched, List.of(Schemas.COMPANY_VERSION.fieldNames()),
-            true, READ_BUDGET)) {
-          Row version = DriverReads.toRow(r, Schemas.COMPANY_VERSION);
+        for (Record r : DriverReads.read(dimension, readAt, touched, Dimension.VERSION.names(), true, READ_BUDGET)) {
+          CompanyVersion version = CompanyVersion.of(IcebergFields.of(r));
           current.add(version);
-          at.put(Scd2Difference.versionKey(version), new DriverWrites.Position((String) r.getField(DriverReads.FILE),
+          at.put(version.key(), new DriverWrites.Position((String) r.getField(DriverReads.FILE),
               (Long) r.getField(DriverReads.POS)));
         }
       }
@@ -117,9 +120,9 @@ public final class Scd2OnDriver {
   }
 
   /** The difference of the versions from the history rebuilt from {@code history} (the touched companies' log). */
-  private record Difference(Versions versions, List<Row> rows) {
-    static Difference of(Versions versions, List<Row> history) {
-      return new Difference(versions, Scd2Difference.of(Scd2History.rebuildRows(history), versions.current()));
+  private record Difference(Versions versions, List<Scd2Difference.Change> changes) {
+    static Difference of(Versions versions, List<CompanyChange> history) {
+      return new Difference(versions, Scd2Difference.of(Scd2History.rebuild(history), versions.current()));
     }
 
     /**
@@ -127,10 +130,11 @@ public final class Scd2OnDriver {
      * when marked so; an upsert is written anew.
      */
     void commit(Table dimension, Expression touched, Map<String, String> props) {
-      List<DriverWrites.Position> removed = rows.stream().map(r -> versions.at().get(Scd2Difference.versionKey(r)))
+      List<DriverWrites.Position> removed = changes.stream().map(c -> versions.at().get(c.version().key()))
           .filter(Objects::nonNull).toList();
-      List<Row> added = rows.stream().filter(Scd2Difference::isUpsert).toList();
-      DriverWrites.replace(dimension, versions.readAt(), removed, Schemas.COMPANY_VERSION, added, touched, props);
+      List<List<Object>> added = changes.stream().filter(Scd2Difference.Change::upsert)
+          .map(c -> c.version().values()).collect(Collectors.toList());
+      DriverWrites.replace(dimension, versions.readAt(), removed, Dimension.VERSION, added, touched, props);
     }
   }
 }

@@ -42,9 +42,9 @@ final class Scd2SparkBatch {
           rows -> Scd2ChangeLog.append(rows, changeLog.sql()));
       // the log after the append holds exactly logged + fresh (when the append was done before a crash, fresh is
       // empty and logged holds it); a change in both would count once, the rebuild settles equal changes
-      Dataset<Row> history = Scd2History.rebuild(logged.unionByName(fresh));
-      committer.commit(batchId, dimension, Scd2Difference.of(history, current), BatchCommitter.Output.SMALL,
-          diff -> Scd2Difference.merge(diff, dimension.sql()));
+      Dataset<Row> history = SparkScd2History.rebuild(logged.unionByName(fresh));
+      committer.commit(batchId, dimension, SparkScd2Difference.of(history, current), BatchCommitter.Output.SMALL,
+          diff -> SparkScd2Difference.merge(diff, dimension.sql()));
     } finally {
       logged.unpersist();
       current.unpersist();

@@ -5,8 +5,10 @@ import static org.apache.spark.sql.functions.lit;
 
 import io.tidemark.config.Durations;
 import io.tidemark.config.TableName;
+import io.tidemark.core.CompanyChange;
 import io.tidemark.lakehouse.IcebergTables;
 import io.tidemark.lakehouse.Schemas;
+import io.tidemark.lakehouse.SparkRows;
 import io.tidemark.lakehouse.TableCatalog;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -19,13 +21,13 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * The company dimension as SCD2, from a stream of changes: {@code foreachBatch}, and per micro-batch the dimension
- * kept equal to the history rebuilt from every change applied so far (see {@link Scd2History}), so that several
+ * kept equal to the history rebuilt from every change applied so far (see {@link io.tidemark.core.Scd2History}), so that several
  * changes of a company in one batch chain, and a change that comes out of order splits the version it falls in.
  * Per batch:
  * <ol>
  *   <li>the batch's changes not yet in the change log are appended to it (a change applied once stays once);
  *   <li>the history of the companies the batch touches is rebuilt from the log and compared with the
- *       dimension; only the difference ({@link Scd2Difference}) is written, keyed on (company_id, valid_from), so a
+ *       dimension; only the difference ({@link io.tidemark.core.Scd2Difference}) is written, keyed on (company_id, valid_from), so a
  *       replay, or all input again with a new checkpoint, finds nothing to do and commits nothing.
  * </ol>
  * A small batch (the usual arrival: up to 10k companies and 100k changes) is settled on the driver
@@ -61,7 +63,7 @@ public final class Scd2Upsert {
     // no stateful operator: the batch's own late filter and the change log (a change applied once is not applied
     // again) do what dropDuplicatesWithinWatermark did, without its state store and the trailing no-data batch
     // it needs to evict; Spark still tracks the watermark and records it in the offset log
-    Dataset<Row> changes = Scd2History.normalize(LineFormat.COMPANY_CHANGES.valid(spark, source))
+    Dataset<Row> changes = SparkScd2History.normalize(LineFormat.COMPANY_CHANGES.valid(spark, source))
         .withWatermark("change_ts", Durations.spark(watermark));
     BatchCommitter committer = new BatchCommitter(NAME, checkpoint);
     return StreamRun.run(NAME, "change", StreamRun.availableNow(changes, checkpoint,
@@ -69,7 +71,7 @@ public final class Scd2Upsert {
   }
 
   /** A small batch, on the driver ({@link Scd2OnDriver}), each commit exactly once through the committer. */
-  private static void upsertOnDriver(SparkSession spark, List<Row> onTime, long batchId, TableName dimension,
+  private static void upsertOnDriver(SparkSession spark, List<CompanyChange> onTime, long batchId, TableName dimension,
                                      TableName changeLog, BatchCommitter committer) {
     Scd2OnDriver.Applied applied = Scd2OnDriver.apply(IcebergTables.load(spark, changeLog),
         IcebergTables.load(spark, dimension), onTime, new Scd2OnDriver.Commits() {
@@ -92,9 +94,10 @@ public final class Scd2Upsert {
     Timestamp watermark = new Timestamp(committer.watermarkMs(batch.sparkSession(), batchId));
     Dataset<Row> changes = batch.select(Schemas.columns(Schemas.COMPANY_CHANGE));
     if (changes.queryExecution().optimizedPlan().stats().sizeInBytes().longValue() <= DRIVER_MAX_BYTES) {
-      List<Row> all = changes.collectAsList();
-      List<Row> onTime = all.stream().filter(r -> r.<Timestamp>getAs("change_ts").after(watermark)).toList();
-      long keys = onTime.stream().map(r -> r.getAs("company_id")).distinct().count();
+      List<CompanyChange> all = changes.collectAsList().stream().map(r -> CompanyChange.of(SparkRows.fields(r)))
+          .toList();
+      List<CompanyChange> onTime = all.stream().filter(c -> c.changeTs().isAfter(watermark.toInstant())).toList();
+      long keys = onTime.stream().map(CompanyChange::companyId).distinct().count();
       if (keys <= IN_LIST_MAX && onTime.size() <= DRIVER_MAX_ROWS) {
         committer.dropped(batchId, all.size() - onTime.size(), 0);
         if (!onTime.isEmpty()) {

@@ -4,10 +4,11 @@ import static io.tidemark.lakehouse.CommitKeys.BATCH_ID;
 import static io.tidemark.lakehouse.CommitKeys.QUERY_ID;
 
 import io.tidemark.config.TableName;
+import io.tidemark.core.BatchColumns;
 import io.tidemark.lakehouse.AsLoaded;
 import io.tidemark.lakehouse.DriverWrites;
 import io.tidemark.lakehouse.IcebergTables;
-import io.tidemark.lakehouse.Schemas;
+import io.tidemark.lakehouse.SparkRows;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -74,7 +75,7 @@ public final class StreamBatches {
       this.spark = spark;
       this.batches = batches;
       this.loading = CompletableFuture.supplyAsync(
-          () -> new DriverWrites.Appender(AsLoaded.of(IcebergTables.load(spark, batches)), Schemas.STREAM_BATCH),
+          () -> new DriverWrites.Appender(AsLoaded.of(IcebergTables.load(spark, batches)), BatchColumns.SCHEMA),
           task -> {
             Thread t = new Thread(task, "tidemark-record-" + batches);
             t.setDaemon(true);
@@ -111,7 +112,7 @@ public final class StreamBatches {
       if (fresh.isEmpty()) {
         return;
       }
-      rows.add(fresh.stream().map(BatchRecord::toRow).toList());
+      rows.add(fresh.stream().map(BatchRecord::values).toList());
       newestPerQuery.put(queryId, fresh.get(fresh.size() - 1).batchId());
       streams.add(run.stream());
       fresh.forEach(r -> {
@@ -144,8 +145,8 @@ public final class StreamBatches {
 
   /** Every record of the table, in the order the batches started. */
   public static List<BatchRecord> read(SparkSession spark, TableName table) {
-    return spark.table(table.sql()).orderBy("started_at", "stream", "batch_id").collectAsList().stream()
-        .map(BatchRecord::of).toList();
+    return spark.table(table.sql()).orderBy(BatchColumns.STARTED_AT.name(), BatchColumns.STREAM.name(),
+        BatchColumns.BATCH_ID.name()).collectAsList().stream().map(r -> BatchRecord.of(SparkRows.fields(r))).toList();
   }
 
   /**

@@ -3,8 +3,9 @@ package io.tidemark.lakehouse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.TableName;
+import io.tidemark.core.Event;
+import io.tidemark.core.Events;
 import io.tidemark.testing.StackTest;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,8 +13,6 @@ import java.util.Map;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.util.SnapshotUtil;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,11 +25,11 @@ class AsLoadedIT extends StackTest {
   void anAppendFromAStaleLoadKeepsTheOtherWritersCommit() {
     TableName name = fx.events("as_loaded");
     Table early = AsLoaded.of(IcebergTables.load(spark, name));
-    DriverWrites.Appender late = new DriverWrites.Appender(early, Schemas.EVENT);
+    DriverWrites.Appender late = new DriverWrites.Appender(early, Events.FEED.columns());
     late.add(List.of(event(1)));
 
     // another writer, from a load of its own, commits first
-    DriverWrites.append(IcebergTables.load(spark, name), Schemas.EVENT, List.of(event(2)), Map.of("by", "other"));
+    DriverWrites.append(IcebergTables.load(spark, name), Events.FEED.columns(), List.of(event(2)), Map.of("by", "other"));
     late.commit(Map.of("by", "as-loaded"));
 
     assertThat(fx.eventRows(name)).hasSize(2).anyMatch(r -> r.startsWith("1|")).anyMatch(r -> r.startsWith("2|"));
@@ -42,14 +41,14 @@ class AsLoadedIT extends StackTest {
 
     // a table just loaded: the commit needs no retry, and its metadata is what the catalog then holds
     Table fresh = AsLoaded.of(IcebergTables.load(spark, name));
-    DriverWrites.append(fresh, Schemas.EVENT, List.of(event(3)), Map.of("by", "fresh"));
+    DriverWrites.append(fresh, Events.FEED.columns(), List.of(event(3)), Map.of("by", "fresh"));
     Table reloaded = IcebergTables.load(spark, name);
     assertThat(reloaded.currentSnapshot().summary()).containsEntry("by", "fresh");
     assertThat(SnapshotUtil.currentAncestorIds(reloaded)).hasSize(3);
     assertThat(fx.eventRows(name)).hasSize(3);
   }
 
-  private static Row event(int id) {
-    return RowFactory.create(id, "c" + id, 1.5, Timestamp.from(Instant.parse("2026-01-01T00:00:00Z")));
+  private static List<Object> event(int id) {
+    return new Event(id, "c" + id, 1.5, Instant.parse("2026-01-01T00:00:00Z")).values();
   }
 }

@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.audit.Scd2Invariants;
 import io.tidemark.config.TableName;
+import io.tidemark.core.CompanyChange;
+import io.tidemark.core.CompanyVersion;
+import io.tidemark.core.Scd2History;
 import io.tidemark.lakehouse.Schemas;
+import io.tidemark.lakehouse.SparkRows;
 import io.tidemark.lakehouse.TableCatalog;
 import io.tidemark.maintain.Compaction;
 import io.tidemark.land.Arrival;
@@ -199,8 +203,10 @@ class Scd2IT extends StackTest {
     // the restatement's audit runs the same rules in DuckDB over the rows it read: the same verdict
     try (java.sql.Connection duckdb = java.sql.DriverManager.getConnection("jdbc:duckdb:")) {
       List<String> byDuckDb = Scd2Invariants.check(duckdb,
-          spark.table(t.dimension().sql()).select(Schemas.columns(Schemas.COMPANY_VERSION)).collectAsList(),
-          Optional.of(spark.table(t.log().sql()).select(Schemas.columns(Schemas.COMPANY_CHANGE)).collectAsList()))
+          spark.table(t.dimension().sql()).collectAsList().stream()
+              .map(r -> CompanyVersion.of(SparkRows.fields(r))).toList(),
+          Optional.of(spark.table(t.log().sql()).collectAsList().stream()
+              .map(r -> CompanyChange.of(SparkRows.fields(r))).toList()))
           .stream().map(Scd2Invariants.Violation::check).toList();
       assertThat(byDuckDb).as("the same rules in DuckDB").isEqualTo(bySpark);
     } catch (java.sql.SQLException e) {
@@ -244,7 +250,7 @@ class Scd2IT extends StackTest {
   void aBatchSettlesAgainWhenCompactionRewroteTheDimensionMeanwhile() throws Exception {
     TableName dim = fx.table(TableCatalog::companies, "compacted");
     TableName log = fx.table(TableCatalog::companyChanges, "compacted_log");
-    List<Row> changes = List.of(change("c1", "Acme", "gold", "2026-01-01T00:00:00Z"),
+    List<CompanyChange> changes = List.of(change("c1", "Acme", "gold", "2026-01-01T00:00:00Z"),
         change("c2", "Bolt", "silver", "2026-01-01T00:00:00Z"),
         change("c1", "Acme", "platinum", "2026-01-02T00:00:00Z"));
     // two batches, two data files in the dimension; the third closes c1's version in the first file
@@ -258,8 +264,8 @@ class Scd2IT extends StackTest {
     assertThat(compacted).as("compaction ran between the read and the commit")
         .singleElement().matches(r -> r.rewrittenFiles() == 2, "rewrote both files");
     Path file = Files.write(tmp.resolve("compacted.jsonl"), changes.stream().map(c -> "{\"company_id\":\""
-        + c.getString(0) + "\",\"name\":\"" + c.getString(1) + "\",\"tier\":\"" + c.getString(2)
-        + "\",\"change_ts\":\"" + c.getTimestamp(3).toInstant() + "\"}").toList());
+        + c.companyId() + "\",\"name\":\"" + c.name() + "\",\"tier\":\"" + c.tier()
+        + "\",\"change_ts\":\"" + c.changeTs() + "\"}").toList());
     try (Scd2Oracle oracle = new Scd2Oracle(List.of(file))) {
       assertThat(fx.historyRows(dim)).isEqualTo(oracle.history());
     }
@@ -270,10 +276,8 @@ class Scd2IT extends StackTest {
     return io.tidemark.lakehouse.IcebergTables.load(spark, t);
   }
 
-  private static Row change(String company, String name, String tier, String ts) {
-    return new org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema(
-        new Object[] {company, name, tier, Timestamp.from(java.time.Instant.parse(ts)), false},
-        Schemas.COMPANY_CHANGE);
+  private static CompanyChange change(String company, String name, String tier, String ts) {
+    return CompanyChange.set(company, name, tier, java.time.Instant.parse(ts));
   }
 
   /** Commits that write at once; {@code afterLog} runs right after the change log's commit. */
@@ -311,20 +315,38 @@ class Scd2IT extends StackTest {
           deleted[random.nextInt(deleted.length)]));
     }
     List<Row> earlier = changes.subList(0, 300);
-    List<Row> onDriver = Scd2History.rebuildRows(changes);
+    List<CompanyVersion> onDriver = Scd2History.rebuild(asChanges(changes));
     Dataset<Row> inSpark =
-        Scd2History.rebuild(spark.createDataFrame(changes, Schemas.COMPANY_CHANGE));
-    assertThat(sorted(onDriver)).as("history").isEqualTo(sorted(inSpark.collectAsList())).hasSizeGreaterThan(60);
+        SparkScd2History.rebuild(spark.createDataFrame(changes, Schemas.COMPANY_CHANGE));
+    assertThat(sorted(onDriver.stream().map(CompanyVersion::values).toList())).as("history")
+        .isEqualTo(sorted(values(inSpark))).hasSizeGreaterThan(60);
 
     Dataset<Row> current =
-        Scd2History.rebuild(spark.createDataFrame(earlier, Schemas.COMPANY_CHANGE));
-    List<String> diff = sorted(Scd2Difference.of(onDriver, current.collectAsList()));
-    assertThat(diff).as("difference").isEqualTo(sorted(Scd2Difference.of(inSpark, current).collectAsList()));
-    assertThat(diff).anyMatch(r -> r.endsWith(",upsert]")).anyMatch(r -> r.endsWith(",delete]"));
+        SparkScd2History.rebuild(spark.createDataFrame(earlier, Schemas.COMPANY_CHANGE));
+    List<String> diff = sorted(io.tidemark.core.Scd2Difference.of(onDriver, current.collectAsList().stream()
+        .map(r -> CompanyVersion.of(SparkRows.fields(r))).toList()).stream()
+        .map(c -> withOp(c.version().values(), c.upsert() ? "upsert" : "delete")).toList());
+    assertThat(diff).as("difference").isEqualTo(sorted(values(SparkScd2Difference.of(inSpark, current))));
+    assertThat(diff).anyMatch(r -> r.endsWith(", upsert]")).anyMatch(r -> r.endsWith(", delete]"));
   }
 
-  private static List<String> sorted(List<Row> rows) {
-    return rows.stream().map(Row::toString).sorted().toList();
+  private static List<CompanyChange> asChanges(List<Row> rows) {
+    return rows.stream().map(r -> new CompanyChange(r.getString(0), r.getString(1), r.getString(2),
+        r.getTimestamp(3).toInstant(), Boolean.TRUE.equals(r.get(4)))).toList();
+  }
+
+  private static List<List<Object>> values(Dataset<Row> rows) {
+    return rows.collectAsList().stream().map(SparkRows::values).toList();
+  }
+
+  private static List<Object> withOp(List<Object> version, String op) {
+    List<Object> out = new ArrayList<>(version);
+    out.add(op);
+    return out;
+  }
+
+  private static List<String> sorted(List<List<Object>> rows) {
+    return rows.stream().map(String::valueOf).sorted().toList();
   }
 
   private static long lines(Path f) {
