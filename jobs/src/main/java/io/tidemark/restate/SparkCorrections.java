@@ -2,11 +2,10 @@ package io.tidemark.restate;
 
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
-import static org.apache.spark.sql.functions.floor;
+import static org.apache.spark.sql.functions.call_function;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.row_number;
-import static org.apache.spark.sql.functions.timestamp_seconds;
-import static org.apache.spark.sql.functions.unix_timestamp;
+import static org.apache.spark.sql.functions.pmod;
 
 import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
@@ -21,6 +20,7 @@ import io.tidemark.core.Fields;
 import io.tidemark.core.Ingest;
 import io.tidemark.core.RestatementRecords;
 import io.tidemark.core.Schema;
+import io.tidemark.core.Times;
 import io.tidemark.core.WindowCounts;
 import io.tidemark.lakehouse.SparkRows;
 import io.tidemark.stream.Scd2ChangeLog;
@@ -91,21 +91,32 @@ final class SparkCorrections implements Corrections {
     }
   }
 
-  /** The start of the window an event time falls in ({@link io.tidemark.core.Windows#start}), in Spark. */
+  /**
+   * The start of the window an event time falls in ({@link io.tidemark.core.Windows#start}), in Spark: in
+   * microseconds, as the stream's {@code window()} floors them (whole seconds floored a time before 1970 with a
+   * fraction of a second into the next window).
+   */
   static Column windowStart(Column ts, Duration window) {
-    long w = window.toSeconds();
-    return timestamp_seconds(floor(unix_timestamp(ts).divide(w)).multiply(w));
+    Column micros = call_function("unix_micros", ts);
+    return call_function("timestamp_micros", micros.minus(pmod(micros, lit(window.toNanos() / 1_000))));
   }
 
   /** Whether the window starting at {@code start} is final under {@code watermark} ({@link io.tidemark.core.Windows#isFinal}). */
   static Column isFinal(Column start, Duration window, Instant watermark) {
-    return unix_timestamp(start).plus(window.toSeconds()).multiply(1000L).leq(watermark.toEpochMilli());
+    return call_function("unix_micros", start).plus(window.toNanos() / 1_000).leq(Times.micros(watermark));
   }
 
   /** The order that picks an event's first occurrence ({@link CorrectionRules#FIRST_OCCURRENCE}), in Spark. */
   static WindowSpec firstOccurrence() {
     return Window.partitionBy(EVENT_ID).orderBy(col(Ingest.BATCH_ID.name()), col(Ingest.SOURCE_FILE.name()),
         col(Ingest.INGEST_TS.name()), col(COMPANY), col(Events.AMOUNT.name()), col(EVENT_TS));
+  }
+
+  /** The candidates' changes final under {@code watermark}, normalized, once each ({@link CorrectionRules#lateChanges}). */
+  static Dataset<Row> finalChanges(Dataset<Row> candidates, Instant watermark) {
+    return SparkScd2History.normalize(candidates)
+        .where(col(CompanyChanges.CHANGE_TS.name()).leq(lit(Timestamp.from(watermark))))
+        .distinct();
   }
 
   /** One plan's work between two marks; what it cached is dropped when the corrections are collected. */
@@ -261,10 +272,7 @@ final class SparkCorrections implements Corrections {
       Dataset<Row> candidates = appended(tables.rawCompanyChanges(), before.rawChanges(), now.rawChanges())
           .unionByName(between(tables.rawCompanyChanges(), now.rawChanges(), changeTs, before.scd2(),
               Optional.of(w)));
-      Dataset<Row> late = SparkScd2History.normalize(candidates)
-          .where(col(changeTs).leq(lit(Timestamp.from(w))))
-          .distinct();
-      return Scd2ChangeLog.unlogged(late, at(tables.companyChanges()));
+      return Scd2ChangeLog.unlogged(finalChanges(candidates, w), at(tables.companyChanges()));
     }
   }
 }

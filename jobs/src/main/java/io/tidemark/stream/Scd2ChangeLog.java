@@ -23,8 +23,8 @@ public final class Scd2ChangeLog {
     return unlogged(changes, logged);
   }
 
-  /** The changes that are not among {@code logged}. */
-  static Dataset<Row> unlogged(Dataset<Row> changes, Dataset<Row> logged) {
+  /** The changes that are not among {@code logged}, as SQL's null-safe equality tells changes apart. */
+  public static Dataset<Row> unlogged(Dataset<Row> changes, Dataset<Row> logged) {
     return changes.join(logged, sameChange(changes, logged), "left_anti");
   }
 

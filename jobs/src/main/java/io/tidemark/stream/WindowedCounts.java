@@ -6,6 +6,9 @@ import static org.apache.spark.sql.functions.window;
 import io.tidemark.config.Durations;
 import io.tidemark.config.Setting;
 import io.tidemark.config.TableName;
+import io.tidemark.core.Events;
+import io.tidemark.core.WindowCounts;
+import io.tidemark.core.Windows;
 import io.tidemark.lakehouse.TableCatalog;
 import java.time.Duration;
 import java.util.Map;
@@ -16,7 +19,7 @@ import org.apache.spark.sql.SparkSession;
 /**
  * Events per company and event-time window, appended when the watermark finalizes the window: each window is
  * written once, and events that arrive after it finalized are dropped (the restatement job picks them up
- * from the raw archive). Columns {@code company_id, w_start, n}.
+ * from the raw archive). Columns: {@link WindowCounts#SCHEMA}.
  */
 public final class WindowedCounts {
   public static final String NAME = "windowed-counts";
@@ -31,14 +34,22 @@ public final class WindowedCounts {
 
   private WindowedCounts() {}
 
+  /**
+   * Events per company and window ({@link Windows#start}: Spark's {@code window()}, tested equal to it), as the
+   * counts table holds them.
+   */
+  static Dataset<Row> counts(Dataset<Row> events, Duration window) {
+    return events.groupBy(window(col(Events.EVENT_TS.name()), Durations.spark(window)), col(Events.COMPANY_ID.name()))
+        .count()
+        .select(col(Events.COMPANY_ID.name()).as(WindowCounts.COMPANY_ID.name()),
+            col("window.start").as(WindowCounts.W_START.name()), col("count").as(WindowCounts.N.name()));
+  }
+
   public static RunReport run(SparkSession spark, String source, TableName table, String checkpoint,
                               Options options) {
     Preflight.check(spark, source, TableCatalog.eventCounts(table));
-    Dataset<Row> counts = LineFormat.EVENTS.valid(spark, source)
-        .withWatermark("event_ts", Durations.spark(options.watermark()))
-        .groupBy(window(col("event_ts"), Durations.spark(options.window())), col("company_id"))
-        .count()
-        .select(col("company_id"), col("window.start").as("w_start"), col("count").as("n"));
+    Dataset<Row> counts = counts(LineFormat.EVENTS.valid(spark, source)
+        .withWatermark(Events.EVENT_TS.name(), Durations.spark(options.watermark())), options.window());
     BatchCommitter committer = new BatchCommitter(NAME, checkpoint);
     TrailingBatch.restoreIfLost(spark, checkpoint);
     return StreamRun.run(NAME, "partial count", StreamRun.availableNow(counts, checkpoint,
