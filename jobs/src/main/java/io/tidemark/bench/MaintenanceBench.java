@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import org.apache.spark.sql.SparkSession;
+import org.apache.iceberg.SnapshotSummary;
 
 /**
  * What maintenance buys: many small arrivals (one small append commit each, as a micro-batch makes) into copies of
@@ -83,9 +84,9 @@ public final class MaintenanceBench {
 
   private Measure measure(TableName events, TableName counts, String countsQuery, String scanQuery, int repeat) {
     int eventFiles = Integer.parseInt(IcebergTables.load(spark, events).currentSnapshot().summary()
-        .get("total-data-files"));
+        .get(SnapshotSummary.TOTAL_DATA_FILES_PROP));
     int countFiles = Integer.parseInt(IcebergTables.load(spark, counts).currentSnapshot().summary()
-        .get("total-data-files"));
+        .get(SnapshotSummary.TOTAL_DATA_FILES_PROP));
     double countsBest = Double.MAX_VALUE;
     double scanBest = Double.MAX_VALUE;
     long rows = 0;

@@ -26,6 +26,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.SnapshotSummary;
 
 /**
  * What a restatement costs, in pipelines of its own: the seed's restatement stage by stage (time, Spark jobs, table
@@ -231,12 +232,12 @@ public final class RestateBench {
       Table table = IcebergTables.load(lh.spark(), t);
       for (Snapshot s : table.snapshots()) {
         if (Provenance.madeBy(s, io.tidemark.lakehouse.CommitKeys.RESTATEMENT_STREAM)) {
-          acc[0] += Long.parseLong(s.summary().getOrDefault("added-data-files", "0"))
+          acc[0] += Long.parseLong(s.summary().getOrDefault(SnapshotSummary.ADDED_FILES_PROP, "0"))
               + Long.parseLong(s.summary().getOrDefault("added-delete-files", "0"));
-          acc[1] += Long.parseLong(s.summary().getOrDefault("deleted-data-files", "0"))
-              + Long.parseLong(s.summary().getOrDefault("removed-delete-files", "0"));
-          acc[2] += Long.parseLong(s.summary().getOrDefault("added-records", "0"))
-              + Long.parseLong(s.summary().getOrDefault("deleted-records", "0"));
+          acc[1] += Long.parseLong(s.summary().getOrDefault(SnapshotSummary.DELETED_FILES_PROP, "0"))
+              + Long.parseLong(s.summary().getOrDefault(SnapshotSummary.REMOVED_DELETE_FILES_PROP, "0"));
+          acc[2] += Long.parseLong(s.summary().getOrDefault(SnapshotSummary.ADDED_RECORDS_PROP, "0"))
+              + Long.parseLong(s.summary().getOrDefault(SnapshotSummary.DELETED_RECORDS_PROP, "0"));
         }
       }
     }

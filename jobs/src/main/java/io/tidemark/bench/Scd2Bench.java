@@ -22,6 +22,7 @@ import java.util.UUID;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.spark.Spark3Util;
 import org.apache.spark.sql.SparkSession;
+import org.apache.iceberg.SnapshotSummary;
 
 /**
  * The SCD2 MERGE as the dimension grows: each arrival brings the new companies that take it to the next size
@@ -81,9 +82,9 @@ public final class Scd2Bench {
         spark.sql("SELECT count(*) FROM " + t[0].sql() + " WHERE is_current").collect();
         double read = (System.nanoTime() - t0) / 1e9;
         out.printf(Locale.ROOT, "%-14s %7d %9d %8.2f %10d %10s %9s %9s %9s %10s %9.2f%n", mode, k + 1, companies,
-            r.seconds(), r.written(t[0]), sum.getOrDefault("added-records", "0"),
-            sum.getOrDefault("deleted-records", "0"), sum.getOrDefault("added-data-files", "0"),
-            sum.getOrDefault("deleted-data-files", "0"), sum.getOrDefault("added-position-deletes", "0"), read);
+            r.seconds(), r.written(t[0]), sum.getOrDefault(SnapshotSummary.ADDED_RECORDS_PROP, "0"),
+            sum.getOrDefault(SnapshotSummary.DELETED_RECORDS_PROP, "0"), sum.getOrDefault(SnapshotSummary.ADDED_FILES_PROP, "0"),
+            sum.getOrDefault(SnapshotSummary.DELETED_FILES_PROP, "0"), sum.getOrDefault(SnapshotSummary.ADDED_POS_DELETES_PROP, "0"), read);
         out.flush();
       }
     }

@@ -39,6 +39,8 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.PartitionUtil;
+import org.apache.iceberg.SnapshotSummary;
+import org.apache.iceberg.DataOperations;
 
 /**
  * Reads rows of an Iceberg table on the driver, through Iceberg's own readers (scan planning prunes partitions and
@@ -178,10 +180,10 @@ public final class DriverReads {
     for (Snapshot s = table.currentSnapshot(); s != null && s.snapshotId() != earlier;
          s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
       Map<String, String> summary = s.summary();
-      if ("replace".equals(s.operation()) || "delete".equals(s.operation())
-          || Long.parseLong(summary.getOrDefault("deleted-data-files", "0")) > 0
-          || Long.parseLong(summary.getOrDefault("removed-delete-files", "0")) > 0
-          || Long.parseLong(summary.getOrDefault("added-equality-delete-files", "0")) > 0) {
+      if (DataOperations.REPLACE.equals(s.operation()) || DataOperations.DELETE.equals(s.operation())
+          || Long.parseLong(summary.getOrDefault(SnapshotSummary.DELETED_FILES_PROP, "0")) > 0
+          || Long.parseLong(summary.getOrDefault(SnapshotSummary.REMOVED_DELETE_FILES_PROP, "0")) > 0
+          || Long.parseLong(summary.getOrDefault(SnapshotSummary.ADD_EQ_DELETE_FILES_PROP, "0")) > 0) {
         return false;
       }
       if (s.parentId() == null) {

@@ -12,6 +12,7 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.iceberg.SnapshotSummary;
 
 /**
  * Bin-packs small data files and rewrites manifests with Iceberg's own Spark procedures, on the session's branch.
@@ -111,12 +112,12 @@ public final class Compaction {
 
   static int dataFiles(Table table) {
     Snapshot s = table.currentSnapshot();
-    return s == null ? 0 : Integer.parseInt(s.summary().getOrDefault("total-data-files", "0"));
+    return s == null ? 0 : Integer.parseInt(s.summary().getOrDefault(SnapshotSummary.TOTAL_DATA_FILES_PROP, "0"));
   }
 
   static int deleteFiles(Table table) {
     Snapshot s = table.currentSnapshot();
-    return s == null ? 0 : Integer.parseInt(s.summary().getOrDefault("total-delete-files", "0"));
+    return s == null ? 0 : Integer.parseInt(s.summary().getOrDefault(SnapshotSummary.TOTAL_DELETE_FILES_PROP, "0"));
   }
 
   static int manifests(Table table) {

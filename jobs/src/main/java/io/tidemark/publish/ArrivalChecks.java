@@ -47,6 +47,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.DataOperations;
 
 /**
  * The checks an arrival passes before it is published. Each looks only at what the staged commits changed (the rows
@@ -155,13 +156,13 @@ public final class ArrivalChecks {
       for (Snapshot s : c.snapshots()) {
         seen++;
         String stream = s.summary().get(CommitKeys.STREAM);
-        if ("replace".equals(s.operation())) {
+        if (DataOperations.REPLACE.equals(s.operation())) {
           continue; // compaction: the same rows in other files
         }
         if (stream == null) {
           bad.add(c.name() + " snapshot " + s.snapshotId() + " (" + s.operation() + ") made by none of tidemark's jobs");
         } else if (!CommitKeys.RESTATEMENT_STREAM.equals(stream) && appendOnly.contains(c.name())
-            && !"append".equals(s.operation())) {
+            && !DataOperations.APPEND.equals(s.operation())) {
           bad.add(c.name() + " snapshot " + s.snapshotId() + ": stream " + stream + " did " + s.operation()
               + ", it only appends");
         }
@@ -496,7 +497,7 @@ public final class ArrivalChecks {
     }
     List<Record> out = new ArrayList<>();
     for (Snapshot s : c.snapshots()) {
-      if (!"append".equals(s.operation())) {
+      if (!DataOperations.APPEND.equals(s.operation())) {
         continue;
       }
       out.addAll(s.parentId() == null

@@ -21,6 +21,8 @@ import org.apache.spark.sql.SparkSession;
 import org.projectnessie.model.Content;
 import org.projectnessie.model.ContentKey;
 import org.projectnessie.model.IcebergTable;
+import org.apache.iceberg.SnapshotSummary;
+import org.apache.iceberg.DataOperations;
 
 /**
  * What waits on the staging branch to be published: per table of the pipeline that differs from the published
@@ -34,14 +36,14 @@ public final class Staged {
                        boolean diverged) {
     /** Rows the staged snapshots added. */
     public long addedRows() {
-      return snapshots.stream().filter(s -> !"replace".equals(s.operation()))
-          .mapToLong(s -> Long.parseLong(s.summary().getOrDefault("added-records", "0"))).sum();
+      return snapshots.stream().filter(s -> !DataOperations.REPLACE.equals(s.operation()))
+          .mapToLong(s -> Long.parseLong(s.summary().getOrDefault(SnapshotSummary.ADDED_RECORDS_PROP, "0"))).sum();
     }
 
     /** Rows the staged snapshots deleted (the SCD2 dimension closes versions; compaction is not counted). */
     public long deletedRows() {
-      return snapshots.stream().filter(s -> !"replace".equals(s.operation()))
-          .mapToLong(s -> Long.parseLong(s.summary().getOrDefault("deleted-records", "0"))).sum();
+      return snapshots.stream().filter(s -> !DataOperations.REPLACE.equals(s.operation()))
+          .mapToLong(s -> Long.parseLong(s.summary().getOrDefault(SnapshotSummary.DELETED_RECORDS_PROP, "0"))).sum();
     }
 
     /** The staged snapshot a stream or the restatement made last, or null. */

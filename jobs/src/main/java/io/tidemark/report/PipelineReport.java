@@ -33,6 +33,8 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.iceberg.SnapshotSummary;
+import org.apache.iceberg.DataOperations;
 
 /**
  * The pipeline's report: one HTML page that opens without a server (its charts are PNG images inside it, drawn by
@@ -118,7 +120,7 @@ public final class PipelineReport {
     Snapshot newestRewrite = null;
     Snapshot before = null;
     for (Snapshot s : SnapshotUtil.currentAncestors(table)) {
-      boolean rewrite = "replace".equals(s.operation());
+      boolean rewrite = DataOperations.REPLACE.equals(s.operation());
       if (newestRewrite == null) {
         if (rewrite) {
           newestRewrite = s;
@@ -128,9 +130,9 @@ public final class PipelineReport {
         break;
       }
     }
-    return new Files(name, number(current, "total-data-files"), number(current, "total-delete-files"),
-        newestRewrite == null ? null : before == null ? 0L : number(before, "total-data-files"),
-        newestRewrite == null ? null : number(newestRewrite, "total-data-files"),
+    return new Files(name, number(current, SnapshotSummary.TOTAL_DATA_FILES_PROP), number(current, SnapshotSummary.TOTAL_DELETE_FILES_PROP),
+        newestRewrite == null ? null : before == null ? 0L : number(before, SnapshotSummary.TOTAL_DATA_FILES_PROP),
+        newestRewrite == null ? null : number(newestRewrite, SnapshotSummary.TOTAL_DATA_FILES_PROP),
         newestRewrite == null ? null : Instant.ofEpochMilli(newestRewrite.timestampMillis()));
   }
 

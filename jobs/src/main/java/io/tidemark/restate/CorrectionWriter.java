@@ -18,6 +18,7 @@ import io.tidemark.lakehouse.DriverReads;
 import io.tidemark.lakehouse.DriverWrites;
 import io.tidemark.lakehouse.IcebergFields;
 import io.tidemark.stream.Provenance;
+import io.tidemark.stream.Scd2Apply;
 import io.tidemark.stream.Scd2OnDriver;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -117,8 +118,8 @@ final class CorrectionWriter {
       return;
     }
     // the write starts from the plan's commit every time, so each commit is made once: no batch ids to check
-    Scd2OnDriver.apply(branch.get(tables.companyChanges()), branch.get(tables.companies()), changes,
-        new Scd2OnDriver.Commits() {
+    new Scd2OnDriver(branch.get(tables.companyChanges()), branch.get(tables.companies())).apply(changes,
+        new Scd2Apply.Commits() {
           @Override
           public void toLog(long n, Consumer<Map<String, String>> write) {
             if (n > 0) {

@@ -3,6 +3,7 @@ package io.tidemark.stream;
 import io.tidemark.CrashHook;
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.IcebergTables;
+import io.tidemark.lakehouse.SparkCommits;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,11 +11,11 @@ import java.util.function.Consumer;
 import java.util.function.ToLongFunction;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.spark.CommitMetadata;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
+import org.apache.iceberg.SnapshotSummary;
 
 /**
  * Writes the micro-batches of one query into Iceberg tables, exactly once. Each commit's snapshot summary
@@ -144,12 +145,12 @@ final class BatchCommitter {
   }
 
   /**
-   * The same for rows the driver holds, written by {@code write} straight through Iceberg's API (see
-   * {@link io.tidemark.lakehouse.DriverWrites}): it gets the summary properties the commit must carry. Nothing to
-   * do when there are no rows.
+   * The same for rows the caller counted, written by {@code write} (through Iceberg's API on the driver, see
+   * {@link io.tidemark.lakehouse.DriverWrites}, or a Spark write of rows it cached): it gets the summary properties
+   * the commit must carry. Nothing to do when there are no rows.
    */
-  void commitOnDriver(SparkSession spark, long batchId, TableName table, long rows,
-                      Consumer<Map<String, String>> write) {
+  void commitCounted(SparkSession spark, long batchId, TableName table, long rows,
+                     Consumer<Map<String, String>> write) {
     commitWith(spark, batchId, table, null, Output.DERIVED, rows, props -> {
       long before = CommitTimings.commitMs(table);
       write.accept(props);
@@ -232,15 +233,12 @@ final class BatchCommitter {
   private static long write(Dataset<Row> rows, Consumer<Dataset<Row>> writer, Map<String, String> props,
                             TableName table) {
     long before = CommitTimings.commitMs(table);
-    CommitMetadata.withCommitProperties(props, () -> {
-      writer.accept(rows);
-      return null;
-    }, RuntimeException.class);
+    SparkCommits.withSummary(props, () -> writer.accept(rows));
     return CommitTimings.commitMs(table) - before;
   }
 
   private static long addedRecords(Snapshot s) {
-    return Long.parseLong(s.summary().getOrDefault("added-records", "0"));
+    return Long.parseLong(s.summary().getOrDefault(SnapshotSummary.ADDED_RECORDS_PROP, "0"));
   }
 
   static Table load(SparkSession spark, TableName table) {

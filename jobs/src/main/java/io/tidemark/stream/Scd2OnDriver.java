@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -33,25 +32,23 @@ import org.apache.iceberg.expressions.Expressions;
  * new versions, validated like a MERGE against the snapshot the versions were read from. Three reads and two writes
  * instead of the dozen Spark jobs whose fixed costs would be most of the time.
  */
-public final class Scd2OnDriver {
+public final class Scd2OnDriver implements Scd2Apply<List<CompanyChange>> {
   /** A few MB of rows: no budget worth a Spark job for the rows of the touched companies. */
   private static final long READ_BUDGET = Long.MAX_VALUE;
   /** Commits of the dimension's difference, each settled again on the dimension as a concurrent commit left it. */
   private static final int ATTEMPTS = 5;
 
-  /** How the two commits are made: each gets the summary properties its commit must carry. */
-  public interface Commits {
-    void toLog(long rows, Consumer<Map<String, String>> write);
+  private final Table log;
+  private final Table dimension;
 
-    void toDimension(long rows, Consumer<Map<String, String>> write);
+  /** The change log and the dimension, as loaded: what the commits start from. */
+  public Scd2OnDriver(Table log, Table dimension) {
+    this.log = log;
+    this.dimension = dimension;
   }
 
-  /** What was applied: changes new to the log, and versions of the dimension written or removed. */
-  public record Applied(int fresh, int versions) {}
-
-  private Scd2OnDriver() {}
-
-  public static Applied apply(Table log, Table dimension, List<CompanyChange> changes, Commits commits) {
+  @Override
+  public Applied apply(List<CompanyChange> changes, Commits commits) {
     Expression touched = Expressions.in(Dimension.COMPANY_ID.name(),
         changes.stream().map(CompanyChange::companyId).distinct().toArray());
     List<CompanyChange> logged = logged(log, touched);

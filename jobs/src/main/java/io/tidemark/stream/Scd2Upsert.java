@@ -6,8 +6,8 @@ import static org.apache.spark.sql.functions.lit;
 import io.tidemark.config.Durations;
 import io.tidemark.config.TableName;
 import io.tidemark.core.CompanyChange;
+import io.tidemark.core.CompanyChanges;
 import io.tidemark.lakehouse.IcebergTables;
-import io.tidemark.lakehouse.Schemas;
 import io.tidemark.lakehouse.SparkRows;
 import io.tidemark.lakehouse.TableCatalog;
 import java.sql.Timestamp;
@@ -31,7 +31,7 @@ import org.apache.spark.sql.SparkSession;
  *       replay, or all input again with a new checkpoint, finds nothing to do and commits nothing.
  * </ol>
  * A small batch (the usual arrival: up to 10k companies and 100k changes) is settled on the driver
- * ({@link Scd2OnDriver}); a larger one in Spark ({@link Scd2SparkBatch}). Both follow the same rules.
+ * ({@link Scd2OnDriver}); a larger one in Spark ({@link Scd2InSpark}): one job on two engines ({@link Scd2Apply}).
  * A change at or before the batch's watermark on change_ts (the newest change seen before, less the SCD2
  * watermark delay) is late: it is left to the restatement job, which finds it in the raw archive. A repeated change
  * line is applied once, since the log already holds it; so the stream keeps no state of its own.
@@ -64,35 +64,35 @@ public final class Scd2Upsert {
     // again) do what dropDuplicatesWithinWatermark did, without its state store and the trailing no-data batch
     // it needs to evict; Spark still tracks the watermark and records it in the offset log
     Dataset<Row> changes = SparkScd2History.normalize(LineFormat.COMPANY_CHANGES.valid(spark, source))
-        .withWatermark("change_ts", Durations.spark(watermark));
+        .withWatermark(CompanyChanges.CHANGE_TS.name(), Durations.spark(watermark));
     BatchCommitter committer = new BatchCommitter(NAME, checkpoint);
     return StreamRun.run(NAME, "change", StreamRun.availableNow(changes, checkpoint,
         (batch, id) -> upsert(batch, id, dimension, changeLog, committer)), committer);
   }
 
-  /** A small batch, on the driver ({@link Scd2OnDriver}), each commit exactly once through the committer. */
-  private static void upsertOnDriver(SparkSession spark, List<CompanyChange> onTime, long batchId, TableName dimension,
-                                     TableName changeLog, BatchCommitter committer) {
-    Scd2OnDriver.Applied applied = Scd2OnDriver.apply(IcebergTables.load(spark, changeLog),
-        IcebergTables.load(spark, dimension), onTime, new Scd2OnDriver.Commits() {
-          @Override
-          public void toLog(long rows, Consumer<Map<String, String>> write) {
-            committer.commitOnDriver(spark, batchId, changeLog, rows, write);
-          }
+  /** The two commits of a batch's apply, each exactly once through the committer. */
+  private static Scd2Apply.Commits exactlyOnce(SparkSession spark, long batchId, TableName dimension,
+                                               TableName changeLog, BatchCommitter committer) {
+    return new Scd2Apply.Commits() {
+      @Override
+      public void toLog(long rows, Consumer<Map<String, String>> write) {
+        committer.commitCounted(spark, batchId, changeLog, rows, write);
+      }
 
-          @Override
-          public void toDimension(long rows, Consumer<Map<String, String>> write) {
-            committer.commitOnDriver(spark, batchId, dimension, rows, write);
-          }
-        });
-    committer.dropped(batchId, 0, onTime.size() - applied.fresh());
+      @Override
+      public void toDimension(long rows, Consumer<Map<String, String>> write) {
+        committer.commitCounted(spark, batchId, dimension, rows, write);
+      }
+    };
   }
 
   private static void upsert(Dataset<Row> batch, long batchId, TableName dimension, TableName changeLog,
                              BatchCommitter committer) {
+    SparkSession spark = batch.sparkSession();
     // as the stateful operators do: a change at or before the batch's watermark is late, left to the restatement
-    Timestamp watermark = new Timestamp(committer.watermarkMs(batch.sparkSession(), batchId));
-    Dataset<Row> changes = batch.select(Schemas.columns(Schemas.COMPANY_CHANGE));
+    Timestamp watermark = new Timestamp(committer.watermarkMs(spark, batchId));
+    Dataset<Row> changes = batch.select(SparkRows.columns(CompanyChanges.FEED.columns()));
+    Scd2Apply.Commits commits = exactlyOnce(spark, batchId, dimension, changeLog, committer);
     if (changes.queryExecution().optimizedPlan().stats().sizeInBytes().longValue() <= DRIVER_MAX_BYTES) {
       List<CompanyChange> all = changes.collectAsList().stream().map(r -> CompanyChange.of(SparkRows.fields(r)))
           .toList();
@@ -101,22 +101,25 @@ public final class Scd2Upsert {
       if (keys <= IN_LIST_MAX && onTime.size() <= DRIVER_MAX_ROWS) {
         committer.dropped(batchId, all.size() - onTime.size(), 0);
         if (!onTime.isEmpty()) {
-          upsertOnDriver(batch.sparkSession(), onTime, batchId, dimension, changeLog, committer);
+          Scd2Apply.Applied applied = new Scd2OnDriver(IcebergTables.load(spark, changeLog),
+              IcebergTables.load(spark, dimension)).apply(onTime, commits);
+          committer.dropped(batchId, 0, onTime.size() - applied.fresh());
         }
         return;
       }
     }
-    Dataset<Row> onTime = changes.where(col("change_ts").gt(lit(watermark))).persist();
+    String company = CompanyChanges.COMPANY_ID.name();
+    Dataset<Row> onTime = changes.where(col(CompanyChanges.CHANGE_TS.name()).gt(lit(watermark))).persist();
     Dataset<Row> incoming = onTime.distinct().persist();
     try {
       long arrived = changes.count();
       long inTime = onTime.count();
-      List<Row> perCompany = incoming.groupBy("company_id").count().collectAsList();
+      List<Row> perCompany = incoming.groupBy(company).count().collectAsList();
       committer.dropped(batchId, arrived - inTime,
           inTime - perCompany.stream().mapToLong(r -> r.<Long>getAs("count")).sum());
       if (!perCompany.isEmpty()) {
-        new Scd2SparkBatch(dimension, changeLog, committer)
-            .upsert(incoming, perCompany.stream().map(r -> r.getAs("company_id")).toArray(), batchId);
+        new Scd2InSpark(dimension, changeLog).apply(new Scd2InSpark.Batch(incoming,
+            perCompany.stream().map(r -> r.getAs(company)).toArray()), commits);
       }
     } finally {
       incoming.unpersist();

@@ -22,6 +22,7 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.apache.spark.sql.SparkSession;
+import org.apache.iceberg.SnapshotSummary;
 
 /**
  * The stream-batches table: a row per micro-batch of every stream run ({@link BatchRecord}).
@@ -181,7 +182,7 @@ public final class StreamBatches {
       Map<String, Long> snapshots = new LinkedHashMap<>();
       long quarantined = 0;
       for (Map.Entry<TableName, Snapshot> e : commits.getOrDefault(b, Map.of()).entrySet()) {
-        long rows = Long.parseLong(e.getValue().summary().getOrDefault("added-records", "0"));
+        long rows = Long.parseLong(e.getValue().summary().getOrDefault(SnapshotSummary.ADDED_RECORDS_PROP, "0"));
         written.put(e.getKey().toString(), rows);
         snapshots.put(e.getKey().toString(), e.getValue().snapshotId());
         if (raw && e.getKey().equals(stream.sideTable())) {

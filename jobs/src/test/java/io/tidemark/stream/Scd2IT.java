@@ -254,11 +254,11 @@ class Scd2IT extends StackTest {
         change("c2", "Bolt", "silver", "2026-01-01T00:00:00Z"),
         change("c1", "Acme", "platinum", "2026-01-02T00:00:00Z"));
     // two batches, two data files in the dimension; the third closes c1's version in the first file
-    Scd2OnDriver.apply(load(log), load(dim), changes.subList(0, 1), commits(() -> { }));
-    Scd2OnDriver.apply(load(log), load(dim), changes.subList(1, 2), commits(() -> { }));
+    new Scd2OnDriver(load(log), load(dim)).apply(changes.subList(0, 1), commits(() -> { }));
+    new Scd2OnDriver(load(log), load(dim)).apply(changes.subList(1, 2), commits(() -> { }));
     List<Compaction.Result> compacted = new ArrayList<>();
     Compaction compaction = new Compaction(spark, new Compaction.Options(128L << 20, 2, 1, false));
-    Scd2OnDriver.apply(load(log), load(dim), changes.subList(2, 3),
+    new Scd2OnDriver(load(log), load(dim)).apply(changes.subList(2, 3),
         commits(() -> compacted.add(compaction.compact(dim))));
 
     assertThat(compacted).as("compaction ran between the read and the commit")
@@ -281,8 +281,8 @@ class Scd2IT extends StackTest {
   }
 
   /** Commits that write at once; {@code afterLog} runs right after the change log's commit. */
-  private static Scd2OnDriver.Commits commits(Runnable afterLog) {
-    return new Scd2OnDriver.Commits() {
+  private static Scd2Apply.Commits commits(Runnable afterLog) {
+    return new Scd2Apply.Commits() {
       @Override
       public void toLog(long rows, Consumer<java.util.Map<String, String>> write) {
         write.accept(java.util.Map.of());

@@ -4,6 +4,8 @@ import io.tidemark.lakehouse.CommitKeys;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.iceberg.SnapshotSummary;
+import org.apache.iceberg.DataOperations;
 
 /**
  * What a Nessie commit of an Iceberg snapshot tells a person reading the commit log: who made it (the stream or the
@@ -67,13 +69,13 @@ public record CommitStory(String author, String message, Map<String, String> pro
   }
 
   private static String rows(Map<String, String> summary) {
-    long added = number(summary.get("added-records"));
-    long deleted = number(summary.get("deleted-records"));
+    long added = number(summary.get(SnapshotSummary.ADDED_RECORDS_PROP));
+    long deleted = number(summary.get(SnapshotSummary.DELETED_RECORDS_PROP));
     return deleted == 0 ? added + " row(s)" : "+" + added + "/-" + deleted + " row(s)";
   }
 
   private static String preposition(String operation) {
-    return "append".equals(operation) ? "to" : "in";
+    return DataOperations.APPEND.equals(operation) ? "to" : "in";
   }
 
   private static long number(String s) {

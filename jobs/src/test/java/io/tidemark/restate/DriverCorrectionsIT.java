@@ -1,0 +1,28 @@
+package io.tidemark.restate;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tidemark.config.Tables;
+import io.tidemark.lakehouse.DriverReads;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The corrections' contract, on the driver ({@link DriverCorrections}); past its budget it hands over. */
+class DriverCorrectionsIT extends CorrectionsContract {
+  DriverCorrectionsIT() {
+    super("corrections_driver");
+  }
+
+  @Override
+  Corrections engine(PinnedTables at, Tables tables, Duration window) {
+    return new DriverCorrections(at, tables, window, Restatement.DRIVER_ROWS);
+  }
+
+  @Test
+  void moreRowsThanTheBudgetStopTheDriver() {
+    LateDataPipeline late = LateDataPipeline.get(stack);
+    assertThatThrownBy(() -> new DriverCorrections(late.at(stack), late.pipeline.config().tables(),
+        Duration.ofMinutes(5), 3).between(Marks.none(), late.now(stack)))
+        .isInstanceOf(DriverReads.TooManyRows.class);
+  }
+}
