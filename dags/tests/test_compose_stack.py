@@ -80,7 +80,8 @@ class Stack:
                               "--env-file", str(self.env_file), "-f", str(COMPOSE), *args],
                              capture_output=True, text=True, timeout=timeout, env=env)
         if check:
-            assert run.returncode == 0, f"docker compose {' '.join(args)} exited {run.returncode}:\n{run.stderr[-4000:]}"
+            assert run.returncode == 0, (f"docker compose {' '.join(args)} exited {run.returncode}:\n"
+                                         f"{run.stderr[-4000:]}")
         return run
 
     def containers(self) -> dict[str, dict]:
@@ -169,8 +170,8 @@ def stack():
         left = s.leftovers()
         # each build with new jars leaves the images it replaced behind, untagged: a machine that runs the tests
         # again and again would fill its disk with them (the build cache keeps what a next build reuses)
-        subprocess.run(["docker", "image", "prune", "--force", "--filter", "label=org.opencontainers.image.vendor=tidemark"],
-                       capture_output=True, text=True, timeout=600)
+        subprocess.run(["docker", "image", "prune", "--force", "--filter",
+                        "label=org.opencontainers.image.vendor=tidemark"], capture_output=True, text=True, timeout=600)
         subprocess.run([str(ENGINE), "down"], capture_output=True, text=True, timeout=120)
         assert down.returncode == 0, down.stderr
         assert not left, f"docker compose down -v left {left}"
@@ -302,7 +303,8 @@ def test_arrivals_through_restarts_and_a_lost_worker_then_the_restatement(stack,
     assert tis["arrival_4.streams"]["try_number"] == 2, tis["arrival_4.streams"]
     for k in range(1, 5):
         land, streams, publish = (tis[f"arrival_{k}.{t}"] for t in ("land", "streams", "publish"))
-        log(f"  arrival {k}: land start -> streams end {seconds(streams, 'end_date') - seconds(land, 'start_date'):.1f} s;"
+        landed_to_streamed = seconds(streams, 'end_date') - seconds(land, 'start_date')
+        log(f"  arrival {k}: land start -> streams end {landed_to_streamed:.1f} s;"
             f" streams end -> published {seconds(publish, 'end_date') - seconds(streams, 'end_date'):.1f} s"
             f" (streams try {streams['try_number']})")
 

@@ -299,7 +299,7 @@ def test_images_match_the_pinned_versions(stack):
     # the jobs' Java builds and runs the jars; Spark is pyspark's, which the constraints pin to the jobs' Spark
     assert f"openjdk-{java}-jdk-headless" in " ".join(stages["jars-build"]["lines"])
     assert f"openjdk-{java}-jre-headless" in " ".join(stages["pyspark"]["lines"])
-    assert requirement_pin("pyspark") == pom_property("spark.version"), "spark-submit's pyspark and the jobs' Spark differ"
+    assert requirement_pin("pyspark") == pom_property("spark.version"), "pyspark and the jobs' Spark differ"
     assert re.search(r"^pyspark==" + re.escape(pom_property("spark.version")) + "$", CONSTRAINTS.read_text(), re.M)
     pyspark = " ".join(stages["pyspark"]["lines"])
     assert "-c /opt/tidemark/infra/airflow/constraints.txt pyspark" in pyspark, "pyspark is not the constraints' pin"
