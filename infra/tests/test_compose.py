@@ -332,7 +332,8 @@ def test_every_version_is_written_once():
     major = args["POSTGRES_MAJOR"]
     assert not re.search(rf"postgres(ql)?[:-]{major}\b", others), "PostgreSQL's major is written again"
     dockerfile = DOCKERFILE.read_text()
-    for pin in (pom_property("spark.version"), pom_property("nessie-server.version"), requirement_pin("apache-airflow")):
+    pins = (pom_property("spark.version"), pom_property("nessie-server.version"), requirement_pin("apache-airflow"))
+    for pin in pins:
         assert pin not in dockerfile, f"the Dockerfile repeats {pin}, which pom.xml or requirements.txt pins"
 
 
