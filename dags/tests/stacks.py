@@ -157,7 +157,7 @@ class AirflowApi:
         raise AssertionError("unreachable")
 
     def server_log(self, body: str) -> str:
-        """What the server logged about an error a 500 names ("... look for ID NqHkmWV2"), where the test can read it."""
+        """What the server logged about the error a 500 names ("... look for ID NqHkmWV2"), where a test can read it."""
         return ""
 
     def tasks(self, dag_id: str, run_id: str) -> dict[str, dict]:

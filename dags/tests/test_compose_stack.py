@@ -80,7 +80,8 @@ class Stack:
                               "--env-file", str(self.env_file), "-f", str(COMPOSE), *args],
                              capture_output=True, text=True, timeout=timeout, env=env)
         if check:
-            assert run.returncode == 0, f"docker compose {' '.join(args)} exited {run.returncode}:\n{run.stderr[-4000:]}"
+            assert run.returncode == 0, (f"docker compose {' '.join(args)} exited {run.returncode}:\n"
+                                         f"{run.stderr[-4000:]}")
         return run
 
     def containers(self) -> dict[str, dict]:
@@ -167,6 +168,10 @@ def stack():
         down = s.compose("down", "--volumes", "--remove-orphans", "--timeout", "30", timeout=600, check=False)
         log(f"compose: down -v in {time.monotonic() - t0:.0f} s")
         left = s.leftovers()
+        # each build with new jars leaves the images it replaced behind, untagged: a machine that runs the tests
+        # again and again would fill its disk with them (the build cache keeps what a next build reuses)
+        subprocess.run(["docker", "image", "prune", "--force", "--filter",
+                        "label=org.opencontainers.image.vendor=tidemark"], capture_output=True, text=True, timeout=600)
         subprocess.run([str(ENGINE), "down"], capture_output=True, text=True, timeout=120)
         assert down.returncode == 0, down.stderr
         assert not left, f"docker compose down -v left {left}"
@@ -179,6 +184,7 @@ def test_the_images_are_ours_run_as_their_users_and_hold_no_secret(stack):
         info = json.loads(subprocess.run(["docker", "image", "inspect", image], capture_output=True, text=True,
                                          check=True).stdout)[0]
         assert info["Config"]["User"] not in ("", "0", "root"), f"{image} runs as root"
+        assert info["Config"]["Labels"]["org.opencontainers.image.title"] == image.split(":")[0]
         history = subprocess.run(["docker", "history", "--no-trunc", "--format", "{{.CreatedBy}}", image],
                                  capture_output=True, text=True, check=True).stdout
         assert not [s for s in secrets if s in history], f"a secret of .env is in {image}'s history"
@@ -297,7 +303,8 @@ def test_arrivals_through_restarts_and_a_lost_worker_then_the_restatement(stack,
     assert tis["arrival_4.streams"]["try_number"] == 2, tis["arrival_4.streams"]
     for k in range(1, 5):
         land, streams, publish = (tis[f"arrival_{k}.{t}"] for t in ("land", "streams", "publish"))
-        log(f"  arrival {k}: land start -> streams end {seconds(streams, 'end_date') - seconds(land, 'start_date'):.1f} s;"
+        landed_to_streamed = seconds(streams, 'end_date') - seconds(land, 'start_date')
+        log(f"  arrival {k}: land start -> streams end {landed_to_streamed:.1f} s;"
             f" streams end -> published {seconds(publish, 'end_date') - seconds(streams, 'end_date'):.1f} s"
             f" (streams try {streams['try_number']})")
 
