@@ -1,5 +1,6 @@
 package io.tidemark.lakehouse;
 
+import io.tidemark.fence.DeleteLoading;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -7,10 +8,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.function.Supplier;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
@@ -21,10 +20,8 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
-import org.apache.iceberg.data.BaseDeleteLoader;
 import org.apache.iceberg.data.DeleteFilter;
 import org.apache.iceberg.data.DeleteLoader;
-import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.IdentityPartitionConverters;
 import org.apache.iceberg.data.InternalRecordWrapper;
@@ -101,7 +98,7 @@ public final class DriverReads {
       scan = scan.useSnapshot(snapshot);
     }
     List<FileScanTask> tasks = plan(scan, table);
-    DeleteLoader deletes = new DeletesOnce(table);
+    DeleteLoader deletes = DeleteLoading.once(table);
     List<Future<List<Record>>> reads = tasks.stream().map(t -> pool.submit(() -> collect(open(table, projection, t,
         deletes), table, budget))).toList();
     List<Record> out = new ArrayList<>();
@@ -139,7 +136,7 @@ public final class DriverReads {
           readAtOnce(table, earlier, filter, columns, pool, budget));
     }
     long seq = then.sequenceNumber();
-    DeleteLoader loader = new DeletesOnce(table);
+    DeleteLoader loader = DeleteLoading.once(table);
     List<Future<Record[][]>> reads = tasks.stream().map(t -> pool.submit(() -> {
       String path = t.file().location();
       PositionDeleteIndex deletedNow = loader.loadPositionDeletes(t.deletes(), path);
@@ -211,13 +208,7 @@ public final class DriverReads {
           + task.file().format() + ", tidemark reads Parquet only");
     }
     // no loader: the caller applies the deletes itself
-    DeleteFilter<Record> deletes = loader == null ? null
-        : new GenericDeleteFilter(table.io(), task, table.schema(), projection) {
-          @Override
-          protected DeleteLoader newDeleteLoader() {
-            return loader;
-          }
-        };
+    DeleteFilter<Record> deletes = loader == null ? null : DeleteLoading.filter(table, task, projection, loader);
     Schema read = deletes == null ? projection : deletes.requiredSchema();
     Map<Integer, ?> constants = PartitionUtil.constantsMap(task, IdentityPartitionConverters::convertConstant);
     CloseableIterable<Record> rows = Parquet.read(table.io().newInputFile(task.file().location()))
@@ -233,30 +224,6 @@ public final class DriverReads {
     InternalRecordWrapper wrapper = new InternalRecordWrapper(read.asStruct());
     Evaluator keep = new Evaluator(read.asStruct(), residual, true);
     return CloseableIterable.filter(rows, r -> keep.eval(wrapper.wrap(r)));
-  }
-
-  /**
-   * Loads each delete file once per read: a merge-on-read table's delete files (the SCD2 dimension gains one per
-   * commit) each apply to many data files, and Iceberg's generic reader, caching nothing on the driver, would read
-   * every one of them again for each data file it reads.
-   */
-  private static final class DeletesOnce extends BaseDeleteLoader {
-    private final Map<String, Object> loaded = new ConcurrentHashMap<>();
-
-    DeletesOnce(Table table) {
-      super(file -> table.io().newInputFile(file.location()));
-    }
-
-    @Override
-    protected boolean canCache(long size) {
-      return true;
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    protected <V> V getOrLoad(String key, Supplier<V> load, long size) {
-      return (V) loaded.computeIfAbsent(key, k -> load.get());
-    }
   }
 
   private static <T> T get(Future<T> f) {

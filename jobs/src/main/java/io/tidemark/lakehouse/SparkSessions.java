@@ -1,6 +1,7 @@
 package io.tidemark.lakehouse;
 
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.fence.CheckpointFiles;
 import io.tidemark.services.Endpoints;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -79,8 +80,7 @@ public final class SparkSessions {
       // on a local disk Spark's default (Hadoop's FileContext) forks `readlink` for every rename: each offset,
       // commit and state file, 3-5 per task and batch, about a tenth of a small arrival's time; the FileSystem API
       // renames with one system call, as atomic on a local disk
-      c.put("spark.sql.streaming.checkpointFileManagerClass",
-          "org.apache.spark.sql.execution.streaming.FileSystemBasedCheckpointFileManager");
+      c.put(CheckpointFiles.SETTING, CheckpointFiles.FILE_SYSTEM_MANAGER);
     }
     if (master.startsWith("local")) {
       c.put("spark.driver.host", "127.0.0.1");
@@ -90,7 +90,7 @@ public final class SparkSessions {
     String cat = "spark.sql.catalog." + CATALOG;
     c.put(cat, "org.apache.iceberg.spark.SparkCatalog");
     // Iceberg's NessieCatalog, whose commits carry tidemark's author and message into the Nessie log
-    c.put(cat + ".catalog-impl", io.tidemark.lakehouse.nessie.NessieCatalog.class.getName());
+    c.put(cat + ".catalog-impl", io.tidemark.fence.NessieCatalog.class.getName());
     c.put(cat + ".uri", endpoints.nessieApi().toString());
     // Nessie Spark extensions 0.99 talk to server 0.108 only through API v2
     c.put(cat + ".client-api-version", "2");

@@ -1,5 +1,6 @@
 package io.tidemark.lakehouse;
 
+import io.tidemark.fence.NessieCatalog;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -16,7 +17,6 @@ import org.apache.spark.sql.SparkSession;
  */
 public final class Work {
   private static final AtomicLong JOBS = new AtomicLong();
-  private static final AtomicLong LOADS = new AtomicLong();
   private static final Map<SparkContext, Boolean> WATCHED = Collections.synchronizedMap(new WeakHashMap<>());
 
   private Work() {}
@@ -34,14 +34,9 @@ public final class Work {
     }
   }
 
-  /** Called by the catalog for every table it loads. */
-  public static void tableLoaded() {
-    LOADS.incrementAndGet();
-  }
-
   /** The counts now; subtract two to get what happened between them. */
   public static Counts now() {
-    return new Counts(JOBS.get(), LOADS.get());
+    return new Counts(JOBS.get(), NessieCatalog.tableLoads());
   }
 
   public record Counts(long sparkJobs, long tableLoads) {

@@ -3,7 +3,8 @@ package io.tidemark.maintain;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.land.Feed;
 import io.tidemark.lakehouse.Storage;
-import io.tidemark.stream.OffsetLog;
+import io.tidemark.fence.OffsetLog;
+import io.tidemark.fence.SourceFileLog;
 import io.tidemark.stream.StreamSpec;
 import java.net.URI;
 import java.util.ArrayList;
@@ -11,12 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.execution.streaming.FileStreamSource;
-import org.apache.spark.sql.execution.streaming.FileStreamSourceLog;
-import scala.Option;
-import scala.Tuple2;
 
 /**
  * Removes landed files that every stream reading them has committed, with the guarantee of Spark's
@@ -101,14 +97,9 @@ public final class LandingCleanup {
     if (logOffset < 0) {
       return files;
     }
-    FileStreamSourceLog log = new FileStreamSourceLog(FileStreamSourceLog.VERSION(), spark,
-        new Path(checkpoint, "sources/0").toString());
-    for (Tuple2<Object, FileStreamSource.FileEntry[]> batch : log.get(Option.apply((Object) 0L),
-        Option.apply((Object) logOffset))) {
-      for (FileStreamSource.FileEntry e : batch._2()) {
-        URI uri = URI.create(e.path());
-        files.add(uri.getAuthority() + uri.getPath());
-      }
+    for (String path : SourceFileLog.files(spark, checkpoint, 0, logOffset)) {
+      URI uri = URI.create(path);
+      files.add(uri.getAuthority() + uri.getPath());
     }
     return files;
   }

@@ -1,18 +1,14 @@
 package io.tidemark.stream;
 
+import io.tidemark.fence.OffsetLog;
+import io.tidemark.fence.SourceFileLog;
 import io.tidemark.land.LandingLayout;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.execution.streaming.FileStreamSource;
-import org.apache.spark.sql.execution.streaming.FileStreamSourceLog;
-import scala.Option;
-import scala.Tuple2;
 
 /**
- * Which landed arrivals a micro-batch read, from the file source's log in the checkpoint ({@code sources/0}): the
+ * Which landed arrivals a micro-batch read, from the file source's log in the checkpoint ({@link SourceFileLog}): the
  * arrival numbers in the paths of the batch's files. Commits carry them, so the Nessie log says which arrival a
  * commit came from.
  */
@@ -30,14 +26,7 @@ public final class BatchArrivals {
     if (end < 0 || end <= start) {
       return "";
     }
-    FileStreamSourceLog log = new FileStreamSourceLog(FileStreamSourceLog.VERSION(), spark,
-        new org.apache.hadoop.fs.Path(checkpoint, "sources/0").toString());
-    List<String> paths = new ArrayList<>();
-    for (Tuple2<Object, FileStreamSource.FileEntry[]> entry : log.get(Option.apply((Object) (start + 1)),
-        Option.apply((Object) end))) {
-      Arrays.stream(entry._2()).map(FileStreamSource.FileEntry::path).forEach(paths::add);
-    }
-    return describe(paths);
+    return describe(SourceFileLog.files(spark, checkpoint, start + 1, end));
   }
 
   static String describe(List<String> paths) {

@@ -1,5 +1,6 @@
 package io.tidemark.stream;
 
+import io.tidemark.fence.OffsetLog;
 import io.tidemark.CrashHook;
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.IcebergTables;

@@ -1,5 +1,6 @@
 package io.tidemark.stream;
 
+import io.tidemark.fence.OffsetLog;
 import static io.tidemark.lakehouse.CommitKeys.ARRIVALS;
 import static io.tidemark.lakehouse.CommitKeys.BATCH_ID;
 import static io.tidemark.lakehouse.CommitKeys.QUERY_ID;

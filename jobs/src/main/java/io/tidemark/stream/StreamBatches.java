@@ -1,11 +1,12 @@
 package io.tidemark.stream;
 
+import io.tidemark.fence.OffsetLog;
 import static io.tidemark.lakehouse.CommitKeys.BATCH_ID;
 import static io.tidemark.lakehouse.CommitKeys.QUERY_ID;
 
 import io.tidemark.config.TableName;
 import io.tidemark.core.BatchColumns;
-import io.tidemark.lakehouse.AsLoaded;
+import io.tidemark.fence.AsLoaded;
 import io.tidemark.lakehouse.DriverWrites;
 import io.tidemark.lakehouse.IcebergTables;
 import io.tidemark.lakehouse.SparkRows;

@@ -1,5 +1,6 @@
 package io.tidemark.stream;
 
+import io.tidemark.fence.OffsetLog;
 import io.tidemark.TidemarkException;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,14 +1,6 @@
 package io.tidemark.stream;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
+import io.tidemark.fence.OffsetLog;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -25,12 +17,10 @@ import org.apache.spark.sql.SparkSession;
  * <p>Before such a query starts: when its newest batch is committed, moved the watermark, and nothing was
  * planned after it, the no-data batch is planned as Spark plans one: an offset log entry with the same source
  * offsets as the batch before (no new input) and the new watermark. Spark runs a planned, uncommitted batch
- * first when it starts, so the run goes on as the uninterrupted one did. An uninterrupted run never leaves that
- * shape: it ends with its no-data batch.
+ * first when it starts, so the run goes on as the uninterrupted one did ({@link OffsetLog#planNoDataBatch}). An
+ * uninterrupted run never leaves that shape: it ends with its no-data batch.
  */
 final class TrailingBatch {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private TrailingBatch() {}
 
   /** Plans the lost trailing batch of the query at {@code checkpoint}, if it lost one. */
@@ -44,26 +34,6 @@ final class TrailingBatch {
     if (next <= OffsetLog.read(spark, checkpoint, committed).watermarkMs()) {
       return;
     }
-    Path planned = new Path(checkpoint, "offsets/" + (committed + 1));
-    Path tmp = new Path(checkpoint, "offsets/." + (committed + 1) + ".tidemark.tmp");
-    try {
-      FileSystem fs = planned.getFileSystem(spark.sparkContext().hadoopConfiguration());
-      List<String> lines = OffsetLog.entry(spark, checkpoint, "offsets", committed);
-      // version, metadata, then one line of offsets per source: the same sources, nothing new in them
-      ObjectNode meta = (ObjectNode) JSON.readTree(lines.get(1));
-      meta.put("batchWatermarkMs", next);
-      meta.put("batchTimestampMs", System.currentTimeMillis());
-      StringBuilder entry = new StringBuilder(lines.get(0)).append('\n').append(JSON.writeValueAsString(meta));
-      lines.subList(2, lines.size()).forEach(l -> entry.append('\n').append(l));
-      try (OutputStream out = fs.create(tmp, true)) {
-        out.write(entry.toString().getBytes(StandardCharsets.UTF_8));
-      }
-      // in place whole or not at all: Spark reads every entry that has a batch number for a name
-      if (!fs.rename(tmp, planned)) {
-        throw new IOException("rename to " + planned + " returned false");
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot plan the no-data batch " + planned + " a crash cost the query", e);
-    }
+    OffsetLog.planNoDataBatch(spark, checkpoint, committed, next);
   }
 }

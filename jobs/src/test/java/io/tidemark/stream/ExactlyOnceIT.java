@@ -2,6 +2,7 @@ package io.tidemark.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.fence.OffsetLog;
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.TableCatalog;
 import io.tidemark.land.Arrival;

@@ -2,6 +2,7 @@ package io.tidemark.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.fence.OffsetLog;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tidemark.config.TableName;

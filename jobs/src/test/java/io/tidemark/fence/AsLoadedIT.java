@@ -1,10 +1,12 @@
-package io.tidemark.lakehouse;
+package io.tidemark.fence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.TableName;
 import io.tidemark.core.Event;
 import io.tidemark.core.Events;
+import io.tidemark.lakehouse.DriverWrites;
+import io.tidemark.lakehouse.IcebergTables;
 import io.tidemark.testing.StackTest;
 import java.time.Instant;
 import java.util.ArrayList;

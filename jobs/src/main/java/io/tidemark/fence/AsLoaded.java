@@ -1,4 +1,4 @@
-package io.tidemark.lakehouse;
+package io.tidemark.fence;
 
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.HasTableOperations;
@@ -17,6 +17,11 @@ import org.apache.iceberg.io.LocationProvider;
  * names the catalog commit its metadata was read at, and Nessie refuses it when the table changed since (another
  * writer's commit); Iceberg then retries it as always, from a real refresh. Appends only: they validate nothing
  * against the table's other snapshots, so a commit that Nessie accepts is one a refresh would have produced too.
+ *
+ * <p>Relies on: a {@code BaseTable}'s commits go through its {@code TableOperations}: {@code current()} and
+ * {@code refresh()} for the base, {@code commit(base, metadata)} for the commit, which fails with a
+ * {@code CommitFailedException} when the catalog's table is no longer {@code base}, and is then retried from
+ * {@code refresh()}; {@code TableOperations} has no method this class does not pass on.
  */
 public final class AsLoaded {
   private AsLoaded() {}

@@ -1,4 +1,6 @@
-package io.tidemark.lakehouse.nessie;
+package io.tidemark.fence;
+
+import io.tidemark.lakehouse.nessie.CommitStory;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -21,9 +23,13 @@ import org.projectnessie.model.ContentKey;
 
 /**
  * Iceberg's Nessie client, with one change: a table commit whose snapshot carries tidemark provenance gets the
- * author and message of its {@link CommitStory}. Iceberg builds the commit metadata inside a private method, so the
- * story is handed over through a thread-local to the Nessie API's commit builder, where the metadata is replaced
- * just before it is sent. Everything else (conflict checks, expected hash, retries) stays Iceberg's own.
+ * author and message of its {@link CommitStory}. Everything else (conflict checks, expected hash, retries) stays
+ * Iceberg's own.
+ *
+ * <p>Relies on: Iceberg builds the commit metadata inside a private method of {@code commitTable} and sends it, on the
+ * calling thread, through {@code getApi().commitMultipleOperations()...commitMeta(meta)...commit()}; so the story is
+ * handed over through a thread-local to a proxy of the Nessie API's commit builder, where the metadata is replaced
+ * just before it is sent. A table reference ({@code t@branch}) gets a client of its own from {@code withReference}.
  */
 final class NarratingNessieClient extends NessieIcebergClient {
   private static final ThreadLocal<CommitStory> PENDING = new ThreadLocal<>();
