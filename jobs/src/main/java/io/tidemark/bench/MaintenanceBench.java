@@ -11,8 +11,8 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import org.apache.spark.sql.SparkSession;
 import org.apache.iceberg.SnapshotSummary;
+import org.apache.spark.sql.SparkSession;
 
 /**
  * What maintenance buys: many small arrivals (one small append commit each, as a micro-batch makes) into copies of

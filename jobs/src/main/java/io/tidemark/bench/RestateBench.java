@@ -4,6 +4,7 @@ import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Bootstrap;
 import io.tidemark.lakehouse.IcebergTables;
 import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.lakehouse.Work;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.Feed;
 import io.tidemark.land.GeneratedScenario;
@@ -11,7 +12,6 @@ import io.tidemark.land.GeneratorSpec;
 import io.tidemark.land.Lander;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;
-import io.tidemark.lakehouse.Work;
 import io.tidemark.restate.Restatement;
 import io.tidemark.restate.Stage;
 import io.tidemark.restate.StageResult;
@@ -25,8 +25,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import org.apache.iceberg.Snapshot;
-import org.apache.iceberg.Table;
 import org.apache.iceberg.SnapshotSummary;
+import org.apache.iceberg.Table;
 
 /**
  * What a restatement costs, in pipelines of its own: the seed's restatement stage by stage (time, Spark jobs, table

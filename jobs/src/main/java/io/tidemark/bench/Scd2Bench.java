@@ -20,9 +20,9 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.spark.Spark3Util;
 import org.apache.spark.sql.SparkSession;
-import org.apache.iceberg.SnapshotSummary;
 
 /**
  * The SCD2 MERGE as the dimension grows: each arrival brings the new companies that take it to the next size

@@ -338,7 +338,7 @@ final class BenchCommand implements Runnable {
         // before the SparkSession, whose catalog works on the staging branch; Nessie merges only branches with a
         // common ancestor commit, which a new Nessie's default branch has not yet
         String published = lh.config().publishedRef();
-        refs.ensureBranch(published, refs.api().getConfig().getDefaultBranch());
+        refs.ensureBranch(published, refs.defaultBranch());
         if (refs.log(published).findFirst().isEmpty()) {
           refs.mark(published, "tidemark bench publish: the benchmark's published branch",
               io.tidemark.lakehouse.SparkSessions.AUTHOR, java.util.Map.of());

@@ -1,13 +1,12 @@
 package io.tidemark.cli;
 
+import io.tidemark.audit.LandedLines;
 import io.tidemark.audit.Scd2Invariants;
 import io.tidemark.config.Setting;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.core.Lines;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.land.Feed;
-import io.tidemark.land.Lander;
-import io.tidemark.land.LandingFile;
-import io.tidemark.lakehouse.Storage;
 import io.tidemark.stream.ArrivalRuns;
 import io.tidemark.stream.StreamBatches;
 import java.io.PrintWriter;
@@ -58,7 +57,6 @@ final class CheckCommand implements Callable<Integer> {
     List<String> failed = new ArrayList<>();
     try (Lakehouse lh = Lakehouse.open(c, "tidemark check")) {
       SparkSession spark = lh.spark();
-      Lander lander = new Lander(lh.storage(), c.landingBucket(), prefix);
 
       List<Scd2Invariants.Violation> violations = Scd2Invariants.check(spark, c.tables().companies(),
           Optional.of(c.tables().companyChanges()));
@@ -70,23 +68,15 @@ final class CheckCommand implements Callable<Integer> {
         failed.add("SCD2 invariants of " + c.tables().companies());
       }
 
+      LandedLines lines = new LandedLines(spark, lh.storage(), c);
       for (Feed d : Feed.values()) {
-        long landed = 0;
-        List<Storage.ObjectInfo> files = lander.listed(d);
-        for (Storage.ObjectInfo o : files) {
-          landed += new LandingFile(d, o.key(), lh.storage().get(c.landingBucket(), o.key())).lines();
-        }
-        String source = lander.sourceUri(d).replace("'", "''");
-        String rawTable = (d == Feed.EVENTS ? c.tables().rawEvents() : c.tables().rawCompanyChanges()).sql();
-        long raw = count(spark, "SELECT count(*) FROM " + rawTable + " WHERE startswith(source_file, '" + source
-            + "')");
-        long rejected = count(spark, "SELECT count(*) FROM " + c.tables().rejected().sql() + " WHERE dataset = '"
-            + d.dir() + "' AND startswith(source_file, '" + source + "')");
-        boolean ok = raw + rejected == landed;
-        out.printf("%s: raw %d + rejected %d = %d, lines landed %d in %d file(s) under %s: %s%n", d.dir(), raw,
-            rejected, raw + rejected, landed, files.size(), lander.sourceUri(d), ok ? "ok" : "MISMATCH");
-        if (!ok) {
-          failed.add(d.dir() + ": raw + rejected = " + (raw + rejected) + " but " + landed
+        LandedLines.FeedLines f = lines.of(d, prefix);
+        Lines.Account a = f.account();
+        out.printf("%s: raw %d + rejected %d = %d, lines landed %d in %d file(s) under %s: %s%n", d.dir(),
+            a.archived(), a.quarantined(), a.accounted(), a.landed(), f.files(), f.source(),
+            a.balanced() ? "ok" : "MISMATCH");
+        if (!a.balanced()) {
+          failed.add(d.dir() + ": raw + rejected = " + a.accounted() + " but " + a.landed()
               + " line(s) landed (run the raw stream: tidemark stream raw"
               + (d == Feed.EVENTS ? "" : " --dataset companies") + ")");
         }
@@ -109,9 +99,5 @@ final class CheckCommand implements Callable<Integer> {
     out.println("check: ok");
     out.flush();
     return 0;
-  }
-
-  private static long count(SparkSession spark, String sql) {
-    return spark.sql(sql).first().getLong(0);
   }
 }

@@ -1,15 +1,17 @@
 package io.tidemark.cli;
 
+import io.tidemark.CrashPoints;
+import io.tidemark.Timings;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Bootstrap;
 import io.tidemark.lakehouse.Lakehouse;
-import io.tidemark.publish.Publisher;
 import io.tidemark.lakehouse.Storage;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.Feed;
 import io.tidemark.land.Lander;
 import io.tidemark.land.SeedScenarios;
+import io.tidemark.publish.Publisher;
 import io.tidemark.restate.LatenessReport;
 import io.tidemark.restate.Restatement;
 import io.tidemark.services.Services;
@@ -54,12 +56,12 @@ final class DemoCommand implements Callable<Integer> {
           + "raw-companies, scd2) on branch " + config.stagingBranch() + ", then the publish: checks, and one merge "
           + "into " + config.publishedRef());
       Lander lander = new Lander(lh.storage(), config.landingBucket(), "");
-      StreamNarrator narrator = new StreamNarrator(lh.spark(), config, out);
+      StreamNarrator narrator = new StreamNarrator(lh.spark(), config, out, Tidemark.root(spec).crashPoints());
       for (Arrival a : SeedScenarios.ALL.arrivals()) {
         out.println("-- arrival " + a.number());
         LandCommand.land(lander, List.of(a), out);
         narrator.run(a.number());
-        publish(lh, out);
+        publish(lh, out, Tidemark.root(spec).crashPoints());
       }
 
       step(out, "4. what is in the landing zone");
@@ -77,9 +79,10 @@ final class DemoCommand implements Callable<Integer> {
           + config.tables().eventCounts().sqlAt(config.publishedRef()) + " ORDER BY w_start, company_id"), out, out);
 
       step(out, "6. restatement: repair on a branch what the watermarks dropped, audit, publish, tag");
-      Restatement.Result r = new Restatement(lh, Restatement.Options.defaults(config)).run();
+      Restatement.Result r = new Restatement(lh, Restatement.Options.defaults(config),
+          Tidemark.root(spec).crashPoints()).run();
       RestateCommand.print(r, lh, out);
-      publish(lh, out);
+      publish(lh, out, Tidemark.root(spec).crashPoints());
       if (r.published()) {
         out.println("windowed counts after the restatement:");
         new ResultPrinter(ResultPrinter.Format.table, 50).print(lh.spark().sql("SELECT * FROM "
@@ -117,7 +120,7 @@ final class DemoCommand implements Callable<Integer> {
    * The publish with what a reader sees on each side of it: before, the published branch one step behind the
    * staging branch; after, the same as the staging branch.
    */
-  private static void publish(Lakehouse lh, PrintWriter out) {
+  private static void publish(Lakehouse lh, PrintWriter out, CrashPoints crash) {
     TidemarkConfig config = lh.config();
     String main = config.publishedRef();
     String staging = config.stagingBranch();
@@ -127,7 +130,7 @@ final class DemoCommand implements Callable<Integer> {
         ? "   " + main + " shows what " + staging + " has: " + staged + "; nothing new to publish"
         : "   " + main + " is one step behind " + staging + ": " + main + " shows " + onMain + ", " + staging + " "
             + staged);
-    Publisher.Result r = new Publisher(lh).publish(false);
+    Publisher.Result r = new Publisher(lh, crash, Timings.NONE).publish(false);
     out.println(r.summary());
     if (r.mergeHash() != null) {
       out.println("   " + main + " caught up: it shows " + Seen.at(lh.spark(), config, main) + ", as " + staging

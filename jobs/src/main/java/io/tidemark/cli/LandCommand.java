@@ -7,6 +7,7 @@ import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.lakehouse.Storage;
 import io.tidemark.land.Arrival;
+import io.tidemark.land.ArrivalNumbers;
 import io.tidemark.land.Feed;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.land.LandedPrefix;
@@ -23,9 +24,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.List;
-import java.util.OptionalInt;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -240,23 +239,11 @@ final class LandCommand implements Callable<Integer> {
       return List.of();
     }
     Scenario scenario = scenario(storage);
-    List<Arrival> all = scenario.arrivals();
     if (arrival == null) {
-      return all;
+      return scenario.arrivals();
     }
-    return List.of(all.stream().filter(a -> a.number() == arrival).findFirst()
-        .orElseThrow(() -> new LandingException("--arrival " + arrival + ": "
-            + (source.replay != null ? source.replay : "scenario " + scenario.name()) + " has arrivals "
-            + numbers(all))));
-  }
-
-  /** 1..n, or the numbers one by one when some are missing. */
-  private static String numbers(List<Arrival> arrivals) {
-    int last = arrivals.isEmpty() ? 0 : arrivals.get(arrivals.size() - 1).number();
-    if (arrivals.size() == last) {
-      return "1.." + last;
-    }
-    return arrivals.stream().map(a -> String.valueOf(a.number())).collect(Collectors.joining(", "));
+    return List.of(ArrivalNumbers.pick(scenario, arrival,
+        source.replay != null ? source.replay : "scenario " + scenario.name()));
   }
 
   private Arrival fromLocal(Lander lander) {
@@ -267,11 +254,7 @@ final class LandCommand implements Callable<Integer> {
       throw new LandingException("--dataset: " + e.getMessage());
     }
     List<LandingFile> files = LocalFiles.read(source.from, ds);
-    if (arrival != null) {
-      return new Arrival(arrival, files);
-    }
-    OptionalInt same = lander.findIdentical(ds, files);
-    return new Arrival(same.orElse(lander.lastArrival(ds) + 1), files);
+    return new Arrival(arrival != null ? arrival : ArrivalNumbers.forFiles(lander, ds, files), files);
   }
 
   private void writeLocal(List<Arrival> arrivals, PrintWriter out) {

@@ -1,5 +1,6 @@
 package io.tidemark.cli;
 
+import io.tidemark.Timings;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.publish.Publisher;
 import java.io.PrintWriter;
@@ -29,7 +30,7 @@ final class PublishCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     try (Lakehouse lh = Lakehouse.open(Tidemark.root(spec).config().writing(), "tidemark publish")) {
-      Publisher.Result r = new Publisher(lh).publish(dryRun);
+      Publisher.Result r = new Publisher(lh, Tidemark.root(spec).crashPoints(), Timings.NONE).publish(dryRun);
       r.checks().forEach(c -> out.println("  " + c));
       out.println(r.summary());
     }

@@ -2,9 +2,9 @@ package io.tidemark.cli;
 
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.core.CorrectionSet.WindowFix;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.lakehouse.Work;
-import io.tidemark.core.CorrectionSet.WindowFix;
 import io.tidemark.restate.LatenessReport;
 import io.tidemark.restate.Restatement;
 import io.tidemark.restate.RestatementException;
@@ -80,7 +80,7 @@ final class RestateCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     try (Lakehouse lh = Lakehouse.open(config.writing(), "tidemark restate", "tidemark-restate/" + options.runId())) {
-      Restatement restatement = new Restatement(lh, options);
+      Restatement restatement = new Restatement(lh, options, Tidemark.root(spec).crashPoints());
       Work.Counts before = Work.now();
       Restatement.Result r = restatement.run();
       print(r, lh, out);
@@ -130,7 +130,8 @@ final class RestateCommand implements Callable<Integer> {
       try (Lakehouse lh = Lakehouse.open(config.writing(), "tidemark restate " + spec.name(),
           "tidemark-restate/" + options.runId())) {
         Work.Counts before = Work.now();
-        StageResult r = new Restatement(lh, options).stage(io.tidemark.restate.Stage.named(spec.name()));
+        StageResult r = new Restatement(lh, options, Tidemark.root(spec).crashPoints())
+            .stage(io.tidemark.restate.Stage.named(spec.name()));
         r.lines().forEach(out::println);
         if (Tidemark.root(spec).debug()) {
           out.println("work: " + Work.now().since(before));

@@ -60,7 +60,8 @@ final class StreamCommand implements Runnable {
     @Override
     public Integer call() {
       StreamSpec s = stream(Tidemark.root(spec).config());
-      return runAndPrint(spec, "tidemark stream " + spec.name(), lh -> List.of(s.run(lh.spark())));
+      return runAndPrint(spec, "tidemark stream " + spec.name(),
+          lh -> List.of(s.run(lh.spark(), Tidemark.root(spec).crashPoints())));
     }
   }
 
@@ -165,7 +166,8 @@ final class StreamCommand implements Runnable {
     @Override
     public Integer call() {
       TidemarkConfig c = Tidemark.root(spec).config();
-      return runAndPrint(spec, "tidemark stream all", lh -> Streams.all(lh.spark(), c));
+      return runAndPrint(spec, "tidemark stream all",
+          lh -> Streams.all(lh.spark(), c, true, Tidemark.root(spec).crashPoints()));
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.tidemark.cli;
 
+import io.tidemark.CrashPoints;
 import io.tidemark.config.Durations;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.stream.RunReport;
@@ -22,19 +23,21 @@ final class StreamNarrator {
   private final SparkSession spark;
   private final TidemarkConfig config;
   private final PrintWriter out;
+  private final CrashPoints crash;
   private Instant countsWatermark;
 
-  StreamNarrator(SparkSession spark, TidemarkConfig config, PrintWriter out) {
+  StreamNarrator(SparkSession spark, TidemarkConfig config, PrintWriter out, CrashPoints crash) {
     this.spark = spark;
     this.config = config;
     this.out = out;
+    this.crash = crash;
   }
 
   void run(int arrival) {
     Set<String> windowsBefore = windows();
     Instant watermarkBefore = countsWatermark;
     long t0 = System.nanoTime();
-    List<RunReport> reports = Streams.all(spark, config);
+    List<RunReport> reports = Streams.all(spark, config, true, crash);
     double seconds = (System.nanoTime() - t0) / 1e9;
     for (RunReport r : reports) {
       out.println("   " + r.summary());

@@ -1,5 +1,7 @@
 package io.tidemark.cli;
 
+import io.tidemark.CrashHook;
+import io.tidemark.CrashPoints;
 import io.tidemark.config.Setting;
 import io.tidemark.config.TidemarkConfig;
 import java.util.EnumMap;
@@ -105,6 +107,14 @@ public final class Tidemark implements Runnable {
 
   boolean debug() {
     return debug;
+  }
+
+  /**
+   * Where the jobs this command starts may be halted: nowhere, unless the crash tests ask through the environment
+   * ({@link CrashHook}).
+   */
+  CrashPoints crashPoints() {
+    return CrashHook.of(env);
   }
 
   @Override

@@ -1,7 +1,6 @@
 package io.tidemark.fence;
 
 import io.tidemark.lakehouse.nessie.CommitStory;
-
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;

@@ -1,5 +1,6 @@
 package io.tidemark.land;
 
+import io.tidemark.core.Lines;
 import java.nio.charset.StandardCharsets;
 
 /** One file of an arrival: JSON lines of one dataset. */
@@ -8,14 +9,8 @@ public record LandingFile(Feed dataset, String name, byte[] content) {
     return new LandingFile(dataset, name, text.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** Lines in the file (a last line without newline counts). */
+  /** Lines in the file ({@link Lines#count}: a last line without newline counts). */
   public long lines() {
-    long n = 0;
-    for (byte b : content) {
-      if (b == '\n') {
-        n++;
-      }
-    }
-    return content.length > 0 && content[content.length - 1] != '\n' ? n + 1 : n;
+    return Lines.count(content);
   }
 }

@@ -1,5 +1,7 @@
 package io.tidemark.maintain;
 
+import io.tidemark.lakehouse.nessie.NessieRefException;
+import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.publish.Publisher;
 import io.tidemark.restate.Restatement;
 import java.time.Clock;
@@ -11,9 +13,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
-import org.projectnessie.client.api.NessieApiV2;
-import org.projectnessie.error.NessieConflictException;
-import org.projectnessie.error.NessieNotFoundException;
 import org.projectnessie.model.Branch;
 import org.projectnessie.model.Reference;
 import org.projectnessie.model.Tag;
@@ -40,15 +39,15 @@ public final class BranchRetention {
   /** A {@code rejected-*} tag, the time of the commit it points at, and whether it goes. */
   public record TagDecision(String tag, String hash, Instant head, boolean delete, String why) {}
 
-  private final NessieApiV2 api;
+  private final NessieRefs refs;
   private final Clock clock;
 
-  public BranchRetention(NessieApiV2 api) {
-    this(api, Clock.systemUTC());
+  public BranchRetention(NessieRefs refs) {
+    this(refs, Clock.systemUTC());
   }
 
-  BranchRetention(NessieApiV2 api, Clock clock) {
-    this.api = api;
+  BranchRetention(NessieRefs refs, Clock clock) {
+    this.refs = refs;
     this.clock = clock;
   }
 
@@ -124,41 +123,31 @@ public final class BranchRetention {
   }
 
   private Instant headTime(Reference b) {
-    try {
-      var log = api.getCommitLog().refName(b.getName()).hashOnRef(b.getHash()).maxRecords(1).get();
-      return log.getLogEntries().stream().findFirst().map(e -> e.getCommitMeta().getCommitTime())
-          .orElse(Instant.EPOCH);
-    } catch (NessieNotFoundException e) {
-      return Instant.EPOCH;
-    }
+    return refs.commitTime(b);
   }
 
   private void delete(String name, String hash) {
     try {
       // deletes exactly the head we decided on: a branch that moved meanwhile is in use, and the delete fails
-      api.deleteBranch().branch(Branch.of(name, hash)).delete();
-    } catch (NessieNotFoundException e) {
-      // already gone: what we wanted
-    } catch (NessieConflictException e) {
-      throw new MaintenanceException("cannot delete branch " + name + ": " + e.getMessage());
+      refs.deleteBranchAt(name, hash);
+    } catch (NessieRefException e) {
+      throw new MaintenanceException(e.getMessage());
     }
   }
 
   private void deleteTag(String name, String hash) {
     try {
-      api.deleteTag().tag(Tag.of(name, hash)).delete();
-    } catch (NessieNotFoundException e) {
-      // already gone: what we wanted
-    } catch (NessieConflictException e) {
-      throw new MaintenanceException("cannot delete tag " + name + ": " + e.getMessage());
+      refs.deleteTagAt(name, hash);
+    } catch (NessieRefException e) {
+      throw new MaintenanceException(e.getMessage());
     }
   }
 
   private List<Reference> allReferences() {
     try {
-      return api.getAllReferences().stream().toList();
-    } catch (NessieNotFoundException e) {
-      throw new MaintenanceException("cannot list the Nessie references: " + e.getMessage(), e);
+      return refs.references();
+    } catch (NessieRefException e) {
+      throw new MaintenanceException(e.getMessage(), e);
     }
   }
 }

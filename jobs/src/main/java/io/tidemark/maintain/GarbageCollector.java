@@ -5,6 +5,7 @@ import io.tidemark.config.Durations;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.SparkSessions;
 import io.tidemark.lakehouse.Storage;
+import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.services.Endpoints;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,8 +16,6 @@ import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.io.FileIO;
-import org.projectnessie.client.NessieClientBuilder;
-import org.projectnessie.client.api.NessieApiV2;
 
 /**
  * Reference-aware garbage collection of the warehouse, mark and sweep as Nessie GC does it (its library is not
@@ -57,10 +56,8 @@ public final class GarbageCollector {
     LiveContents.Found found;
     ReachableFiles reachable;
     List<String> broken = new ArrayList<>();
-    try (NessieApiV2 api = NessieClientBuilder.createClientBuilderFromSystemSettings()
-        .withUri(endpoints.nessieApi()).build(NessieApiV2.class);
-         FileIO io = fileIo()) {
-      found = new LiveContents(api).collect(cutoff, out);
+    try (NessieRefs refs = new NessieRefs(endpoints); FileIO io = fileIo()) {
+      found = new LiveContents(refs).collect(cutoff, out);
       reachable = new ReachableFiles(io);
       for (LiveContents.TableVersion v : found.tables()) {
         try {

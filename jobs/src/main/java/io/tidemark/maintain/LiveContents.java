@@ -1,15 +1,15 @@
 package io.tidemark.maintain;
 
+import io.tidemark.lakehouse.nessie.NessieRefException;
+import io.tidemark.lakehouse.nessie.NessieRefs;
 import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.projectnessie.client.api.NessieApiV2;
 import org.projectnessie.error.NessieNotFoundException;
 import org.projectnessie.model.Content;
 import org.projectnessie.model.EntriesResponse;
-import org.projectnessie.model.FetchOption;
 import org.projectnessie.model.IcebergTable;
 import org.projectnessie.model.IcebergView;
 import org.projectnessie.model.LogResponse.LogEntry;
@@ -30,23 +30,22 @@ public final class LiveContents {
   /** What the mark found: table versions, view metadata files, and the references and commits walked. */
   public record Found(Set<TableVersion> tables, Set<String> viewMetadata, List<String> references, int commits) {}
 
-  private final NessieApiV2 api;
+  private final NessieRefs refs;
 
-  public LiveContents(NessieApiV2 api) {
-    this.api = api;
+  public LiveContents(NessieRefs refs) {
+    this.refs = refs;
   }
 
   public Found collect(Instant cutoff, Consumer<String> progress) {
     Set<TableVersion> tables = new LinkedHashSet<>();
     Set<String> views = new LinkedHashSet<>();
-    List<Reference> refs = allReferences();
+    List<Reference> all = allReferences();
     int commits = 0;
-    for (Reference ref : refs) {
+    for (Reference ref : all) {
       int walked = 0;
       String boundary = null;
       try {
-        var log = api.getCommitLog().refName(ref.getName()).hashOnRef(ref.getHash()).fetch(FetchOption.ALL).stream()
-            .iterator();
+        var log = refs.logWithOperations(ref.getName(), ref.getHash()).iterator();
         while (log.hasNext()) {
           LogEntry e = log.next();
           walked++;
@@ -65,8 +64,7 @@ public final class LiveContents {
           }
         }
         if (boundary != null) {
-          for (EntriesResponse.Entry entry : api.getEntries().refName(ref.getName()).hashOnRef(boundary)
-              .withContent(true).stream().toList()) {
+          for (EntriesResponse.Entry entry : refs.entries(ref.getName(), boundary)) {
             add(entry.getContent(), tables, views, ref.getName());
           }
         }
@@ -79,7 +77,7 @@ public final class LiveContents {
       progress.accept("mark: " + ref.getName() + " (" + (ref instanceof org.projectnessie.model.Branch ? "branch"
           : "tag") + "): " + walked + " commits walked");
     }
-    return new Found(tables, views, refs.stream().map(Reference::getName).toList(), commits);
+    return new Found(tables, views, all.stream().map(Reference::getName).toList(), commits);
   }
 
   private static void add(Content c, Set<TableVersion> tables, Set<String> views, String ref) {
@@ -100,9 +98,9 @@ public final class LiveContents {
 
   private List<Reference> allReferences() {
     try {
-      return api.getAllReferences().stream().toList();
-    } catch (NessieNotFoundException e) {
-      throw new MaintenanceException("cannot list the Nessie references: " + e.getMessage(), e);
+      return refs.references();
+    } catch (NessieRefException e) {
+      throw new MaintenanceException(e.getMessage(), e);
     }
   }
 }

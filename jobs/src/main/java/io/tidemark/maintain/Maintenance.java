@@ -2,10 +2,9 @@ package io.tidemark.maintain;
 
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.lakehouse.nessie.NessieRefs;
 import java.util.List;
 import java.util.function.Consumer;
-import org.projectnessie.client.NessieClientBuilder;
-import org.projectnessie.client.api.NessieApiV2;
 
 /**
  * The maintenance jobs on a lakehouse, in the order a schedule runs them: compaction, GC, branch retention. The
@@ -35,8 +34,8 @@ public final class Maintenance {
 
   public List<BranchRetention.Decision> branches(BranchRetention.Options options) {
     out.accept("== restatement branches" + (options.dryRun() ? " (dry run)" : ""));
-    try (NessieApiV2 api = nessie()) {
-      return new BranchRetention(api).run(options, out);
+    try (NessieRefs refs = new NessieRefs(lakehouse.endpoints())) {
+      return new BranchRetention(refs).run(options, out);
     }
   }
 
@@ -44,18 +43,13 @@ public final class Maintenance {
   public List<BranchRetention.TagDecision> rejected(BranchRetention.Options options) {
     out.accept("== tags of refused arrivals (" + io.tidemark.publish.Publisher.REJECTED + "*)"
         + (options.dryRun() ? " (dry run)" : ""));
-    try (NessieApiV2 api = nessie()) {
-      return new BranchRetention(api).rejected(options, out);
+    try (NessieRefs refs = new NessieRefs(lakehouse.endpoints())) {
+      return new BranchRetention(refs).rejected(options, out);
     }
   }
 
   public LandingCleanup.Result landing(LandingCleanup.Options options) {
     out.accept("== landing zone" + (options.dryRun() ? " (dry run)" : ""));
     return new LandingCleanup(lakehouse.spark(), lakehouse.config(), lakehouse.storage()).run(options, out);
-  }
-
-  private NessieApiV2 nessie() {
-    return NessieClientBuilder.createClientBuilderFromSystemSettings()
-        .withUri(lakehouse.endpoints().nessieApi()).build(NessieApiV2.class);
   }
 }

@@ -1,25 +1,22 @@
 package io.tidemark.publish;
 
-import io.tidemark.CrashHook;
+import io.tidemark.CrashPoints;
+import io.tidemark.Timings;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.CommitKeys;
 import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.lakehouse.nessie.NessieRefException;
 import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.stream.BatchArrivals;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.projectnessie.error.NessieConflictException;
-import org.projectnessie.error.NessieNotFoundException;
 import org.projectnessie.model.Branch;
-import org.projectnessie.model.CommitMeta;
-import org.projectnessie.model.Conflict;
 import org.projectnessie.model.Content;
 import org.projectnessie.model.ContentKey;
-import org.projectnessie.model.MergeResponse;
 
 /**
  * Publishes what the writers staged: reads the staging branch's head once, checks what it changed since the
@@ -38,7 +35,7 @@ public final class Publisher {
   /** What a publish did. {@code mergeHash} null: nothing published (nothing staged, or a dry run). */
   public record Result(String publishedRef, String stagingBranch, String stagedHash, String mergeHash,
                        String arrivals, Map<TableName, Long> rows, List<AuditCheck> checks, boolean nothingStaged,
-                       long checkMs, long totalMs, Map<String, Long> stepsMs) {
+                       long checkMs, long totalMs) {
     public String summary() {
       if (nothingStaged) {
         return "publish: nothing staged on " + stagingBranch + " that " + publishedRef + " does not have";
@@ -56,17 +53,27 @@ public final class Publisher {
 
   private final Lakehouse lakehouse;
   private final TidemarkConfig config;
+  private final CrashPoints crash;
+  private final Timings timings;
 
   /** {@code lakehouse}: a writer's ({@link TidemarkConfig#writing}), whose catalog reads the staging branch. */
   public Publisher(Lakehouse lakehouse) {
+    this(lakehouse, CrashPoints.NONE, Timings.NONE);
+  }
+
+  /**
+   * The same, halting at {@code crash}'s points ({@code publish:after-checks}, {@code publish:after-merge}) and
+   * putting where the time goes step by step into {@code timings} ({@code tidemark bench publish} prints it).
+   */
+  public Publisher(Lakehouse lakehouse, CrashPoints crash, Timings timings) {
     this.lakehouse = lakehouse;
     this.config = lakehouse.config();
+    this.crash = crash;
+    this.timings = timings;
   }
 
   public Result publish(boolean dryRun) {
     long t0 = System.nanoTime();
-    // where the time goes, step by step (`tidemark bench publish` prints it)
-    Map<String, Long> steps = new LinkedHashMap<>();
     String published = config.publishedRef();
     String staging = config.stagingBranch();
     if (published.equals(staging)) {
@@ -84,14 +91,13 @@ public final class Publisher {
       // arrival's, and Nessie's merge leaves it as the user left it
       String base = mergeBase(refs, target, staging, stagedHash);
       List<ContentKey> changed = refs.changedKeys(staging, base, staging, stagedHash);
-      Map<ContentKey, Content> atBase = contents(refs, staging, base,
-          config.tables().all().stream().map(Staged::key).toList());
-      steps.put("nessie", ms(t0));
+      Map<ContentKey, Content> atBase = published(refs, staging, base);
+      timings.put("nessie", ms(t0));
       long l0 = System.nanoTime();
       Staged staged = Staged.read(lakehouse.spark(), config, atBase, base, stagedHash, changed);
-      steps.put("load", ms(l0));
+      timings.put("load", ms(l0));
       if (staged.isEmpty()) {
-        return new Result(published, staging, stagedHash, null, "", Map.of(), List.of(), true, 0, ms(t0), steps);
+        return new Result(published, staging, stagedHash, null, "", Map.of(), List.of(), true, 0, ms(t0));
       }
       java.util.Set<ContentKey> changedOnPublished = new java.util.HashSet<>(
           refs.changedKeys(staging, base, published, target.getHash()));
@@ -104,7 +110,10 @@ public final class Publisher {
             + published + "\"` and undo that change or redo it on " + staging);
       }
       long c0 = System.nanoTime();
-      List<AuditCheck> checks = new ArrivalChecks(config, lakehouse.storage()).run(staged, steps);
+      List<AuditCheck> checks;
+      try (ArrivalChecks runner = new ArrivalChecks(config, lakehouse.storage())) {
+        checks = runner.run(staged, timings);
+      }
       long checkMs = ms(c0);
       String arrivals = BatchArrivals.describe(staged.arrivals());
       Map<TableName, Long> rows = new LinkedHashMap<>();
@@ -124,17 +133,15 @@ public final class Publisher {
             + "ns.table@" + tag + "\"`); fix it on " + staging + " and publish again");
       }
       if (dryRun) {
-        return new Result(published, staging, stagedHash, null, arrivals, rows, checks, false, checkMs, ms(t0),
-            steps);
+        return new Result(published, staging, stagedHash, null, arrivals, rows, checks, false, checkMs, ms(t0));
       }
-      CrashHook.at("publish:after-checks");
+      crash.at("publish:after-checks");
       long m0 = System.nanoTime();
       String merge = merge(refs, target, staging, stagedHash, message(staged, arrivals, rows, checks),
           properties(staged, arrivals, rows, checks));
-      steps.put("merge", ms(m0));
-      CrashHook.at("publish:after-merge");
-      return new Result(published, staging, stagedHash, merge, arrivals, rows, checks, false, checkMs, ms(t0),
-          steps);
+      timings.put("merge", ms(m0));
+      crash.at("publish:after-merge");
+      return new Result(published, staging, stagedHash, merge, arrivals, rows, checks, false, checkMs, ms(t0));
     }
   }
 
@@ -152,37 +159,26 @@ public final class Publisher {
     return ArrivalChecks.WRITERS.equals(c.name()) ? 0 : ArrivalChecks.SAME_ARRIVALS.equals(c.name()) ? 1 : 2;
   }
 
-  private static Map<ContentKey, Content> contents(NessieRefs refs, String ref, String hash, List<ContentKey> keys) {
+  /** The pipeline's tables at the staging branch's commit the published branch holds. */
+  private Map<ContentKey, Content> published(NessieRefs refs, String staging, String base) {
     try {
-      return refs.api().getContent().refName(ref).hashOnRef(hash).keys(keys).get();
-    } catch (NessieNotFoundException e) {
-      throw new PublishException("cannot read " + ref + " in Nessie: " + e.getMessage());
+      return refs.contents(staging, base, config.tables().all().stream().map(Staged::key).toList());
+    } catch (NessieRefException e) {
+      throw new PublishException(e.getMessage());
     }
   }
 
   /**
-   * The newest commit of the staging branch that the published branch holds (Nessie's common ancestor of the two,
-   * asked with a merge that only tries): the commit after which everything staged is new.
+   * The newest commit of the staging branch that the published branch holds (Nessie's common ancestor of the two):
+   * the commit after which everything staged is new.
    */
   private static String mergeBase(NessieRefs refs, Branch target, String staging, String stagedHash) {
     try {
-      MergeResponse r = refs.api().mergeRefIntoBranch().branch(target).fromRef(Branch.of(staging, stagedHash))
-          .dryRun(true).returnConflictAsResult(true).merge();
-      if (r.getCommonAncestor() == null) {
-        throw new PublishException(staging + " and " + target.getName() + " have no commit in common: run "
-            + "`tidemark bootstrap`, which makes " + staging + " from " + target.getName());
-      }
-      return r.getCommonAncestor();
-    } catch (org.projectnessie.error.NessieBadRequestException e) {
-      // Nessie refuses even to try a merge of a commit the target already holds: nothing is staged
-      if (String.valueOf(e.getMessage()).contains("No hashes to merge")) {
-        return stagedHash;
-      }
-      throw new PublishException("cannot compare " + staging + " with " + target.getName() + " in Nessie: "
-          + io.tidemark.TidemarkException.firstLine(e));
-    } catch (NessieConflictException | NessieNotFoundException e) {
-      throw new PublishException("cannot compare " + staging + " with " + target.getName() + " in Nessie: "
-          + io.tidemark.TidemarkException.firstLine(e));
+      return refs.mergeBase(target, staging, stagedHash).orElseThrow(() -> new PublishException(staging + " and "
+          + target.getName() + " have no commit in common: run `tidemark bootstrap`, which makes " + staging
+          + " from " + target.getName()));
+    } catch (NessieRefException e) {
+      throw new PublishException(e.getMessage());
     }
   }
 
@@ -190,24 +186,15 @@ public final class Publisher {
   private String merge(NessieRefs refs, Branch target, String staging, String stagedHash, String message,
                        Map<String, String> props) {
     try {
-      MergeResponse r = refs.api().mergeRefIntoBranch().branch(target).fromRef(Branch.of(staging, stagedHash))
-          .commitMeta(CommitMeta.builder().message(message).author(AUTHOR).putAllProperties(props).build())
-          .merge();
-      return r.getResultantTargetHash();
-    } catch (NessieConflictException e) {
+      return refs.mergeExpecting(target, staging, stagedHash, message, AUTHOR, props);
+    } catch (NessieRefs.MergeRefused e) {
       throw new PublishException("conflict: Nessie refused to merge " + staging + "@" + shortHash(stagedHash)
-          + " into " + target.getName() + " (" + conflicts(e) + "); publish never forces: look at `tidemark sql "
+          + " into " + target.getName() + " (" + (e.keys().isEmpty() ? e.getMessage()
+          : "changed on both sides: " + capped(e.keys())) + "); publish never forces: look at `tidemark sql "
           + "\"SHOW LOG " + target.getName() + "\"`, then publish again");
-    } catch (NessieNotFoundException e) {
-      throw new PublishException("cannot merge " + staging + " into " + target.getName() + ": " + e.getMessage());
+    } catch (NessieRefException e) {
+      throw new PublishException(e.getMessage());
     }
-  }
-
-  private static String conflicts(NessieConflictException e) {
-    List<String> keys = e.getErrorDetails() instanceof org.projectnessie.error.ReferenceConflicts rc
-        ? rc.conflicts().stream().map(Conflict::key).filter(java.util.Objects::nonNull).map(ContentKey::toString)
-            .toList() : List.of();
-    return keys.isEmpty() ? io.tidemark.TidemarkException.firstLine(e) : "changed on both sides: " + capped(keys);
   }
 
   private String message(Staged staged, String arrivals, Map<TableName, Long> rows, List<AuditCheck> checks) {

@@ -1,6 +1,6 @@
 package io.tidemark.restate;
 
-import io.tidemark.CrashHook;
+import io.tidemark.CrashPoints;
 import io.tidemark.config.Tables;
 import io.tidemark.core.CompanyChange;
 import io.tidemark.core.CorrectionLog;
@@ -47,20 +47,24 @@ final class CorrectionWriter {
   private final String runId;
   private final String branchName;
   private final Map<String, String> provenance;
+  private final CrashPoints crash;
 
-  /** {@code branch}: the tables at the branch's head, to commit to. */
-  CorrectionWriter(PinnedTables branch, Tables tables, String runId, String branchName) {
+  /**
+   * {@code branch}: the tables at the branch's head, to commit to; {@code crash}: where the crash tests may halt the
+   * write ({@code restate:after-counts}, between the counts and the dedup writes).
+   */
+  CorrectionWriter(PinnedTables branch, Tables tables, String runId, String branchName, CrashPoints crash) {
     this.branch = branch;
     this.tables = tables;
     this.runId = runId;
     this.branchName = branchName;
     this.provenance = Provenance.ofRestatement(runId);
+    this.crash = crash;
   }
 
   void write(CorrectionSet c) {
     windows(c.windows());
-    // the crash tests halt here, between the counts and the dedup writes
-    CrashHook.at("restate:after-counts");
+    crash.at("restate:after-counts");
     events(c.events());
     changes(c.changes());
     log(c);

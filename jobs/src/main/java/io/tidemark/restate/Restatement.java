@@ -1,11 +1,12 @@
 package io.tidemark.restate;
 
+import io.tidemark.CrashPoints;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.config.ConfigException;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.core.CorrectionSet;
 import io.tidemark.core.CorrectionSet.WindowFix;
+import io.tidemark.lakehouse.Lakehouse;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -98,15 +99,22 @@ public final class Restatement {
 
   private final Lakehouse lakehouse;
   private final Options options;
+  private final CrashPoints crash;
 
   public Restatement(Lakehouse lakehouse, Options options) {
+    this(lakehouse, options, CrashPoints.NONE);
+  }
+
+  /** The same, halting at {@code crash}'s points (the crash tests'). */
+  public Restatement(Lakehouse lakehouse, Options options, CrashPoints crash) {
     this.lakehouse = lakehouse;
     this.options = options;
+    this.crash = crash;
   }
 
   /** Every stage in order, as one command does; resumes a run id whose stages were started before. */
   public Result run() throws Exception {
-    try (RunContext ctx = new RunContext(lakehouse, options)) {
+    try (RunContext ctx = new RunContext(lakehouse, options, crash)) {
       PlanStage planning = new PlanStage(ctx);
       Plan plan;
       if (ctx.ledger.read().unknown()) {
@@ -141,7 +149,7 @@ public final class Restatement {
 
   /** Runs one stage. */
   public StageResult stage(Stage stage) throws Exception {
-    try (RunContext ctx = new RunContext(lakehouse, options)) {
+    try (RunContext ctx = new RunContext(lakehouse, options, crash)) {
       return switch (stage) {
         case PLAN -> new PlanStage(ctx).run();
         case WRITE -> new WriteStage(ctx).run();
@@ -154,7 +162,7 @@ public final class Restatement {
 
   /** One line: the check that failed, and the SQL to look at the branch with. */
   public String auditFailure(AuditCheck failed, String branch) {
-    try (RunContext ctx = new RunContext(lakehouse, options)) {
+    try (RunContext ctx = new RunContext(lakehouse, options, crash)) {
       return new AuditStage(ctx).failure(failed, branch);
     }
   }

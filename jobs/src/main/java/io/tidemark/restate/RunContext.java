@@ -1,11 +1,12 @@
 package io.tidemark.restate;
 
-import io.tidemark.core.CorrectionSet;
+import io.tidemark.CrashPoints;
 import io.tidemark.TidemarkException;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.core.CorrectionSet;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.lakehouse.nessie.NessieRefs;
 import java.util.HashMap;
@@ -27,16 +28,19 @@ final class RunContext implements AutoCloseable {
   final String main;
   final NessieRefs refs;
   final RunLedger ledger;
+  /** Where the crash tests may halt the run. */
+  final CrashPoints crash;
   private SparkSession spark;
   private final Map<String, CorrectionSet> corrections = new HashMap<>();
   /** The checks of the newest audit this process ran. */
   List<AuditCheck> lastChecks = List.of();
 
-  RunContext(Lakehouse lakehouse, Restatement.Options options) {
+  RunContext(Lakehouse lakehouse, Restatement.Options options, CrashPoints crash) {
     this.lakehouse = lakehouse;
     this.config = lakehouse.config();
     this.tables = config.tables();
     this.options = options;
+    this.crash = crash;
     this.main = config.nessieRef();
     this.refs = new NessieRefs(lakehouse.endpoints());
     this.ledger = new RunLedger(refs, options.refPrefix(), options.runId(), main, !options.generatedId());

@@ -38,8 +38,8 @@ final class WriteStage {
 
   /** Writes the plan's corrections on its branch (at the plan's commit) and marks the write done. */
   void apply(Plan plan) {
-    new CorrectionWriter(PinnedTables.onBranch(ctx.spark(), plan.branch()), ctx.tables, ctx.runId(), plan.branch())
-        .write(ctx.corrections(plan));
+    new CorrectionWriter(PinnedTables.onBranch(ctx.spark(), plan.branch()), ctx.tables, ctx.runId(), plan.branch(),
+        ctx.crash).write(ctx.corrections(plan));
     ctx.ledger.markWritten(plan);
   }
 }

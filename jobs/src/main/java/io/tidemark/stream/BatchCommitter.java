@@ -1,8 +1,8 @@
 package io.tidemark.stream;
 
-import io.tidemark.fence.OffsetLog;
-import io.tidemark.CrashHook;
+import io.tidemark.CrashPoints;
 import io.tidemark.config.TableName;
+import io.tidemark.fence.OffsetLog;
 import io.tidemark.lakehouse.IcebergTables;
 import io.tidemark.lakehouse.SparkCommits;
 import java.util.ArrayList;
@@ -11,12 +11,12 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.ToLongFunction;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
-import org.apache.iceberg.SnapshotSummary;
 
 /**
  * Writes the micro-batches of one query into Iceberg tables, exactly once. Each commit's snapshot summary
@@ -26,7 +26,7 @@ import org.apache.iceberg.SnapshotSummary;
  * nothing to write make no commit (see {@link Output} for the one exception).
  */
 final class BatchCommitter {
-  // The crash tests' points (CrashHook): <stream>:before-commit:<batch> when the batch starts,
+  // The crash tests' points (CrashPoints): <stream>:before-commit:<batch> when the batch starts,
   // <stream>:after-commit:<batch> right after the batch's first non-empty table commit, before any other table and
   // before Spark's checkpoint commit; <stream>:after-commit:* whichever batch gets there first.
 
@@ -44,6 +44,7 @@ final class BatchCommitter {
   /** Per batch: the arrivals it read, as its commits carry them. */
   private final Map<Long, String> arrivals = new java.util.HashMap<>();
   private final TableName quarantine;
+  private final CrashPoints crash;
 
   /**
    * What one batch did to one table: the rows it committed and the commit's snapshot (for a batch already
@@ -54,15 +55,19 @@ final class BatchCommitter {
   record BatchResult(long batchId, TableName table, long rows, boolean alreadyCommitted, Long snapshotId,
                      long computeMs, long writeMs, long commitMs, long catalogMs) {}
 
-  BatchCommitter(String stream, String checkpoint) {
-    this(stream, checkpoint, null);
+  BatchCommitter(String stream, String checkpoint, CrashPoints crash) {
+    this(stream, checkpoint, null, crash);
   }
 
-  /** {@code quarantine}: the table of the stream's rejected lines, if it has one. */
-  BatchCommitter(String stream, String checkpoint, TableName quarantine) {
+  /**
+   * {@code quarantine}: the table of the stream's rejected lines, if it has one; {@code crash}: where the crash tests
+   * may halt the batch ({@code <stream>:before-commit:<batch>}, {@code <stream>:after-commit:<batch>}).
+   */
+  BatchCommitter(String stream, String checkpoint, TableName quarantine, CrashPoints crash) {
     this.stream = stream;
     this.checkpoint = checkpoint;
     this.quarantine = quarantine;
+    this.crash = crash;
   }
 
   List<BatchResult> results() {
@@ -172,7 +177,7 @@ final class BatchCommitter {
       throw new IllegalStateException("not inside a streaming micro-batch");
     }
     OffsetLog.BatchMetadata meta = OffsetLog.read(spark, checkpoint, batchId);
-    CrashHook.at(stream + ":before-commit:" + batchId);
+    crash.at(stream + ":before-commit:" + batchId);
     long c0 = System.nanoTime();
     Long known = lastCommitted.get(table);
     if (known == null) {
@@ -205,7 +210,7 @@ final class BatchCommitter {
       catalogMs += (System.nanoTime() - t1) / 1_000_000;
       results.add(new BatchResult(batchId, table, addedRecords(committed), false, committed.snapshotId(), 0,
           (t1 - t0) / 1_000_000, commitMs, catalogMs));
-      CrashHook.at(stream + ":after-commit:" + batchId);
+      crash.at(stream + ":after-commit:" + batchId);
       return;
     }
     boolean cache = kind != Output.DERIVED;
@@ -219,7 +224,7 @@ final class BatchCommitter {
         commitMs = write.applyAsLong(props);
         snapshot = CommitTimings.lastSnapshot(table);
         lastCommitted.put(table, batchId);
-        CrashHook.at(stream + ":after-commit:" + batchId);
+        crash.at(stream + ":after-commit:" + batchId);
       }
       results.add(new BatchResult(batchId, table, n, false, snapshot, (t1 - t0) / 1_000_000,
           (System.nanoTime() - t1) / 1_000_000, commitMs, catalogMs));

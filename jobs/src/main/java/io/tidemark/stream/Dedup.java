@@ -1,5 +1,6 @@
 package io.tidemark.stream;
 
+import io.tidemark.CrashPoints;
 import io.tidemark.config.Durations;
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.TableCatalog;
@@ -29,13 +30,18 @@ public final class Dedup {
 
   public static RunReport run(SparkSession spark, String source, TableName table, String checkpoint,
                               Duration watermark, Mode mode) {
+    return run(spark, source, table, checkpoint, watermark, mode, CrashPoints.NONE);
+  }
+
+  public static RunReport run(SparkSession spark, String source, TableName table, String checkpoint,
+                              Duration watermark, Mode mode, CrashPoints crash) {
     Preflight.check(spark, source, TableCatalog.events(table));
     Dataset<Row> events = LineFormat.EVENTS.valid(spark, source);
     Dataset<Row> unique = mode == Mode.WITHIN_WATERMARK
         ? events.withWatermark("event_ts", Durations.spark(watermark))
             .dropDuplicatesWithinWatermark(new String[] {"event_id"})
         : events.dropDuplicates(new String[] {"event_id"});
-    BatchCommitter committer = new BatchCommitter(NAME, checkpoint);
+    BatchCommitter committer = new BatchCommitter(NAME, checkpoint, crash);
     TrailingBatch.restoreIfLost(spark, checkpoint);
     return StreamRun.run(NAME, "event", StreamRun.availableNow(unique, checkpoint,
         (batch, id) -> committer.append(id, Map.of(table, batch), BatchCommitter.Output.LARGE)), committer);

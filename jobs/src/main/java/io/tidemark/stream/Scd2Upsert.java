@@ -3,6 +3,7 @@ package io.tidemark.stream;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
+import io.tidemark.CrashPoints;
 import io.tidemark.config.Durations;
 import io.tidemark.config.TableName;
 import io.tidemark.core.CompanyChange;
@@ -59,13 +60,18 @@ public final class Scd2Upsert {
 
   public static RunReport run(SparkSession spark, String source, TableName dimension,
                               TableName changeLog, String checkpoint, Duration watermark) {
+    return run(spark, source, dimension, changeLog, checkpoint, watermark, CrashPoints.NONE);
+  }
+
+  public static RunReport run(SparkSession spark, String source, TableName dimension,
+                              TableName changeLog, String checkpoint, Duration watermark, CrashPoints crash) {
     Preflight.check(spark, source, TableCatalog.companies(dimension), TableCatalog.companyChanges(changeLog));
     // no stateful operator: the batch's own late filter and the change log (a change applied once is not applied
     // again) do what dropDuplicatesWithinWatermark did, without its state store and the trailing no-data batch
     // it needs to evict; Spark still tracks the watermark and records it in the offset log
     Dataset<Row> changes = SparkScd2History.normalize(LineFormat.COMPANY_CHANGES.valid(spark, source))
         .withWatermark(CompanyChanges.CHANGE_TS.name(), Durations.spark(watermark));
-    BatchCommitter committer = new BatchCommitter(NAME, checkpoint);
+    BatchCommitter committer = new BatchCommitter(NAME, checkpoint, crash);
     return StreamRun.run(NAME, "change", StreamRun.availableNow(changes, checkpoint,
         (batch, id) -> upsert(batch, id, dimension, changeLog, committer)), committer);
   }

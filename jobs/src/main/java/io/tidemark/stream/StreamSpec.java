@@ -1,5 +1,6 @@
 package io.tidemark.stream;
 
+import io.tidemark.CrashPoints;
 import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
 import io.tidemark.config.TidemarkConfig;
@@ -88,7 +89,12 @@ public record StreamSpec(StreamKind kind, String source, TableName table, TableN
    * record took is the report's duration {@link #RECORD}.
    */
   public RunReport run(SparkSession spark) {
-    RunReport report = runUnrecorded(spark);
+    return run(spark, CrashPoints.NONE);
+  }
+
+  /** The same, halting at {@code crash}'s points of its batches. */
+  public RunReport run(SparkSession spark, CrashPoints crash) {
+    RunReport report = runUnrecorded(spark, crash);
     long t0 = System.nanoTime();
     StreamBatches.append(spark, this, report);
     report.durationsMs().put(RECORD, (System.nanoTime() - t0) / 1_000_000);
@@ -96,14 +102,14 @@ public record StreamSpec(StreamKind kind, String source, TableName table, TableN
   }
 
   /** The run alone; its batches are for the caller to record. */
-  RunReport runUnrecorded(SparkSession spark) {
+  RunReport runUnrecorded(SparkSession spark, CrashPoints crash) {
     return switch (kind) {
-      case RAW -> RawArchive.run(spark, source, table, sideTable, checkpoint);
-      case RAW_COMPANIES -> RawArchive.companies(spark, source, table, sideTable, checkpoint);
-      case DEDUP -> Dedup.run(spark, source, table, checkpoint, watermark, Dedup.Mode.WITHIN_WATERMARK);
+      case RAW -> RawArchive.run(spark, source, table, sideTable, checkpoint, crash);
+      case RAW_COMPANIES -> RawArchive.companies(spark, source, table, sideTable, checkpoint, crash);
+      case DEDUP -> Dedup.run(spark, source, table, checkpoint, watermark, Dedup.Mode.WITHIN_WATERMARK, crash);
       case COUNTS -> WindowedCounts.run(spark, source, table, checkpoint,
-          new WindowedCounts.Options(watermark, window));
-      case SCD2 -> Scd2Upsert.run(spark, source, table, sideTable, checkpoint, watermark);
+          new WindowedCounts.Options(watermark, window), crash);
+      case SCD2 -> Scd2Upsert.run(spark, source, table, sideTable, checkpoint, watermark, crash);
     };
   }
 }

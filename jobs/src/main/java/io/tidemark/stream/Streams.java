@@ -1,5 +1,6 @@
 package io.tidemark.stream;
 
+import io.tidemark.CrashPoints;
 import io.tidemark.config.TidemarkConfig;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,6 +38,11 @@ public final class Streams {
    * committed together once the last one has ended ({@link StreamBatches.Recorder}), also when one of them failed.
    */
   public static List<RunReport> all(SparkSession spark, TidemarkConfig config, boolean record) {
+    return all(spark, config, record, CrashPoints.NONE);
+  }
+
+  /** The same, halting at {@code crash}'s points of the streams' batches. */
+  public static List<RunReport> all(SparkSession spark, TidemarkConfig config, boolean record, CrashPoints crash) {
     StreamBatches.Recorder recorder = record ? new StreamBatches.Recorder(spark, config.tables().streamBatches())
         : null;
     AtomicLong lastRunEnd = new AtomicLong(System.nanoTime());
@@ -46,7 +52,7 @@ public final class Streams {
       if (landed.computeIfAbsent(s.source(), source -> landed(spark, source))) {
         String lane = s.kind() == StreamKind.RAW || s.kind() == StreamKind.RAW_COMPANIES ? RawArchive.NAME : s.name();
         runs.add(new ConcurrentRuns.Run(lane, () -> {
-          RunReport r = s.runUnrecorded(spark);
+          RunReport r = s.runUnrecorded(spark, crash);
           lastRunEnd.accumulateAndGet(System.nanoTime(), Math::max);
           if (recorder != null) {
             long t0 = System.nanoTime();

@@ -3,6 +3,7 @@ package io.tidemark.stream;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.window;
 
+import io.tidemark.CrashPoints;
 import io.tidemark.config.Durations;
 import io.tidemark.config.Setting;
 import io.tidemark.config.TableName;
@@ -47,10 +48,15 @@ public final class WindowedCounts {
 
   public static RunReport run(SparkSession spark, String source, TableName table, String checkpoint,
                               Options options) {
+    return run(spark, source, table, checkpoint, options, CrashPoints.NONE);
+  }
+
+  public static RunReport run(SparkSession spark, String source, TableName table, String checkpoint,
+                              Options options, CrashPoints crash) {
     Preflight.check(spark, source, TableCatalog.eventCounts(table));
     Dataset<Row> counts = counts(LineFormat.EVENTS.valid(spark, source)
         .withWatermark(Events.EVENT_TS.name(), Durations.spark(options.watermark())), options.window());
-    BatchCommitter committer = new BatchCommitter(NAME, checkpoint);
+    BatchCommitter committer = new BatchCommitter(NAME, checkpoint, crash);
     TrailingBatch.restoreIfLost(spark, checkpoint);
     return StreamRun.run(NAME, "partial count", StreamRun.availableNow(counts, checkpoint,
         (batch, id) -> committer.append(id, Map.of(table, batch), BatchCommitter.Output.SMALL)), committer);

@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.RefQualifiedNames;
 import io.tidemark.lakehouse.Storage;
+import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.Feed;
-import io.tidemark.land.LandingFile;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
-import io.tidemark.lakehouse.nessie.NessieRefs;
+import io.tidemark.land.LandingFile;
 import io.tidemark.publish.Publisher;
 import io.tidemark.stream.StreamKind;
 import io.tidemark.stream.StreamSpec;
@@ -298,7 +298,7 @@ class MaintenanceIT extends StackTest {
       Instant newerAt = commitTime(refs, second);
       assertThat(olderAt).as("Nessie stamps commits in order").isBefore(newerAt);
       Duration maxAge = Duration.between(olderAt, newerAt).dividedBy(2);
-      BranchRetention retention = new BranchRetention(refs.api(), Clock.fixed(newerAt, ZoneOffset.UTC));
+      BranchRetention retention = new BranchRetention(refs, Clock.fixed(newerAt, ZoneOffset.UTC));
 
       var dry = retention.rejected(new BranchRetention.Options(10, maxAge, "", true), log::add);
       assertThat(dry).filteredOn(d -> d.tag().startsWith(Publisher.REJECTED + name))
@@ -316,9 +316,8 @@ class MaintenanceIT extends StackTest {
     }
   }
 
-  private static Instant commitTime(NessieRefs refs, Branch at) throws Exception {
-    return refs.api().getCommitLog().refName(at.getName()).hashOnRef(at.getHash()).maxRecords(1).get()
-        .getLogEntries().get(0).getCommitMeta().getCommitTime();
+  private static Instant commitTime(NessieRefs refs, Branch at) {
+    return refs.commitTime(at);
   }
 
   /** Every row of every table on every reference, sorted, as text. */

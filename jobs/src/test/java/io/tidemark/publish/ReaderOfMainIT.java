@@ -160,11 +160,7 @@ class ReaderOfMainIT extends StackTest {
   }
 
   private static int present(NessieRefs refs, String ref, String hash, List<ContentKey> keys) {
-    try {
-      Map<ContentKey, Content> found = refs.api().getContent().refName(ref).hashOnRef(hash).keys(keys).get();
-      return new HashSet<>(found.keySet()).size();
-    } catch (org.projectnessie.error.NessieNotFoundException e) {
-      throw new AssertionError(e);
-    }
+    Map<ContentKey, Content> found = refs.contents(ref, hash, keys);
+    return new HashSet<>(found.keySet()).size();
   }
 }

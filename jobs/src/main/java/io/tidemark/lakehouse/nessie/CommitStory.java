@@ -4,8 +4,8 @@ import io.tidemark.lakehouse.CommitKeys;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.DataOperations;
+import org.apache.iceberg.SnapshotSummary;
 
 /**
  * What a Nessie commit of an Iceberg snapshot tells a person reading the commit log: who made it (the stream or the

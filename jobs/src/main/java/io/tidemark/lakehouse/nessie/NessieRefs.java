@@ -12,18 +12,21 @@ import org.projectnessie.error.NessieConflictException;
 import org.projectnessie.error.NessieNotFoundException;
 import org.projectnessie.model.Branch;
 import org.projectnessie.model.CommitMeta;
+import org.projectnessie.model.Content;
 import org.projectnessie.model.ContentKey;
-import org.projectnessie.model.LogResponse.LogEntry;
+import org.projectnessie.model.EntriesResponse;
+import org.projectnessie.model.FetchOption;
 import org.projectnessie.model.LogResponse;
+import org.projectnessie.model.LogResponse.LogEntry;
 import org.projectnessie.model.MergeResponse;
 import org.projectnessie.model.Operation;
 import org.projectnessie.model.Reference;
 import org.projectnessie.model.Tag;
 
 /**
- * Branches, merges and tags on Nessie, through the Nessie Java client (the one inside Iceberg's Spark runtime,
- * the server's version): what write-audit-publish needs, with the commit metadata that explains each step in the
- * Nessie log and UI.
+ * Nessie for tidemark: branches, merges and tags, marks, logs and contents, through the Nessie Java client (the one
+ * inside Iceberg's Spark runtime, the server's version), with the commit metadata that explains each step in the
+ * Nessie log and UI. The only place a Nessie client is made; none is handed out.
  */
 public final class NessieRefs implements AutoCloseable {
   /** The key the content-free marks assert unchanged: a name no table uses (a table's has a namespace). */
@@ -96,9 +99,147 @@ public final class NessieRefs implements AutoCloseable {
     }
   }
 
-  /** The Nessie API, for what this class does not wrap. */
-  public NessieApiV2 api() {
-    return api;
+  /** Nessie's default branch (where a new Nessie starts). */
+  public String defaultBranch() {
+    return api.getConfig().getDefaultBranch();
+  }
+
+  /** Every branch and tag. */
+  public List<Reference> references() {
+    try {
+      return api.getAllReferences().stream().toList();
+    } catch (NessieNotFoundException e) {
+      throw new NessieRefException("cannot list the Nessie references: " + e.getMessage());
+    }
+  }
+
+  /** When the commit a reference points at was made; the epoch when it is gone or has no commit. */
+  public java.time.Instant commitTime(Reference ref) {
+    try {
+      return api.getCommitLog().refName(ref.getName()).hashOnRef(ref.getHash()).maxRecords(1).get()
+          .getLogEntries().stream().findFirst().map(e -> e.getCommitMeta().getCommitTime())
+          .orElse(java.time.Instant.EPOCH);
+    } catch (NessieNotFoundException e) {
+      return java.time.Instant.EPOCH;
+    }
+  }
+
+  /** The content of {@code keys} at commit {@code hash} of {@code ref}: what is there of them. */
+  public Map<ContentKey, Content> contents(String ref, String hash, List<ContentKey> keys) {
+    try {
+      return api.getContent().refName(ref).hashOnRef(hash).keys(keys).get();
+    } catch (NessieNotFoundException e) {
+      throw new NessieRefException("cannot read " + ref + " at " + hash + " in Nessie: " + e.getMessage());
+    }
+  }
+
+  /**
+   * The commits of {@code ref} from {@code hash} back, newest first, each with the operations it made (a page at a
+   * time as the stream is read).
+   */
+  public java.util.stream.Stream<LogEntry> logWithOperations(String ref, String hash) throws NessieNotFoundException {
+    return api.getCommitLog().refName(ref).hashOnRef(hash).fetch(FetchOption.ALL).stream();
+  }
+
+  /** Every key and its content at commit {@code hash} of {@code ref}. */
+  public List<EntriesResponse.Entry> entries(String ref, String hash) throws NessieNotFoundException {
+    return api.getEntries().refName(ref).hashOnRef(hash).withContent(true).stream().toList();
+  }
+
+  /**
+   * The newest commit of {@code sourceRef} (at {@code sourceHash}) that {@code target} holds: the commit after which
+   * everything on the source is new to the target. Nessie's common ancestor of the two, asked with a merge that only
+   * tries; the source's commit itself when the target holds it already (the target is at it, or merged it among its
+   * newest commits), which Nessie refuses to try. Empty when they have no commit in common.
+   */
+  public Optional<String> mergeBase(Branch target, String sourceRef, String sourceHash) {
+    try {
+      MergeResponse r = api.mergeRefIntoBranch().branch(target).fromRef(Branch.of(sourceRef, sourceHash))
+          .dryRun(true).returnConflictAsResult(true).merge();
+      return Optional.ofNullable(r.getCommonAncestor());
+    } catch (org.projectnessie.error.NessieBadRequestException e) {
+      // Nessie refuses even to try a merge of a commit the target already holds: it is the base
+      if (sourceHash.equals(target.getHash()) || mergedRecently(target, sourceHash)) {
+        return Optional.of(sourceHash);
+      }
+      throw new NessieRefException("cannot compare " + sourceRef + " with " + target.getName() + " in Nessie: "
+          + io.tidemark.TidemarkException.firstLine(e));
+    } catch (NessieConflictException | NessieNotFoundException e) {
+      throw new NessieRefException("cannot compare " + sourceRef + " with " + target.getName() + " in Nessie: "
+          + io.tidemark.TidemarkException.firstLine(e));
+    }
+  }
+
+  /** Commits of a branch searched for a merge of a commit: a publish merges the staging branch's head into it. */
+  private static final int RECENT_MERGES = 50;
+
+  private boolean mergedRecently(Branch target, String hash) {
+    try {
+      return api.getCommitLog().refName(target.getName()).hashOnRef(target.getHash()).maxRecords(RECENT_MERGES)
+          .stream().limit(RECENT_MERGES).anyMatch(e -> e.getCommitMeta().getParentCommitHashes().contains(hash));
+    } catch (NessieNotFoundException e) {
+      return false;
+    }
+  }
+
+  /** A merge Nessie refused: the same content changed on both sides (the keys, when it names them). */
+  public static final class MergeRefused extends NessieRefException {
+    private final List<String> keys;
+
+    MergeRefused(String message, List<String> keys) {
+      super(message);
+      this.keys = List.copyOf(keys);
+    }
+
+    public List<String> keys() {
+      return keys;
+    }
+  }
+
+  /**
+   * Merges commit {@code fromHash} of {@code fromRef} into {@code into} as one commit with this metadata, expecting
+   * {@code into} at the head it had when read ({@code into}'s hash): a merge never overwrites what it did not see.
+   * The hash of the merge commit; {@link MergeRefused} when Nessie refuses.
+   */
+  public String mergeExpecting(Branch into, String fromRef, String fromHash, String message, String author,
+                               Map<String, String> properties) {
+    try {
+      MergeResponse r = api.mergeRefIntoBranch().branch(into).fromRef(Branch.of(fromRef, fromHash))
+          .commitMeta(CommitMeta.builder().message(message).author(author).putAllProperties(properties).build())
+          .merge();
+      return r.getResultantTargetHash();
+    } catch (NessieConflictException e) {
+      List<String> keys = e.getErrorDetails() instanceof org.projectnessie.error.ReferenceConflicts rc
+          ? rc.conflicts().stream().map(org.projectnessie.model.Conflict::key).filter(java.util.Objects::nonNull)
+              .map(ContentKey::toString).toList() : List.of();
+      throw new MergeRefused(io.tidemark.TidemarkException.firstLine(e), keys);
+    } catch (NessieNotFoundException e) {
+      throw new NessieRefException("cannot merge " + fromRef + " into " + into.getName() + ": " + e.getMessage());
+    }
+  }
+
+  /** Deletes the branch if it is still at {@code hash}: one that moved meanwhile is in use. True when deleted. */
+  public boolean deleteBranchAt(String name, String hash) {
+    try {
+      api.deleteBranch().branch(Branch.of(name, hash)).delete();
+      return true;
+    } catch (NessieNotFoundException e) {
+      return false; // already gone: what was wanted
+    } catch (NessieConflictException e) {
+      throw new NessieRefException("cannot delete branch " + name + ": " + e.getMessage());
+    }
+  }
+
+  /** Deletes the tag if it is still at {@code hash}. True when deleted. */
+  public boolean deleteTagAt(String name, String hash) {
+    try {
+      api.deleteTag().tag(Tag.of(name, hash)).delete();
+      return true;
+    } catch (NessieNotFoundException e) {
+      return false;
+    } catch (NessieConflictException e) {
+      throw new NessieRefException("cannot delete tag " + name + ": " + e.getMessage());
+    }
   }
 
   /** A new branch at the head of {@code from}. */

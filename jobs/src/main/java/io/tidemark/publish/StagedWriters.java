@@ -1,0 +1,51 @@
+package io.tidemark.publish;
+
+import io.tidemark.audit.AuditCheck;
+import io.tidemark.config.TableName;
+import io.tidemark.config.Tables;
+import io.tidemark.lakehouse.CommitKeys;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.iceberg.DataOperations;
+import org.apache.iceberg.Snapshot;
+
+/**
+ * Every staged snapshot was made by a stream, the restatement or compaction, and a stream's snapshot of an append-only
+ * table only appends: a row written or deleted by hand on the staging branch fails.
+ */
+final class StagedWriters implements ArrivalCheck {
+  static final String NAME = "staged-writers";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public AuditCheck run(Staged staged, CheckReads reads) {
+    Tables t = reads.tables();
+    Set<TableName> appendOnly = Set.of(t.rawEvents(), t.rejected(), t.rawCompanyChanges(), t.events(),
+        t.eventCounts(), t.companyChanges(), t.streamBatches());
+    List<String> bad = new ArrayList<>();
+    int seen = 0;
+    for (Staged.Change c : staged.changes().values()) {
+      for (Snapshot s : c.snapshots()) {
+        seen++;
+        String stream = s.summary().get(CommitKeys.STREAM);
+        if (DataOperations.REPLACE.equals(s.operation())) {
+          continue; // compaction: the same rows in other files
+        }
+        if (stream == null) {
+          bad.add(c.name() + " snapshot " + s.snapshotId() + " (" + s.operation() + ") made by none of tidemark's jobs");
+        } else if (!CommitKeys.RESTATEMENT_STREAM.equals(stream) && appendOnly.contains(c.name())
+            && !DataOperations.APPEND.equals(s.operation())) {
+          bad.add(c.name() + " snapshot " + s.snapshotId() + ": stream " + stream + " did " + s.operation()
+              + ", it only appends");
+        }
+      }
+    }
+    return AuditCheck.of(NAME, "staged tables", bad.size(), bad.isEmpty()
+        ? seen + " staged snapshot(s), all by the streams, the restatement or compaction" : CheckReads.first(bad));
+  }
+}
