@@ -13,8 +13,9 @@ from types import SimpleNamespace
 import pytest
 
 from conftest import DAGS, ROOT
+from tidemark_lib import launch
 
-JAR = Path(os.environ.get("TIDEMARK_JAR_DIR", ROOT / "jobs" / "target")) / "tidemark.jar"
+JAR_DIR = Path(os.environ.get("TIDEMARK_JAR_DIR", ROOT / "jobs" / "target"))
 # the trigger form's own choices, not scenarios of the jar: `landed` replays what `landed` points at (--replay)
 DAG_ONLY = {"scenario": None, "landed": None}
 
@@ -22,8 +23,8 @@ DAG_ONLY = {"scenario": None, "landed": None}
 @pytest.fixture(scope="module")
 def listing():
     """What the jar says: `tidemark land --list`."""
-    done = subprocess.run(["java", "-jar", str(JAR), "land", "--list"], check=True, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run([str(launch.launcher(JAR_DIR)), "land", "--list"], check=True, capture_output=True,
+                          text=True, timeout=120)
     return json.loads(done.stdout)
 
 

@@ -97,11 +97,10 @@ def driver_java_options(archive: Path, training: Path | None) -> str:
     """The driver JVM's options: the jobs' log4j settings, the launcher's JVM options as for the tasks it starts
     (TIDEMARK_JAVA_OPTS; by default the JIT's first tier: a submit over a seed arrival takes about half the CPU; set
     it empty for large arrivals on local[N], where the driver does the work), then either the class archive mapped
-    or, when there is none yet, the archive written to `training` at exit. CDS logging is off: its messages would
-    go to stdout, and a stale archive is then just not used."""
-    cds = f"-XX:ArchiveClassesAtExit={training}" if training else f"-XX:SharedArchiveFile={archive}"
-    return " ".join([f"-Dlog4j2.configurationFile=file:{SPARK_LOG4J}", *map(shlex.quote, launch.java_options()), cds,
-                     "-Xlog:cds*=off"])
+    or, when there is none yet, the archive written to `training` at exit, as the launcher words them (CDS logging
+    off: its messages would go to stdout, and a stale archive is then just not used)."""
+    options = launch.java_options(write_archive=training) if training else launch.java_options(map_archive=archive)
+    return " ".join([f"-Dlog4j2.configurationFile=file:{SPARK_LOG4J}", *map(shlex.quote, options)])
 
 
 class TidemarkSparkSubmitOperator(SparkSubmitOperator):

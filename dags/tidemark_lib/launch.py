@@ -28,10 +28,15 @@ def command(*args: str, jar_dir: Path = JAR_DIR) -> str:
     return " ".join([shlex.quote(str(launcher(jar_dir))), *args])
 
 
-def java_options(jar_dir: Path = JAR_DIR) -> list[str]:
+def java_options(jar_dir: Path = JAR_DIR, map_archive: Path | None = None,
+                 write_archive: Path | None = None) -> list[str]:
     """The JVM options the launcher gives a tidemark JVM (TIDEMARK_JAVA_OPTS, or its defaults), for the JVMs that
-    spark-submit starts instead."""
-    run = subprocess.run([str(launcher(jar_dir)), "--java-options"], capture_output=True, text=True, timeout=60)
+    spark-submit starts instead; then, as the launcher writes them, those that map the class archive map_archive or
+    write one to write_archive at exit."""
+    archive = (["--map-archive", str(map_archive)] if map_archive
+               else ["--write-archive", str(write_archive)] if write_archive else [])
+    run = subprocess.run([str(launcher(jar_dir)), "--java-options", *archive], capture_output=True, text=True,
+                         timeout=60)
     if run.returncode != 0:
         raise RuntimeError(f"{launcher(jar_dir)} --java-options exited {run.returncode}: {run.stderr.strip()}")
     return run.stdout.splitlines()

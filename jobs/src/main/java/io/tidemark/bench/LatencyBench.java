@@ -33,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -47,7 +48,7 @@ import org.apache.spark.sql.SparkSession;
  *   <li>the seed arrivals, each stream on its own in this (warm) JVM with the breakdown of its time, then
  *       {@code stream all} (the streams at once, in one command), and {@code stream all} again in a pipeline that
  *       does not record its batches (the stream-batches table), for what recording costs;
- *   <li>{@code java -jar tidemark.jar stream all} per seed arrival from a cold JVM, split into the JVM's start, the
+ *   <li>{@code tidemark stream all} per seed arrival from a cold JVM, split into the JVM's start, the
  *       SparkSession's and the streams';
  *   <li>small and larger arrivals (events and company changes) on a dimension grown in bulk to many companies;
  *   <li>dedup and windowed counts over many generated events, next to DuckDB over the same files.
@@ -270,31 +271,30 @@ public final class LatencyBench {
    * run).
    */
   private void cold(List<String> jvmOptions) throws Exception {
-    out.println("== seed arrivals, cold JVM: java " + String.join(" ", jvmOptions) + (jvmOptions.isEmpty() ? "" : " ")
-        + "-jar tidemark.jar stream all, start to exit; without and with a class archive (CDS)");
+    out.println("== seed arrivals, cold JVM: tidemark stream all (JVM options: " + (jvmOptions.isEmpty() ? "none"
+        : String.join(" ", jvmOptions)) + "), start to exit; without and with a class archive (CDS)");
     try (Lakehouse plain = scope("cold"); Lakehouse shared = scope("cold_cds")) {
       TidemarkConfig env = plain.config();
       TidemarkConfig envShared = shared.config();
-      Path jar = FreshJvm.jar();
-      // the archive the build's first Spark command wrote next to the jar (./tidemark, the tests), when it is newer
-      // than the jar: the JVM would refuse an older one; else one trained here by a `sql` run
-      Path archive = jar.resolveSibling("tidemark.jsa");
+      FreshJvm without = new FreshJvm(jvmOptions, FreshJvm.ClassArchive.OFF, dir);
+      FreshJvm withCds = new FreshJvm(jvmOptions, FreshJvm.ClassArchive.MAP, dir);
+      // the archive the build's first Spark command wrote next to the jar (./tidemark, the tests), which the launcher
+      // maps while it is newer than the jar; else one the launcher writes there at the end of a `sql` run
+      Optional<Path> built = FreshJvm.classArchive();
       String origin;
-      if (Files.isRegularFile(archive)
-          && Files.getLastModifiedTime(archive).compareTo(Files.getLastModifiedTime(jar)) > 0) {
-        origin = "the build's " + archive.getFileName();
+      if (built.isPresent()) {
+        origin = "the build's " + built.get().getFileName();
       } else {
-        archive = dir.resolve("tidemark-bench.jsa");
-        List<String> train = new ArrayList<>(jvmOptions);
-        train.addAll(List.of("-XX:ArchiveClassesAtExit=" + archive, "-Xlog:cds*=off"));
-        origin = String.format(Locale.ROOT, "written here in %.2f s", new FreshJvm(train, dir).run(envShared, "sql",
-            "SELECT 1").seconds());
+        double trained = new FreshJvm(jvmOptions, FreshJvm.ClassArchive.TRAIN, dir).succeed(envShared, "sql",
+            "SELECT 1").seconds();
+        built = FreshJvm.classArchive();
+        origin = String.format(Locale.ROOT, "written here in %.2f s", trained);
       }
-      List<String> withCds = new ArrayList<>(jvmOptions);
-      withCds.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds*=off"));
-      double jvm = new FreshJvm(jvmOptions, dir).run(env, "--version").seconds();
-      double session = new FreshJvm(jvmOptions, dir).run(env, "sql", "SELECT 1").seconds();
-      double sessionCds = new FreshJvm(withCds, dir).run(envShared, "sql", "SELECT 1").seconds();
+      Path archive = built.orElseThrow(() -> new IllegalStateException("the launcher wrote no class archive next to "
+          + "the jar (is its directory writable?)"));
+      double jvm = without.run(env, "--version").seconds();
+      double session = without.run(env, "sql", "SELECT 1").seconds();
+      double sessionCds = withCds.run(envShared, "sql", "SELECT 1").seconds();
       out.printf(Locale.ROOT, "JVM start + command line (--version): %.2f s; + services check, SparkSession and "
           + "catalog (sql \"SELECT 1\"): %.2f s, with the class archive %.2f s (archive %s, %d MB)%n",
           jvm, session, sessionCds, origin, Files.size(archive) >> 20);
@@ -307,19 +307,19 @@ public final class LatencyBench {
       for (Arrival a : seeds) {
         lander.land(a);
         landerShared.land(a);
-        worst = Math.max(worst, coldRun(a, "no", env, jvmOptions, session));
+        worst = Math.max(worst, coldRun(a, "no", env, without, session));
         worstCds = Math.max(worstCds, coldRun(a, "yes", envShared, withCds, sessionCds));
       }
-      summary.put("seed arrival, `java -jar tidemark.jar stream all`, cold JVM (s, worst)", worst);
+      summary.put("seed arrival, `tidemark stream all`, cold JVM (s, worst)", worst);
       summary.put("  of which JVM start + SparkSession (sql \"SELECT 1\") (s)", session);
       summary.put("seed arrival, the same with the class archive (CDS) (s, worst)", worstCds);
       summary.put("  of which JVM start + SparkSession with the class archive (s)", sessionCds);
     }
   }
 
-  private double coldRun(Arrival a, String label, TidemarkConfig env, List<String> jvmOptions, double session)
+  private double coldRun(Arrival a, String label, TidemarkConfig env, FreshJvm jvm, double session)
       throws Exception {
-    FreshJvm.Run p = new FreshJvm(jvmOptions, dir).run(env, "stream", "all");
+    FreshJvm.Run p = jvm.run(env, "stream", "all");
     if (p.exit() != 0) {
       throw new IllegalStateException("stream all failed in a fresh JVM (exit " + p.exit() + "): " + p.output());
     }

@@ -79,10 +79,10 @@ public final class RestateBench {
 
   /**
    * The seed's restatement stage by stage in this (warm) JVM, twice on pipelines of their own; a run with nothing
-   * new, and one after an on-time arrival; then, with {@code jvmOptions} not null, each stage and a run with
+   * new, and one after an on-time arrival; then, when {@code fresh}, each stage and a run with
    * nothing new as a command in a fresh JVM, next to {@code sql "SELECT 1"} in one.
    */
-  public void seed(List<String> jvmOptions) throws Exception {
+  public void seed(boolean fresh, List<String> jvmOptions) throws Exception {
     out.println("== the seed's restatement, stage by stage: time, Spark jobs and table loads");
     out.printf(Locale.ROOT, "%-24s %-8s %8s %6s %6s%n", "where", "stage", "s", "jobs", "loads");
     Lakehouse first = null;
@@ -125,17 +125,18 @@ public final class RestateBench {
         (System.nanoTime() - t0) / 1e9, Work.now().since(w0),
         nothing.nothingToDo() ? "" : " (it restated something: not what this measures)");
     out.flush();
-    if (jvmOptions != null) {
+    if (fresh) {
       fresh(first, jvmOptions);
     }
   }
 
   /** Each stage, and a run with nothing new, as a command in a fresh JVM, next to {@code sql "SELECT 1"}. */
   private void fresh(Lakehouse idle, List<String> jvmOptions) throws Exception {
-    out.println("== the same as commands in fresh JVMs (java " + String.join(" ", jvmOptions)
-        + " -jar tidemark.jar), each next to `sql \"SELECT 1\"` in a fresh JVM just before it");
+    out.println("== the same as commands in fresh JVMs (tidemark, JVM options: " + (jvmOptions == null
+        ? "the launcher's" : String.join(" ", jvmOptions)) + "; no class archive), each next to `sql \"SELECT 1\"` in "
+        + "a fresh JVM just before it");
     out.printf(Locale.ROOT, "%-36s %8s %10s %7s%n", "command", "s", "SELECT 1 s", "ratio");
-    FreshJvm jvm = new FreshJvm(jvmOptions, dir);
+    FreshJvm jvm = new FreshJvm(jvmOptions, FreshJvm.ClassArchive.OFF, dir);
     Lakehouse lh = seed("fresh");
     String prefix = prefix(lh);
     for (String label : STAGE_ORDER) {

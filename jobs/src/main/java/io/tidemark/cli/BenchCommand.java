@@ -119,9 +119,8 @@ final class BenchCommand implements Runnable {
     @Option(names = "--only", paramLabel = "PART", description = "seed or history (default: both).")
     String only;
 
-    @Option(names = "--fresh-jvm-option", paramLabel = "OPTION", defaultValue = "-XX:TieredStopAtLevel=1,"
-        + "-XX:ReservedCodeCacheSize=240m", split = ",", description = "Options of the fresh JVMs (default: "
-        + "${DEFAULT-VALUE}, as ./tidemark runs a command); none to skip the fresh JVMs.")
+    @Option(names = "--fresh-jvm-option", paramLabel = "OPTION", split = ",", description = "Options of the fresh "
+        + "JVMs (default: the launcher's, as ./tidemark runs a command); none to skip the fresh JVMs.")
     List<String> jvmOptions;
 
     @Mixin
@@ -141,7 +140,7 @@ final class BenchCommand implements Runnable {
     void run(Lakehouse lh, PrintWriter print) throws Exception {
       RestateBench bench = new RestateBench(lh, print, out.create(lh.config()));
       if (!"history".equals(only)) {
-        bench.seed(jvmOptions.equals(List.of("none")) ? null : jvmOptions);
+        bench.seed(!List.of("none").equals(jvmOptions), jvmOptions);
       }
       if (!"seed".equals(only)) {
         bench.run(histories, late, eventsPerDay, arrivals);
@@ -189,7 +188,7 @@ final class BenchCommand implements Runnable {
 
   @Command(name = "latency", mixinStandardHelpOptions = true, sortOptions = false,
       description = {"Per-arrival latency of every stream and where it goes: the seed arrivals in this JVM (each "
-          + "stream, then `stream all`) and in fresh JVMs (java -jar tidemark.jar stream all), arrivals on a "
+          + "stream, then `stream all`) and in fresh JVMs (tidemark stream all), arrivals on a "
           + "dimension grown in bulk, and dedup/counts over many events next to DuckDB. Everything runs in "
           + "namespaces, buckets and checkpoints of its own (bench_latency_*), never in the configured tables."})
   static final class Latency extends Bench {

@@ -39,23 +39,12 @@ public final class Cli {
   private Cli() {}
 
   /**
-   * The class data sharing archive next to the jar, as the launcher keeps it: a Spark command loads ~15k classes,
-   * and mapped from the archive its JVM starts with about half the CPU. Written once per build by
-   * {@link #trainClassArchive}; until then, and for a stale one, runs go without.
+   * Whether the launcher has a class data sharing archive to map (a Spark command loads ~15k classes, and mapped from
+   * the archive its JVM starts with about half the CPU): the launcher alone knows where it keeps it and when it is
+   * fresh. Written once per build by {@link #trainClassArchive}; until then, and for a stale one, runs go without.
    */
-  public static Path classArchive() {
-    return jar().resolveSibling("tidemark.jsa");
-  }
-
-  /** The launcher's test for an archive it maps: newer than the jar. */
   private static boolean freshClassArchive() {
-    Path cds = classArchive();
-    try {
-      return Files.isRegularFile(cds)
-          && Files.getLastModifiedTime(cds).compareTo(Files.getLastModifiedTime(jar())) > 0;
-    } catch (IOException e) {
-      throw new AssertionError("cannot read " + cds, e);
-    }
+    return execute(Map.of(), List.of(launcher().toString(), "--class-archive"), "--class-archive").exitCode() == 0;
   }
 
   /**
@@ -66,8 +55,8 @@ public final class Cli {
    * happened to run first.
    */
   public static synchronized void trainClassArchive(Supplier<Map<String, String>> prepare, String... args) {
-    Path cds = classArchive();
-    try (FileChannel channel = FileChannel.open(cds.resolveSibling("tidemark.jsa.lock"), StandardOpenOption.CREATE,
+    Path lockFile = jar().resolveSibling("class-archive.lock");
+    try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE,
         StandardOpenOption.WRITE); FileLock lock = channel.lock()) {
       if (freshClassArchive()) {
         return;
@@ -77,7 +66,7 @@ public final class Cli {
         throw new AssertionError("training the class archive failed: " + r);
       }
     } catch (IOException e) {
-      throw new AssertionError("cannot keep " + cds, e);
+      throw new AssertionError("cannot lock " + lockFile, e);
     }
   }
 
