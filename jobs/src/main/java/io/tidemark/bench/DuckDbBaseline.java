@@ -1,5 +1,9 @@
 package io.tidemark.bench;
 
+import java.util.stream.Collectors;
+import io.tidemark.core.WindowCounts;
+import io.tidemark.core.Type;
+import io.tidemark.core.Events;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -14,22 +18,27 @@ import java.sql.Statement;
 final class DuckDbBaseline {
   private DuckDbBaseline() {}
 
+  /** The events' valid lines, as DuckDB reads them: the feed's columns, its required ones there. */
   private static String source(Path dir) {
+    String columns = Events.FEED.columns().columns().stream().map(c -> c.name() + ": '"
+        + (c.type() == Type.TIMESTAMP ? "TIMESTAMPTZ" : c.type().duckDb()) + "'").collect(Collectors.joining(", "));
+    String required = Events.FEED.required().stream().map(c -> c.name() + " IS NOT NULL")
+        .collect(Collectors.joining(" AND "));
     return "read_json('" + dir.toAbsolutePath() + "/**/*.jsonl', format = 'newline_delimited', ignore_errors = true, "
-        + "columns = {event_id: 'INTEGER', company_id: 'VARCHAR', amount: 'DOUBLE', event_ts: 'TIMESTAMPTZ'}) "
-        + "WHERE event_id IS NOT NULL AND event_ts IS NOT NULL";
+        + "columns = {" + columns + "}) WHERE " + required;
   }
 
-  /** Seconds to dedup on event_id (first row per id) into a Parquet file. */
+  /** Seconds to dedup on the event id (first row per id) into a Parquet file. */
   static double dedup(Path dir, Path out) throws SQLException {
-    return time("COPY (SELECT DISTINCT ON (event_id) event_id, company_id, amount, event_ts FROM " + source(dir)
-        + ") TO '" + out.toAbsolutePath() + "' (FORMAT parquet)");
+    return time("COPY (SELECT DISTINCT ON (" + Events.FEED.key() + ") " + Events.FEED.columns().columnList() + " FROM "
+        + source(dir) + ") TO '" + out.toAbsolutePath() + "' (FORMAT parquet)");
   }
 
   /** Seconds to count per company and window into a Parquet file. */
   static double counts(Path dir, Path out, long windowSeconds) throws SQLException {
-    return time("COPY (SELECT company_id, time_bucket(INTERVAL " + windowSeconds + " SECOND, event_ts) AS w_start, "
-        + "count(*) AS n FROM " + source(dir) + " GROUP BY ALL) TO '" + out.toAbsolutePath() + "' (FORMAT parquet)");
+    return time("COPY (SELECT " + Events.COMPANY_ID + ", time_bucket(INTERVAL " + windowSeconds + " SECOND, "
+        + Events.EVENT_TS + ") AS " + WindowCounts.W_START + ", count(*) AS " + WindowCounts.N + " FROM "
+        + source(dir) + " GROUP BY ALL) TO '" + out.toAbsolutePath() + "' (FORMAT parquet)");
   }
 
   private static double time(String sql) throws SQLException {

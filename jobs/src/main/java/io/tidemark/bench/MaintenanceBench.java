@@ -1,5 +1,7 @@
 package io.tidemark.bench;
 
+import io.tidemark.core.WindowCounts;
+import io.tidemark.core.Events;
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.IcebergTables;
 import io.tidemark.lakehouse.Lakehouse;
@@ -38,17 +40,20 @@ public final class MaintenanceBench {
     for (int a = 0; a < arrivals; a++) {
       long first = (long) a * eventsPerArrival;
       // an arrival's events spread over three days (partitions), as late and on-time data mix
-      spark.sql("SELECT CAST(id AS INT) AS event_id, concat('c', CAST(id % 50 AS STRING)) AS company_id, "
-          + "CAST(id % 1000 AS DOUBLE) / 10 AS amount, "
-          + "timestampadd(SECOND, CAST(id * 37 % 259200 AS INT), TIMESTAMP '2026-01-01 00:00:00') AS event_ts "
-          + "FROM range(" + first + ", " + (first + eventsPerArrival) + ", 1, 1)").writeTo(events.sql()).append();
-      spark.sql("SELECT concat('c', CAST(id % 50 AS STRING)) AS company_id, "
-          + "timestampadd(MINUTE, CAST(id * 5 % 4320 AS INT), TIMESTAMP '2026-01-01 00:00:00') AS w_start, "
-          + "id % 7 + 1 AS n FROM range(" + a * 10L + ", " + (a * 10L + 10) + ", 1, 1)").writeTo(counts.sql()).append();
+      spark.sql("SELECT CAST(id AS INT) AS " + Events.EVENT_ID + ", concat('c', CAST(id % 50 AS STRING)) AS "
+          + Events.COMPANY_ID + ", CAST(id % 1000 AS DOUBLE) / 10 AS " + Events.AMOUNT + ", "
+          + "timestampadd(SECOND, CAST(id * 37 % 259200 AS INT), TIMESTAMP '2026-01-01 00:00:00') AS "
+          + Events.EVENT_TS + " FROM range(" + first + ", " + (first + eventsPerArrival) + ", 1, 1)")
+          .writeTo(events.sql()).append();
+      spark.sql("SELECT concat('c', CAST(id % 50 AS STRING)) AS " + WindowCounts.COMPANY_ID + ", "
+          + "timestampadd(MINUTE, CAST(id * 5 % 4320 AS INT), TIMESTAMP '2026-01-01 00:00:00') AS "
+          + WindowCounts.W_START + ", id % 7 + 1 AS " + WindowCounts.N + " FROM range(" + a * 10L + ", "
+          + (a * 10L + 10) + ", 1, 1)").writeTo(counts.sql()).append();
     }
     out.printf(Locale.ROOT, "%d arrivals of %d events and 10 counts each written in %.1f s%n", arrivals,
         eventsPerArrival, (System.nanoTime() - t0) / 1e9);
-    String countsQuery = "SELECT company_id, sum(n) FROM " + counts.sql() + " GROUP BY 1";
+    String countsQuery = "SELECT " + WindowCounts.COMPANY_ID + ", sum(" + WindowCounts.N + ") FROM " + counts.sql()
+        + " GROUP BY 1";
     String scanQuery = "SELECT * FROM " + events.sql();
 
     Measure before = measure(events, counts, countsQuery, scanQuery, repeat);

@@ -1,5 +1,6 @@
 package io.tidemark.bench;
 
+import io.tidemark.core.Dimension;
 import io.tidemark.config.Setting;
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.TableCatalog;
@@ -79,18 +80,20 @@ public final class Scd2Bench {
         Snapshot s = Spark3Util.loadIcebergTable(spark, t[0].toString()).currentSnapshot();
         Map<String, String> sum = s.summary();
         long t0 = System.nanoTime();
-        spark.sql("SELECT count(*) FROM " + t[0].sql() + " WHERE is_current").collect();
+        spark.sql("SELECT count(*) FROM " + t[0].sql() + " WHERE " + Dimension.IS_CURRENT).collect();
         double read = (System.nanoTime() - t0) / 1e9;
         out.printf(Locale.ROOT, "%-14s %7d %9d %8.2f %10d %10s %9s %9s %9s %10s %9.2f%n", mode, k + 1, companies,
             r.seconds(), r.written(t[0]), sum.getOrDefault(SnapshotSummary.ADDED_RECORDS_PROP, "0"),
-            sum.getOrDefault(SnapshotSummary.DELETED_RECORDS_PROP, "0"), sum.getOrDefault(SnapshotSummary.ADDED_FILES_PROP, "0"),
-            sum.getOrDefault(SnapshotSummary.DELETED_FILES_PROP, "0"), sum.getOrDefault(SnapshotSummary.ADDED_POS_DELETES_PROP, "0"), read);
+            sum.getOrDefault(SnapshotSummary.DELETED_RECORDS_PROP, "0"),
+            sum.getOrDefault(SnapshotSummary.ADDED_FILES_PROP, "0"),
+            sum.getOrDefault(SnapshotSummary.DELETED_FILES_PROP, "0"),
+            sum.getOrDefault(SnapshotSummary.ADDED_POS_DELETES_PROP, "0"), read);
         out.flush();
       }
     }
     out.println("merged = rows of the MERGE source (versions inserted, corrected or removed); rows+/rows-/files+/"
         + "files- = records and data files the commit added/removed; deletes+ = position deletes written (MoR); "
-        + "read s = SELECT count(*) ... WHERE is_current afterwards");
+        + "read s = SELECT count(*) ... WHERE " + Dimension.IS_CURRENT + " afterwards");
   }
 
   /** New companies up to {@code target}, each with a first version, and changes to existing ones. */

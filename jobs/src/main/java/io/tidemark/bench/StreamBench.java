@@ -1,6 +1,6 @@
 package io.tidemark.bench;
 
-import io.tidemark.chart.Charts;
+import io.tidemark.report.Charts;
 import io.tidemark.config.Setting;
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.TableCatalog;

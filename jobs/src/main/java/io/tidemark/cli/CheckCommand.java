@@ -1,5 +1,6 @@
 package io.tidemark.cli;
 
+import io.tidemark.core.WindowCounts;
 import io.tidemark.audit.LandedLines;
 import io.tidemark.audit.Scd2Invariants;
 import io.tidemark.config.Setting;
@@ -7,7 +8,7 @@ import io.tidemark.config.TidemarkConfig;
 import io.tidemark.core.Lines;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.land.Feed;
-import io.tidemark.stream.ArrivalRuns;
+import io.tidemark.report.ArrivalRuns;
 import io.tidemark.stream.StreamBatches;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -83,8 +84,9 @@ final class CheckCommand implements Callable<Integer> {
       }
 
       out.println("finalized windows in " + c.tables().eventCounts() + ":");
-      new ResultPrinter(ResultPrinter.Format.table, 1000).print(spark.sql("SELECT company_id, w_start, n FROM "
-          + c.tables().eventCounts().sql() + " ORDER BY w_start, company_id"), out, spec.commandLine().getErr());
+      new ResultPrinter(ResultPrinter.Format.table, 1000).print(spark.sql("SELECT " + WindowCounts.SCHEMA.columnList()
+          + " FROM " + c.tables().eventCounts().sql() + " ORDER BY " + WindowCounts.W_START + ", "
+          + WindowCounts.COMPANY_ID), out, spec.commandLine().getErr());
 
       out.println("stream runs per arrival, as recorded in " + c.tables().streamBatches() + ":");
       ArrivalRuns.print(ArrivalRuns.of(StreamBatches.read(spark, c.tables().streamBatches())), out);

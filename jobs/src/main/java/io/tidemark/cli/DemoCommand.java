@@ -1,5 +1,7 @@
 package io.tidemark.cli;
 
+import io.tidemark.core.WindowCounts;
+import io.tidemark.core.Ingest;
 import io.tidemark.CrashPoints;
 import io.tidemark.Timings;
 import io.tidemark.config.TableName;
@@ -12,7 +14,7 @@ import io.tidemark.land.Feed;
 import io.tidemark.land.Lander;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.publish.Publisher;
-import io.tidemark.restate.LatenessReport;
+import io.tidemark.report.LatenessReport;
 import io.tidemark.restate.Restatement;
 import io.tidemark.services.Services;
 import java.io.PrintWriter;
@@ -36,6 +38,9 @@ import picocli.CommandLine.Spec;
 final class DemoCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
+
+  /** The windows in the order people read them: by time, then company. */
+  private static final String WINDOW_ORDER = WindowCounts.W_START + ", " + WindowCounts.COMPANY_ID;
 
   @Override
   public Integer call() throws Exception {
@@ -76,7 +81,7 @@ final class DemoCommand implements Callable<Integer> {
       showTables(lh.spark(), config, out);
       out.println("windowed counts:");
       new ResultPrinter(ResultPrinter.Format.table, 50).print(lh.spark().sql("SELECT * FROM "
-          + config.tables().eventCounts().sqlAt(config.publishedRef()) + " ORDER BY w_start, company_id"), out, out);
+          + config.tables().eventCounts().sqlAt(config.publishedRef()) + " ORDER BY " + WINDOW_ORDER), out, out);
 
       step(out, "6. restatement: repair on a branch what the watermarks dropped, audit, publish, tag");
       Restatement.Result r = new Restatement(lh, Restatement.Options.defaults(config),
@@ -86,7 +91,7 @@ final class DemoCommand implements Callable<Integer> {
       if (r.published()) {
         out.println("windowed counts after the restatement:");
         new ResultPrinter(ResultPrinter.Format.table, 50).print(lh.spark().sql("SELECT * FROM "
-            + config.tables().eventCounts().sqlAt(config.publishedRef()) + " ORDER BY w_start, company_id"), out, out);
+            + config.tables().eventCounts().sqlAt(config.publishedRef()) + " ORDER BY " + WINDOW_ORDER), out, out);
       }
       LatenessReport.Report report = LatenessReport.compute(lh.spark(), config.tables().rawEvents(),
           config.countsWatermark(), config.countsWindow());
@@ -159,11 +164,13 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private static Seen read(SparkSession spark, TidemarkConfig config, String ref) {
-      Row arrival = spark.sql("SELECT max(arrival) FROM (SELECT arrival FROM " + config.tables().rawEvents()
-          .sqlAt(ref) + " UNION ALL SELECT arrival FROM " + config.tables().rawCompanyChanges().sqlAt(ref) + ")")
+      String a = Ingest.ARRIVAL.name();
+      Row arrival = spark.sql("SELECT max(" + a + ") FROM (SELECT " + a + " FROM " + config.tables().rawEvents()
+          .sqlAt(ref) + " UNION ALL SELECT " + a + " FROM " + config.tables().rawCompanyChanges().sqlAt(ref) + ")")
           .first();
       long rows = spark.table(config.tables().events().sqlAt(ref)).count();
-      Row counted = spark.sql("SELECT coalesce(sum(n), 0) FROM " + config.tables().eventCounts().sqlAt(ref)).first();
+      Row counted = spark.sql("SELECT coalesce(sum(" + WindowCounts.N + "), 0) FROM "
+          + config.tables().eventCounts().sqlAt(ref)).first();
       return new Seen(arrival.isNullAt(0) ? 0 : arrival.getInt(0), config.tables().events(), rows,
           config.tables().eventCounts(), counted.getLong(0));
     }

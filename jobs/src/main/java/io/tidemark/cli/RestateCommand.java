@@ -5,7 +5,7 @@ import io.tidemark.config.TidemarkConfig;
 import io.tidemark.core.CorrectionSet.WindowFix;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.lakehouse.Work;
-import io.tidemark.restate.LatenessReport;
+import io.tidemark.report.LatenessReport;
 import io.tidemark.restate.Restatement;
 import io.tidemark.restate.RestatementException;
 import io.tidemark.restate.StageResult;

@@ -1,5 +1,9 @@
 package io.tidemark.cli;
 
+import io.tidemark.core.WindowCounts;
+import io.tidemark.core.Ingest;
+import io.tidemark.core.Events;
+import io.tidemark.core.Dimension;
 import io.tidemark.CrashPoints;
 import io.tidemark.config.Durations;
 import io.tidemark.config.TidemarkConfig;
@@ -61,9 +65,12 @@ final class StreamNarrator {
     RunReport scd2 = report(reports, Scd2Upsert.NAME);
     if (scd2 != null && scd2.written(config.tables().companies()) > 0) {
       out.println("   company dimension (SCD2) now:");
-      new ResultPrinter(ResultPrinter.Format.table, 100).print(spark.sql("SELECT company_id, name, tier, "
-          + "date_format(valid_from, 'MM-dd HH:mm') AS valid_from, date_format(valid_to, 'MM-dd HH:mm') AS valid_to, "
-          + "is_current FROM " + config.tables().companies().sql() + " ORDER BY company_id, valid_from"), out, out);
+      String from = Dimension.VALID_FROM.name();
+      String to = Dimension.VALID_TO.name();
+      new ResultPrinter(ResultPrinter.Format.table, 100).print(spark.sql("SELECT " + Dimension.COMPANY_ID + ", "
+          + Dimension.NAME + ", " + Dimension.TIER + ", date_format(" + from + ", 'MM-dd HH:mm') AS " + from
+          + ", date_format(" + to + ", 'MM-dd HH:mm') AS " + to + ", " + Dimension.IS_CURRENT + " FROM "
+          + config.tables().companies().sql() + " ORDER BY " + Dimension.COMPANY_ID + ", " + from), out, out);
     }
     out.flush();
   }
@@ -75,9 +82,10 @@ final class StreamNarrator {
   /** "[00:00,00:05) c1 finalized: n=3" for every window in the counts table. */
   private Set<String> windows() {
     Set<String> out = new HashSet<>();
-    for (Row r : spark.sql("SELECT company_id, date_format(w_start, 'yyyy-MM-dd HH:mm'), "
-        + "date_format(w_start + INTERVAL " + config.countsWindow().toSeconds() + " SECONDS, 'HH:mm'), n FROM "
-        + config.tables().eventCounts().sql()).collectAsList()) {
+    String start = WindowCounts.W_START.name();
+    for (Row r : spark.sql("SELECT " + WindowCounts.COMPANY_ID + ", date_format(" + start + ", 'yyyy-MM-dd HH:mm'), "
+        + "date_format(" + start + " + INTERVAL " + config.countsWindow().toSeconds() + " SECONDS, 'HH:mm'), "
+        + WindowCounts.N + " FROM " + config.tables().eventCounts().sql()).collectAsList()) {
       out.add("[" + r.getString(1) + "," + r.getString(2) + ") " + r.getString(0) + " finalized: n=" + r.getLong(3));
     }
     return out;
@@ -86,10 +94,11 @@ final class StreamNarrator {
   /** Events of this arrival whose window had finalized before the run: the counts dropped them. */
   private void lateForCounts(int arrival, Instant watermark) {
     String window = Durations.spark(config.countsWindow());
-    List<Row> late = spark.sql("SELECT event_id, company_id, date_format(event_ts, 'yyyy-MM-dd HH:mm:ss') FROM "
-        + config.tables().rawEvents().sql() + " WHERE arrival = " + arrival
-        + " AND window(event_ts, '" + window + "').end <= TIMESTAMP '" + watermark + "' ORDER BY event_id")
-        .collectAsList();
+    String ts = Events.EVENT_TS.name();
+    List<Row> late = spark.sql("SELECT " + Events.EVENT_ID + ", " + Events.COMPANY_ID + ", date_format(" + ts
+        + ", 'yyyy-MM-dd HH:mm:ss') FROM " + config.tables().rawEvents().sql() + " WHERE " + Ingest.ARRIVAL + " = "
+        + arrival + " AND window(" + ts + ", '" + window + "').end <= TIMESTAMP '" + watermark + "' ORDER BY "
+        + Events.EVENT_ID).collectAsList();
     for (Row r : late) {
       out.println("   late event " + r.get(0) + " (" + r.getString(1) + " at " + r.getString(2)
           + ") dropped by the counts: its window was final (watermark " + watermark + "); the raw archive keeps it");

@@ -1,9 +1,8 @@
 package io.tidemark.maintain;
 
+import io.tidemark.lakehouse.nessie.RefNames;
 import io.tidemark.lakehouse.nessie.NessieRefException;
 import io.tidemark.lakehouse.nessie.NessieRefs;
-import io.tidemark.publish.Publisher;
-import io.tidemark.restate.Restatement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,7 +24,7 @@ import org.projectnessie.model.Tag;
  * {@code maxAge} whose run has no tag may be a run in progress: it stays.
  *
  * <p>The {@code rejected-<hash>} tags {@code tidemark publish} leaves on a staged commit that failed its checks
- * ({@link Publisher#REJECTED}) stay while younger than {@code maxAge} (the age of the commit they point at) and go
+ * ({@link RefNames#REJECTED}) stay while younger than {@code maxAge} (the age of the commit they point at) and go
  * beyond it. They go by age alone, not once the staging branch has been published past them: a tag is the record of
  * what a check refused, worth a look after the fix was published too, and all it costs is the files GC keeps for it.
  * The staging and published branches themselves are never touched.
@@ -52,8 +51,8 @@ public final class BranchRetention {
   }
 
   public List<Decision> run(Options options, Consumer<String> out) {
-    String branchPrefix = options.refPrefix() + Restatement.BRANCH;
-    String tagPrefix = options.refPrefix() + Restatement.TAG;
+    String branchPrefix = options.refPrefix() + RefNames.RESTATE;
+    String tagPrefix = options.refPrefix() + RefNames.RESTATED;
     List<Reference> refs = allReferences();
     Set<String> tags = refs.stream().filter(r -> r instanceof Tag).map(Reference::getName).collect(Collectors.toSet());
     List<Decision> candidates = new ArrayList<>();
@@ -100,7 +99,7 @@ public final class BranchRetention {
     Instant tooOld = clock.instant().minus(options.maxAge());
     List<TagDecision> decisions = new ArrayList<>();
     for (Reference r : allReferences()) {
-      if (r instanceof Tag t && t.getName().startsWith(Publisher.REJECTED)) {
+      if (r instanceof Tag t && t.getName().startsWith(RefNames.REJECTED)) {
         Instant head = headTime(t);
         boolean delete = head.isBefore(tooOld);
         decisions.add(new TagDecision(t.getName(), t.getHash(), head, delete, delete ? "older than "
@@ -117,7 +116,7 @@ public final class BranchRetention {
           + d.head() + ", " + d.why() + ")");
     }
     if (decisions.isEmpty()) {
-      out.accept("no " + Publisher.REJECTED + "* tags: no staged arrival was refused");
+      out.accept("no " + RefNames.REJECTED + "* tags: no staged arrival was refused");
     }
     return decisions;
   }

@@ -1,5 +1,6 @@
 package io.tidemark.maintain;
 
+import io.tidemark.lakehouse.nessie.RefNames;
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.lakehouse.nessie.NessieRefs;
@@ -41,7 +42,7 @@ public final class Maintenance {
 
   /** The {@code rejected-*} tags publish left on refused arrivals: they go beyond {@code options.maxAge()}. */
   public List<BranchRetention.TagDecision> rejected(BranchRetention.Options options) {
-    out.accept("== tags of refused arrivals (" + io.tidemark.publish.Publisher.REJECTED + "*)"
+    out.accept("== tags of refused arrivals (" + RefNames.REJECTED + "*)"
         + (options.dryRun() ? " (dry run)" : ""));
     try (NessieRefs refs = new NessieRefs(lakehouse.endpoints())) {
       return new BranchRetention(refs).rejected(options, out);

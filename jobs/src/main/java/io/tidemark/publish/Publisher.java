@@ -1,5 +1,6 @@
 package io.tidemark.publish;
 
+import io.tidemark.lakehouse.nessie.RefNames;
 import io.tidemark.CrashPoints;
 import io.tidemark.Timings;
 import io.tidemark.audit.AuditCheck;
@@ -28,8 +29,6 @@ import org.projectnessie.model.ContentKey;
  * the staged commit {@code rejected-<hash>} for inspection. Safe to rerun and to kill: nothing staged, nothing done.
  */
 public final class Publisher {
-  /** Prefix of the tag a staged commit that failed its checks keeps. */
-  public static final String REJECTED = "rejected-";
   public static final String AUTHOR = "tidemark-publish";
 
   /** What a publish did. {@code mergeHash} null: nothing published (nothing staged, or a dry run). */
@@ -121,7 +120,7 @@ public final class Publisher {
       List<AuditCheck> failures = failures(checks);
       AuditCheck failed = failures.isEmpty() ? null : failures.get(0);
       if (failed != null) {
-        String tag = REJECTED + shortHash(stagedHash);
+        String tag = RefNames.rejectedTag(shortHash(stagedHash));
         if (!dryRun && !refs.exists(tag)) {
           refs.tag(tag, staging, stagedHash);
         }

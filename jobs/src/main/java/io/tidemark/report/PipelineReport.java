@@ -1,11 +1,12 @@
 package io.tidemark.report;
 
-import io.tidemark.chart.Charts;
+import io.tidemark.core.RestatementRecords;
+import io.tidemark.report.Charts;
 import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.IcebergTables;
-import io.tidemark.stream.ArrivalRuns;
+import io.tidemark.report.ArrivalRuns;
 import io.tidemark.stream.BatchRecord;
 import io.tidemark.stream.RunReport;
 import io.tidemark.stream.StreamBatches;
@@ -83,8 +84,10 @@ public final class PipelineReport {
   static List<Restatement> restatements(SparkSession spark, Tables t, List<BatchRecord> records) {
     Map<String, long[]> counts = new LinkedHashMap<>();
     Map<String, Instant> at = new LinkedHashMap<>();
-    for (Row r : spark.sql("SELECT run_id, target_table, old_value, new_value, corrected_at FROM "
-        + t.restatementLog().sql() + " ORDER BY corrected_at, run_id").collectAsList()) {
+    for (Row r : spark.sql("SELECT " + RestatementRecords.RUN_ID + ", " + RestatementRecords.TARGET_TABLE + ", "
+        + RestatementRecords.OLD_VALUE + ", " + RestatementRecords.NEW_VALUE + ", " + RestatementRecords.CORRECTED_AT
+        + " FROM " + t.restatementLog().sql() + " ORDER BY " + RestatementRecords.CORRECTED_AT + ", "
+        + RestatementRecords.RUN_ID).collectAsList()) {
       String run = r.getString(0);
       String target = r.getString(1);
       long[] c = counts.computeIfAbsent(run, k -> new long[4]);

@@ -1,5 +1,6 @@
 package io.tidemark.restate;
 
+import io.tidemark.core.AuditRecords;
 import io.tidemark.audit.AuditCheck;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +51,6 @@ final class AuditStage {
   String failure(AuditCheck failed, String branch) {
     return "audit failed: " + failed.name() + " on " + failed.table() + " (" + failed.detail() + "); " + ctx.main
         + " is untouched; look at branch " + branch + ": tidemark sql \"SELECT * FROM " + ctx.tables.auditChecks()
-        + "@" + branch + " WHERE run_id = '" + ctx.runId() + "'\"";
+        + "@" + branch + " WHERE " + AuditRecords.RUN_ID + " = '" + ctx.runId() + "'\"";
   }
 }

@@ -1,5 +1,6 @@
 package io.tidemark.restate;
 
+import io.tidemark.lakehouse.nessie.RefNames;
 import io.tidemark.core.CorrectionSet;
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.CommitKeys;
@@ -52,7 +53,7 @@ final class PlanStage {
    */
   Marks previousMarks() {
     String pipeline = ctx.tables.rawEvents().toString();
-    return ctx.refs.newestTagProperties(ctx.options.refPrefix() + Restatement.TAG,
+    return ctx.refs.newestTagProperties(ctx.options.refPrefix() + RefNames.RESTATED,
             props -> pipeline.equals(props.getOrDefault(CommitKeys.PIPELINE, pipeline)))
         .map(Marks::of).orElse(Marks.none());
   }

@@ -29,8 +29,6 @@ import java.util.Map;
  * stage before it has not run, and works from what the plan recorded, so a stage run later does the same.
  */
 public final class Restatement {
-  public static final String BRANCH = "restate-";
-  public static final String TAG = "restated-";
   /** Input rows a plan reads on the driver at most; past it the plan works in Spark. */
   public static final long DRIVER_ROWS = 2_000_000;
 

@@ -1,5 +1,6 @@
 package io.tidemark.restate;
 
+import io.tidemark.lakehouse.nessie.RefNames;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.lakehouse.CommitKeys;
 import io.tidemark.lakehouse.nessie.NessieRefs;
@@ -44,11 +45,11 @@ final class RunLedger {
   }
 
   String branchName(int attempt) {
-    return prefix + Restatement.BRANCH + runId + (attempt > 1 ? "-" + attempt : "");
+    return RefNames.restateBranch(prefix, runId, attempt);
   }
 
   String tagName() {
-    return prefix + Restatement.TAG + runId;
+    return RefNames.restatedTag(prefix, runId);
   }
 
   RunState read() {

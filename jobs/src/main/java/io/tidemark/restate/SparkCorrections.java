@@ -2,11 +2,10 @@ package io.tidemark.restate;
 
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
-import static org.apache.spark.sql.functions.call_function;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.row_number;
-import static org.apache.spark.sql.functions.pmod;
 
+import io.tidemark.lakehouse.SparkWindows;
 import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
 import io.tidemark.core.CompanyChange;
@@ -20,7 +19,6 @@ import io.tidemark.core.Fields;
 import io.tidemark.core.Ingest;
 import io.tidemark.core.RestatementRecords;
 import io.tidemark.core.Schema;
-import io.tidemark.core.Times;
 import io.tidemark.core.WindowCounts;
 import io.tidemark.lakehouse.SparkRows;
 import io.tidemark.stream.Scd2ChangeLog;
@@ -97,13 +95,12 @@ final class SparkCorrections implements Corrections {
    * fraction of a second into the next window).
    */
   static Column windowStart(Column ts, Duration window) {
-    Column micros = call_function("unix_micros", ts);
-    return call_function("timestamp_micros", micros.minus(pmod(micros, lit(window.toNanos() / 1_000))));
+    return SparkWindows.start(ts, window);
   }
 
   /** Whether the window starting at {@code start} is final under {@code watermark} ({@link io.tidemark.core.Windows#isFinal}). */
   static Column isFinal(Column start, Duration window, Instant watermark) {
-    return call_function("unix_micros", start).plus(window.toNanos() / 1_000).leq(Times.micros(watermark));
+    return SparkWindows.isFinal(start, window, watermark);
   }
 
   /** The order that picks an event's first occurrence ({@link CorrectionRules#FIRST_OCCURRENCE}), in Spark. */

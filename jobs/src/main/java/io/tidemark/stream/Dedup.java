@@ -3,6 +3,7 @@ package io.tidemark.stream;
 import io.tidemark.CrashPoints;
 import io.tidemark.config.Durations;
 import io.tidemark.config.TableName;
+import io.tidemark.core.Events;
 import io.tidemark.lakehouse.TableCatalog;
 import java.time.Duration;
 import java.util.Map;
@@ -38,9 +39,9 @@ public final class Dedup {
     Preflight.check(spark, source, TableCatalog.events(table));
     Dataset<Row> events = LineFormat.EVENTS.valid(spark, source);
     Dataset<Row> unique = mode == Mode.WITHIN_WATERMARK
-        ? events.withWatermark("event_ts", Durations.spark(watermark))
-            .dropDuplicatesWithinWatermark(new String[] {"event_id"})
-        : events.dropDuplicates(new String[] {"event_id"});
+        ? events.withWatermark(Events.FEED.eventTime().name(), Durations.spark(watermark))
+            .dropDuplicatesWithinWatermark(new String[] {Events.FEED.key().name()})
+        : events.dropDuplicates(new String[] {Events.FEED.key().name()});
     BatchCommitter committer = new BatchCommitter(NAME, checkpoint, crash);
     TrailingBatch.restoreIfLost(spark, checkpoint);
     return StreamRun.run(NAME, "event", StreamRun.availableNow(unique, checkpoint,

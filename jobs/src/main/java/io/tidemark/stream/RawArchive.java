@@ -6,7 +6,9 @@ import static org.apache.spark.sql.functions.lit;
 
 import io.tidemark.CrashPoints;
 import io.tidemark.config.TableName;
-import io.tidemark.lakehouse.Schemas;
+import io.tidemark.core.Ingest;
+import io.tidemark.core.Quarantine;
+import io.tidemark.lakehouse.SparkRows;
 import io.tidemark.lakehouse.TableCatalog;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -56,17 +58,19 @@ public final class RawArchive {
     // in a streaming query current_timestamp() is the batch's timestamp from the offset log: a batch run
     // again after a crash gets the same ingest time
     Dataset<Row> lines = format.parse(LineFormat.read(spark, source))
-        .withColumn("ingest_ts", current_timestamp());
-    Column[] archived = Schemas.columns(Schemas.concat(format.schema(), Schemas.INGEST));
-    Column[] quarantined = Schemas.columns(Schemas.concat(Schemas.REJECTED_LINE, Schemas.INGEST));
+        .withColumn(Ingest.INGEST_TS.name(), current_timestamp());
+    Column[] archived = SparkRows.columns(format.feed().columns().plus(Ingest.SCHEMA));
+    Column[] quarantined = SparkRows.columns(Quarantine.LINE_SCHEMA.plus(Ingest.SCHEMA));
     BatchCommitter committer = new BatchCommitter(name, checkpoint, rejectedTable, crash);
     return StreamRun.run(name, "row", StreamRun.availableNow(lines, checkpoint, (batch, id) -> {
       Dataset<Row> parsed = batch.persist(StorageLevel.MEMORY_AND_DISK());
       try {
-        Dataset<Row> rows = parsed.withColumn("batch_id", lit(id)).withColumn("dataset", lit(format.dataset()));
+        Dataset<Row> rows = parsed.withColumn(Ingest.BATCH_ID.name(), lit(id))
+            .withColumn(Quarantine.DATASET.name(), lit(format.dataset()));
+        Column reason = col(Quarantine.REASON.name());
         Map<TableName, Dataset<Row>> out = new LinkedHashMap<>();
-        out.put(rawTable, rows.where(col("reason").isNull()).select(archived));
-        out.put(rejectedTable, rows.where(col("reason").isNotNull()).select(quarantined));
+        out.put(rawTable, rows.where(reason.isNull()).select(archived));
+        out.put(rejectedTable, rows.where(reason.isNotNull()).select(quarantined));
         committer.append(id, out, BatchCommitter.Output.DERIVED);
       } finally {
         parsed.unpersist();

@@ -2,7 +2,8 @@ package io.tidemark.stream;
 
 import static org.apache.spark.sql.functions.broadcast;
 
-import io.tidemark.lakehouse.Schemas;
+import io.tidemark.core.CompanyChanges;
+import io.tidemark.lakehouse.SparkRows;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -18,8 +19,9 @@ public final class Scd2ChangeLog {
 
   /** The changes (normalized) that the log, given as a Spark SQL name, does not hold yet. */
   public static Dataset<Row> unlogged(Dataset<Row> changes, String logSql) {
-    Dataset<Row> keys = changes.select("company_id").distinct();
-    Dataset<Row> logged = changes.sparkSession().table(logSql).join(broadcast(keys), "company_id");
+    String company = CompanyChanges.COMPANY_ID.name();
+    Dataset<Row> keys = changes.select(company).distinct();
+    Dataset<Row> logged = changes.sparkSession().table(logSql).join(broadcast(keys), company);
     return unlogged(changes, logged);
   }
 
@@ -30,7 +32,7 @@ public final class Scd2ChangeLog {
 
   private static Column sameChange(Dataset<Row> a, Dataset<Row> b) {
     Column same = null;
-    for (String c : Schemas.COMPANY_CHANGE.fieldNames()) {
+    for (String c : CompanyChanges.FEED.columns().names()) {
       Column eq = a.col(c).eqNullSafe(b.col(c));
       same = same == null ? eq : same.and(eq);
     }
@@ -40,7 +42,7 @@ public final class Scd2ChangeLog {
   /** Appends changes to the log, given as a Spark SQL name (a table, or a table on a branch). */
   public static void append(Dataset<Row> rows, String logSql) {
     try {
-      rows.select(Schemas.columns(Schemas.COMPANY_CHANGE)).writeTo(logSql).append();
+      rows.select(SparkRows.columns(CompanyChanges.FEED.columns())).writeTo(logSql).append();
     } catch (NoSuchTableException e) {
       throw new StreamException("table " + logSql + " disappeared while the stream ran");
     }

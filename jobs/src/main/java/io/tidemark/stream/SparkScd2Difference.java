@@ -2,7 +2,10 @@ package io.tidemark.stream;
 
 import static org.apache.spark.sql.functions.lit;
 
-import io.tidemark.lakehouse.Schemas;
+import io.tidemark.core.Dimension;
+import io.tidemark.lakehouse.SparkRows;
+import java.util.List;
+import java.util.stream.Collectors;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
@@ -20,25 +23,35 @@ public final class SparkScd2Difference {
 
   /** From the rebuilt history and the dimension's versions of the same companies. */
   static Dataset<Row> of(Dataset<Row> history, Dataset<Row> current) {
-    Dataset<Row> upserts = history.except(current).withColumn("op", lit(UPSERT));
-    Dataset<Row> gone = current.select("company_id", "valid_from")
-        .except(history.select("company_id", "valid_from"))
-        .join(current, new String[] {"company_id", "valid_from"})
-        .select(Schemas.columns(Schemas.COMPANY_VERSION))
-        .withColumn("op", lit(DELETE));
+    String[] key = {Dimension.COMPANY_ID.name(), Dimension.VALID_FROM.name()};
+    Dataset<Row> upserts = history.except(current).withColumn(OP, lit(UPSERT));
+    Dataset<Row> gone = current.select(key[0], key[1])
+        .except(history.select(key[0], key[1]))
+        .join(current, key)
+        .select(SparkRows.columns(Dimension.VERSION))
+        .withColumn(OP, lit(DELETE));
     return upserts.unionByName(gone);
   }
 
-  /** One MERGE: versions to insert or correct, keyed on (company_id, valid_from), and versions to remove. */
+  /** What to do with a version of the difference: {@link #UPSERT} or {@link #DELETE}. */
+  private static final String OP = "op";
+
+  /**
+   * One MERGE: versions to insert or correct, keyed on (company, valid from), and versions to remove; every other
+   * column of a version set from the difference.
+   */
   public static void merge(Dataset<Row> diff, String dimensionSql) {
     String view = "tidemark_scd2_diff";
     diff.createOrReplaceTempView(view);
-    diff.sparkSession().sql("MERGE INTO " + dimensionSql + " t USING " + view + " s "
-        + "ON t.company_id = s.company_id AND t.valid_from = s.valid_from "
-        + "WHEN MATCHED AND s.op = '" + DELETE + "' THEN DELETE "
-        + "WHEN MATCHED THEN UPDATE SET t.name = s.name, t.tier = s.tier, t.valid_to = s.valid_to, "
-        + "t.is_current = s.is_current "
-        + "WHEN NOT MATCHED AND s.op = '" + UPSERT + "' THEN INSERT (company_id, name, tier, valid_from, valid_to, "
-        + "is_current) VALUES (s.company_id, s.name, s.tier, s.valid_from, s.valid_to, s.is_current)");
+    List<String> key = List.of(Dimension.COMPANY_ID.name(), Dimension.VALID_FROM.name());
+    List<String> columns = Dimension.VERSION.names();
+    String on = key.stream().map(c -> "t." + c + " = s." + c).collect(Collectors.joining(" AND "));
+    String set = columns.stream().filter(c -> !key.contains(c)).map(c -> "t." + c + " = s." + c)
+        .collect(Collectors.joining(", "));
+    diff.sparkSession().sql("MERGE INTO " + dimensionSql + " t USING " + view + " s ON " + on + " "
+        + "WHEN MATCHED AND s." + OP + " = '" + DELETE + "' THEN DELETE "
+        + "WHEN MATCHED THEN UPDATE SET " + set + " "
+        + "WHEN NOT MATCHED AND s." + OP + " = '" + UPSERT + "' THEN INSERT (" + String.join(", ", columns)
+        + ") VALUES (" + columns.stream().map(c -> "s." + c).collect(Collectors.joining(", ")) + ")");
   }
 }

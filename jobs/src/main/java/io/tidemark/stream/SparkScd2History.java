@@ -8,6 +8,8 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.row_number;
 import static org.apache.spark.sql.functions.when;
 
+import io.tidemark.core.CompanyChanges;
+import io.tidemark.core.Dimension;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -26,32 +28,42 @@ public final class SparkScd2History {
    * changes of one company at the same instant are settled the same way everywhere: a delete wins, else the
    * greater (name, tier).
    */
+  private static final String COMPANY = CompanyChanges.COMPANY_ID.name();
+  private static final String NAME = CompanyChanges.NAME.name();
+  private static final String TIER = CompanyChanges.TIER.name();
+  private static final String CHANGE_TS = CompanyChanges.CHANGE_TS.name();
+  private static final String DELETED = CompanyChanges.DELETED.name();
+  private static final String VALID_TO = Dimension.VALID_TO.name();
+
   public static Dataset<Row> normalize(Dataset<Row> changes) {
-    Column deleted = coalesce(col("deleted"), lit(false));
-    return changes.select(col("company_id"),
-        when(deleted, lit(null).cast("string")).otherwise(col("name")).as("name"),
-        when(deleted, lit(null).cast("string")).otherwise(col("tier")).as("tier"),
-        col("change_ts"), deleted.as("deleted"));
+    Column deleted = coalesce(col(DELETED), lit(false));
+    return changes.select(col(COMPANY),
+        when(deleted, lit(null).cast(NAME_TYPE)).otherwise(col(NAME)).as(NAME),
+        when(deleted, lit(null).cast(NAME_TYPE)).otherwise(col(TIER)).as(TIER),
+        col(CHANGE_TS), deleted.as(DELETED));
   }
 
-  /** Versions ({@link io.tidemark.lakehouse.Schemas#COMPANY_VERSION}), from changes of any companies. */
+  private static final String NAME_TYPE = CompanyChanges.NAME.type().sql();
+
+  /** Versions ({@link Dimension#VERSION}), from changes of any companies. */
   public static Dataset<Row> rebuild(Dataset<Row> changes) {
-    WindowSpec sameInstant = Window.partitionBy("company_id", "change_ts")
-        .orderBy(col("deleted").desc(), col("name").desc_nulls_last(), col("tier").desc_nulls_last());
-    WindowSpec byTime = Window.partitionBy("company_id").orderBy("change_ts");
+    WindowSpec sameInstant = Window.partitionBy(COMPANY, CHANGE_TS)
+        .orderBy(col(DELETED).desc(), col(NAME).desc_nulls_last(), col(TIER).desc_nulls_last());
+    WindowSpec byTime = Window.partitionBy(COMPANY).orderBy(CHANGE_TS);
     Dataset<Row> settled = normalize(changes)
         .withColumn("rank", row_number().over(sameInstant))
         .where(col("rank").equalTo(1))
         .drop("rank");
-    Column sameAsBefore = col("deleted").eqNullSafe(lag("deleted", 1).over(byTime))
-        .and(col("name").eqNullSafe(lag("name", 1).over(byTime)))
-        .and(col("tier").eqNullSafe(lag("tier", 1).over(byTime)));
+    Column sameAsBefore = col(DELETED).eqNullSafe(lag(DELETED, 1).over(byTime))
+        .and(col(NAME).eqNullSafe(lag(NAME, 1).over(byTime)))
+        .and(col(TIER).eqNullSafe(lag(TIER, 1).over(byTime)));
     return settled
         .withColumn("repeat", sameAsBefore)
         .where(col("repeat").unary_$bang())
-        .withColumn("valid_to", lead("change_ts", 1).over(byTime))
-        .where(col("deleted").unary_$bang())
-        .select(col("company_id"), col("name"), col("tier"), col("change_ts").as("valid_from"), col("valid_to"),
-            col("valid_to").isNull().as("is_current"));
+        .withColumn(VALID_TO, lead(CHANGE_TS, 1).over(byTime))
+        .where(col(DELETED).unary_$bang())
+        .select(col(COMPANY).as(Dimension.COMPANY_ID.name()), col(NAME).as(Dimension.NAME.name()),
+            col(TIER).as(Dimension.TIER.name()), col(CHANGE_TS).as(Dimension.VALID_FROM.name()), col(VALID_TO),
+            col(VALID_TO).isNull().as(Dimension.IS_CURRENT.name()));
   }
 }

@@ -3,6 +3,7 @@ package io.tidemark.maintain;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.tidemark.lakehouse.nessie.RefNames;
 import io.tidemark.config.TableName;
 import io.tidemark.lakehouse.RefQualifiedNames;
 import io.tidemark.lakehouse.Storage;
@@ -12,7 +13,6 @@ import io.tidemark.land.Feed;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.land.LandingFile;
-import io.tidemark.publish.Publisher;
 import io.tidemark.stream.StreamKind;
 import io.tidemark.stream.StreamSpec;
 import io.tidemark.testing.Pipeline;
@@ -285,8 +285,8 @@ class MaintenanceIT extends StackTest {
   void rejectedTagsStayWhileYoungAndGoBeyondTheMaximumAge() throws Exception {
     String name = TestStack.unique("mt");
     String staging = name + "_ingest";
-    String older = Publisher.REJECTED + name + "-old";
-    String newer = Publisher.REJECTED + name + "-new";
+    String older = RefNames.REJECTED + name + "-old";
+    String newer = RefNames.REJECTED + name + "-new";
     try (NessieRefs refs = new NessieRefs(stack.endpoints())) {
       refs.createBranch(staging, refs.branch(stack.config().nessieRef()));
       Branch first = refs.mark(staging, "an arrival a check refused", "test", Map.of());
@@ -301,7 +301,7 @@ class MaintenanceIT extends StackTest {
       BranchRetention retention = new BranchRetention(refs, Clock.fixed(newerAt, ZoneOffset.UTC));
 
       var dry = retention.rejected(new BranchRetention.Options(10, maxAge, "", true), log::add);
-      assertThat(dry).filteredOn(d -> d.tag().startsWith(Publisher.REJECTED + name))
+      assertThat(dry).filteredOn(d -> d.tag().startsWith(RefNames.REJECTED + name))
           .extracting(BranchRetention.TagDecision::tag, BranchRetention.TagDecision::delete)
           .containsExactly(tuple(newer, false), tuple(older, true));
       assertThat(refs.exists(older)).as("a dry run deletes nothing").isTrue();

@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.lit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tidemark.lakehouse.nessie.RefNames;
 import io.tidemark.config.Setting;
 import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
@@ -110,7 +111,7 @@ class PublishIT extends StackTest {
     assertThat(dry.mergeHash()).isNull();
     assertThat(dry.summary()).startsWith("publish (dry run): would publish arrival 1");
     assertThat(nessie.hash(main)).as("a dry run commits nothing").isEqualTo(bootstrapped);
-    assertThat(nessie.exists(Publisher.REJECTED + staged.substring(0, 8))).as("a dry run tags nothing").isFalse();
+    assertThat(nessie.exists(RefNames.REJECTED + staged.substring(0, 8))).as("a dry run tags nothing").isFalse();
 
     Cli.Result r = succeeds(Cli.run(env, "publish"));
     assertThat(r.out()).contains("published arrival 1, ").contains(" to " + main + " (")
@@ -155,7 +156,7 @@ class PublishIT extends StackTest {
     Cli.Result r = Cli.run(env, "publish");
     assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
     assertThat(r.errLines()).as("%s", r).hasSize(1);
-    String tag = Publisher.REJECTED + bad.substring(0, 8);
+    String tag = RefNames.REJECTED + bad.substring(0, 8);
     assertThat(r.errLines().get(0)).startsWith("tidemark: publish refused: check " + ArrivalChecks.SCD2 + " failed")
         .contains("c1").contains("tag " + tag).hasSizeLessThan(1000);
     assertThat(nessie.hash(main)).as("main stays where it was").isEqualTo(before);
@@ -251,7 +252,7 @@ class PublishIT extends StackTest {
     String bad = nessie.hash(ingest);
     assertThat(refused()).startsWith("publish refused: check " + ArrivalChecks.WINDOWS + " failed")
         .contains(window.<String>getAs("company_id")).contains("published before")
-        .contains("tag " + Publisher.REJECTED + bad.substring(0, 8));
+        .contains("tag " + RefNames.REJECTED + bad.substring(0, 8));
     assertThat(nessie.hash(main)).isEqualTo(before);
     refs.reset(ingest, clean);
     assertThat(new Publisher(lakehouse).publish(false).nothingStaged()).isTrue();

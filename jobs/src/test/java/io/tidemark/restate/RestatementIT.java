@@ -2,6 +2,7 @@ package io.tidemark.restate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.lakehouse.nessie.RefNames;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.audit.Scd2Invariants;
 import io.tidemark.testing.DuckOracle;
@@ -109,7 +110,7 @@ class RestatementIT extends StackTest {
 
     String head = stack.nessie().hash(stack.config().nessieRef());
     Restatement.Result again = new Restatement(p.lakehouse(), options("repair").withPrefix(
-        r.tag().substring(0, r.tag().indexOf(Restatement.TAG)))).run();
+        r.tag().substring(0, r.tag().indexOf(RefNames.RESTATED)))).run();
     assertThat(again.nothingToDo()).as("second run").isTrue();
     assertThat(stack.nessie().hash(stack.config().nessieRef())).as("no commit on the staging branch").isEqualTo(head);
   }

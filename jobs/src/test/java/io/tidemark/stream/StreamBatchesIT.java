@@ -10,6 +10,7 @@ import io.tidemark.config.Tables;
 import io.tidemark.lakehouse.CommitKeys;
 import io.tidemark.lakehouse.IcebergTables;
 import io.tidemark.land.Arrival;
+import io.tidemark.report.ArrivalRuns;
 import io.tidemark.land.Feed;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;

@@ -1,4 +1,4 @@
-package io.tidemark.chart;
+package io.tidemark.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,8 @@
-package io.tidemark.stream;
+package io.tidemark.report;
 
+import io.tidemark.stream.StreamKind;
+import io.tidemark.stream.RunReport;
+import io.tidemark.stream.BatchRecord;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,7 +1,10 @@
-package io.tidemark.stream;
+package io.tidemark.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.stream.WindowedCounts;
+import io.tidemark.stream.BatchRecord;
+import io.tidemark.stream.RunReport;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,8 @@
-package io.tidemark.restate;
+package io.tidemark.report;
 
-import io.tidemark.chart.Charts;
+import io.tidemark.lakehouse.SparkWindows;
+import io.tidemark.core.Ingest;
+import io.tidemark.core.Events;
 import io.tidemark.config.Durations;
 import io.tidemark.config.TableName;
 import java.io.IOException;
@@ -36,15 +38,18 @@ public final class LatenessReport {
     long d = delay.toSeconds();
     // need = how many seconds the delay must exceed for the event to count: earlier arrivals' latest event time
     // minus the end of the event's window; null in the first arrival, where nothing is late
-    spark.sql("SELECT arrival, (unix_timestamp(m_prev) - (floor(unix_timestamp(event_ts) / " + w + ") * " + w + " + " + w
-        + ")) AS need FROM " + raw.sql() + " JOIN (SELECT arrival, max(mx) OVER (ORDER BY arrival ROWS BETWEEN "
-        + "UNBOUNDED PRECEDING AND 1 PRECEDING) AS m_prev FROM (SELECT arrival, max(event_ts) AS mx FROM " + raw.sql()
-        + " WHERE arrival IS NOT NULL GROUP BY arrival)) USING (arrival)").createOrReplaceTempView("tidemark_need");
+    String arrival = Ingest.ARRIVAL.name();
+    String ts = Events.EVENT_TS.name();
+    spark.sql("SELECT " + arrival + ", (unix_timestamp(m_prev) - (unix_timestamp(" + SparkWindows.startSql(ts, window)
+        + ") + " + w + ")) AS need FROM " + raw.sql() + " JOIN (SELECT " + arrival + ", max(mx) OVER (ORDER BY "
+        + arrival + " ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS m_prev FROM (SELECT " + arrival
+        + ", max(" + ts + ") AS mx FROM " + raw.sql() + " WHERE " + arrival + " IS NOT NULL GROUP BY " + arrival
+        + ")) USING (" + arrival + ")").createOrReplaceTempView("tidemark_need");
     List<ArrivalLateness> arrivals = new ArrayList<>();
-    for (Row r : spark.sql("SELECT arrival, count(*), count_if(need >= " + d + "), "
+    for (Row r : spark.sql("SELECT " + arrival + ", count(*), count_if(need >= " + d + "), "
         + "percentile(need, 0.5) FILTER (WHERE need >= " + d + "), percentile(need, 0.9) FILTER (WHERE need >= " + d
-        + "), max(need) FILTER (WHERE need >= " + d + ") FROM tidemark_need GROUP BY arrival ORDER BY arrival")
-        .collectAsList()) {
+        + "), max(need) FILTER (WHERE need >= " + d + ") FROM tidemark_need GROUP BY " + arrival + " ORDER BY "
+        + arrival).collectAsList()) {
       arrivals.add(new ArrivalLateness(r.getInt(0), r.getLong(1), r.getLong(2), catching(r, 3), catching(r, 4),
           catching(r, 5)));
     }

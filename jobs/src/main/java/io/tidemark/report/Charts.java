@@ -1,4 +1,4 @@
-package io.tidemark.chart;
+package io.tidemark.report;
 
 import java.awt.Color;
 import java.awt.Font;
