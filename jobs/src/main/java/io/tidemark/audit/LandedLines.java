@@ -2,11 +2,11 @@ package io.tidemark.audit;
 
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.core.Feed;
 import io.tidemark.core.Ingest;
 import io.tidemark.core.Lines;
 import io.tidemark.core.Quarantine;
-import io.tidemark.lakehouse.Storage;
-import io.tidemark.land.Feed;
+import io.tidemark.lakehouse.storage.Storage;
 import io.tidemark.land.Lander;
 import org.apache.spark.sql.SparkSession;
 

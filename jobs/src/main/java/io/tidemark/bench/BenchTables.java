@@ -1,7 +1,7 @@
 package io.tidemark.bench;
 
 import io.tidemark.config.TableName;
-import io.tidemark.lakehouse.TableDefinition;
+import io.tidemark.lakehouse.tables.TableDefinition;
 import java.util.function.Function;
 import org.apache.spark.sql.SparkSession;
 

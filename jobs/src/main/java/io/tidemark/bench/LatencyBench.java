@@ -1,13 +1,13 @@
 package io.tidemark.bench;
 
+import io.tidemark.bootstrap.Bootstrap;
 import io.tidemark.config.Setting;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.lakehouse.Bootstrap;
+import io.tidemark.core.Feed;
 import io.tidemark.lakehouse.Lakehouse;
-import io.tidemark.lakehouse.TableCatalog;
+import io.tidemark.lakehouse.tables.TableCatalog;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Feed;
 import io.tidemark.land.Lander;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;

@@ -1,11 +1,11 @@
 package io.tidemark.bench;
 
-import io.tidemark.core.WindowCounts;
-import io.tidemark.core.Events;
 import io.tidemark.config.TableName;
-import io.tidemark.lakehouse.IcebergTables;
+import io.tidemark.core.Events;
+import io.tidemark.core.WindowCounts;
 import io.tidemark.lakehouse.Lakehouse;
-import io.tidemark.lakehouse.TableCatalog;
+import io.tidemark.lakehouse.tables.IcebergTables;
+import io.tidemark.lakehouse.tables.TableCatalog;
 import io.tidemark.maintain.Compaction;
 import io.tidemark.maintain.GarbageCollector;
 import io.tidemark.maintain.Maintenance;

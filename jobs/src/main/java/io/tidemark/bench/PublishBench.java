@@ -2,8 +2,8 @@ package io.tidemark.bench;
 
 import io.tidemark.CrashPoints;
 import io.tidemark.Timings;
+import io.tidemark.bootstrap.Bootstrap;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.lakehouse.Bootstrap;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.GeneratedScenario;

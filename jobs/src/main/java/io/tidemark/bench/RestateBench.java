@@ -1,12 +1,12 @@
 package io.tidemark.bench;
 
+import io.tidemark.bootstrap.Bootstrap;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.lakehouse.Bootstrap;
-import io.tidemark.lakehouse.IcebergTables;
+import io.tidemark.core.Feed;
 import io.tidemark.lakehouse.Lakehouse;
-import io.tidemark.lakehouse.Work;
+import io.tidemark.lakehouse.spark.Work;
+import io.tidemark.lakehouse.tables.IcebergTables;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Feed;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.land.Lander;
@@ -232,7 +232,7 @@ public final class RestateBench {
     for (var t : List.of(config.tables().eventCounts(), config.tables().events())) {
       Table table = IcebergTables.load(lh.spark(), t);
       for (Snapshot s : table.snapshots()) {
-        if (Provenance.madeBy(s, io.tidemark.lakehouse.CommitKeys.RESTATEMENT_STREAM)) {
+        if (Provenance.madeBy(s, io.tidemark.core.CommitKeys.RESTATEMENT_STREAM)) {
           acc[0] += Long.parseLong(s.summary().getOrDefault(SnapshotSummary.ADDED_FILES_PROP, "0"))
               + Long.parseLong(s.summary().getOrDefault("added-delete-files", "0"));
           acc[1] += Long.parseLong(s.summary().getOrDefault(SnapshotSummary.DELETED_FILES_PROP, "0"))

@@ -1,11 +1,11 @@
 package io.tidemark.bench;
 
-import io.tidemark.core.Dimension;
 import io.tidemark.config.Setting;
 import io.tidemark.config.TableName;
-import io.tidemark.lakehouse.TableCatalog;
+import io.tidemark.core.Dimension;
+import io.tidemark.core.Feed;
+import io.tidemark.lakehouse.tables.TableCatalog;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Feed;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.LocalLanding;
 import io.tidemark.stream.RunReport;

@@ -1,13 +1,13 @@
 package io.tidemark.bench;
 
-import io.tidemark.report.Charts;
 import io.tidemark.config.Setting;
 import io.tidemark.config.TableName;
-import io.tidemark.lakehouse.TableCatalog;
+import io.tidemark.lakehouse.tables.TableCatalog;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.land.LocalLanding;
+import io.tidemark.report.Charts;
 import io.tidemark.stream.Dedup;
 import io.tidemark.stream.RunReport;
 import io.tidemark.stream.WindowedCounts;

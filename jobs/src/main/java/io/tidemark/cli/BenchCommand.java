@@ -6,8 +6,8 @@ import io.tidemark.bench.PublishBench;
 import io.tidemark.bench.RestateBench;
 import io.tidemark.bench.Scd2Bench;
 import io.tidemark.bench.StreamBench;
+import io.tidemark.bootstrap.Bootstrap;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.lakehouse.Bootstrap;
 import io.tidemark.lakehouse.Lakehouse;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -340,7 +340,7 @@ final class BenchCommand implements Runnable {
         refs.ensureBranch(published, refs.defaultBranch());
         if (refs.log(published).findFirst().isEmpty()) {
           refs.mark(published, "tidemark bench publish: the benchmark's published branch",
-              io.tidemark.lakehouse.SparkSessions.AUTHOR, java.util.Map.of());
+              io.tidemark.lakehouse.spark.SparkSessions.AUTHOR, java.util.Map.of());
         }
         refs.ensureBranch(lh.config().stagingBranch(), published);
         try {

@@ -1,6 +1,6 @@
 package io.tidemark.cli;
 
-import io.tidemark.lakehouse.Bootstrap;
+import io.tidemark.bootstrap.Bootstrap;
 import io.tidemark.lakehouse.Lakehouse;
 import java.io.PrintWriter;
 import java.util.List;

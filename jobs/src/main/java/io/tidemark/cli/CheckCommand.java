@@ -1,13 +1,13 @@
 package io.tidemark.cli;
 
-import io.tidemark.core.WindowCounts;
 import io.tidemark.audit.LandedLines;
 import io.tidemark.audit.Scd2Invariants;
 import io.tidemark.config.Setting;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.core.Feed;
 import io.tidemark.core.Lines;
+import io.tidemark.core.WindowCounts;
 import io.tidemark.lakehouse.Lakehouse;
-import io.tidemark.land.Feed;
 import io.tidemark.report.ArrivalRuns;
 import io.tidemark.stream.StreamBatches;
 import java.io.PrintWriter;

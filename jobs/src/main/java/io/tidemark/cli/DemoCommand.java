@@ -1,16 +1,16 @@
 package io.tidemark.cli;
 
-import io.tidemark.core.WindowCounts;
-import io.tidemark.core.Ingest;
 import io.tidemark.CrashPoints;
 import io.tidemark.Timings;
+import io.tidemark.bootstrap.Bootstrap;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.lakehouse.Bootstrap;
+import io.tidemark.core.Feed;
+import io.tidemark.core.Ingest;
+import io.tidemark.core.WindowCounts;
 import io.tidemark.lakehouse.Lakehouse;
-import io.tidemark.lakehouse.Storage;
+import io.tidemark.lakehouse.storage.Storage;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Feed;
 import io.tidemark.land.Lander;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.publish.Publisher;

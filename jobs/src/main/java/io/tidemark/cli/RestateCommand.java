@@ -4,7 +4,7 @@ import io.tidemark.audit.AuditCheck;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.core.CorrectionSet.WindowFix;
 import io.tidemark.lakehouse.Lakehouse;
-import io.tidemark.lakehouse.Work;
+import io.tidemark.lakehouse.spark.Work;
 import io.tidemark.report.LatenessReport;
 import io.tidemark.restate.Restatement;
 import io.tidemark.restate.RestatementException;

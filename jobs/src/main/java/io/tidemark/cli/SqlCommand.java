@@ -1,7 +1,7 @@
 package io.tidemark.cli;
 
 import io.tidemark.lakehouse.Lakehouse;
-import io.tidemark.lakehouse.RefQualifiedNames;
+import io.tidemark.lakehouse.spark.RefQualifiedNames;
 import java.util.concurrent.Callable;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;

@@ -1,6 +1,8 @@
 package io.tidemark.lakehouse;
 
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.lakehouse.spark.SparkSessions;
+import io.tidemark.lakehouse.storage.Storage;
 import io.tidemark.services.Endpoints;
 import io.tidemark.services.Services;
 import org.apache.spark.sql.SparkSession;

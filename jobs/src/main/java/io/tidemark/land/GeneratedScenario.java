@@ -1,5 +1,6 @@
 package io.tidemark.land;
 
+import io.tidemark.core.Feed;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;

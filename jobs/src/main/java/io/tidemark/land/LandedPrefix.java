@@ -1,6 +1,6 @@
 package io.tidemark.land;
 
-import io.tidemark.lakehouse.Storage;
+import io.tidemark.lakehouse.storage.Storage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,7 @@
 package io.tidemark.land;
 
-import io.tidemark.lakehouse.Storage;
+import io.tidemark.core.Feed;
+import io.tidemark.lakehouse.storage.Storage;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;

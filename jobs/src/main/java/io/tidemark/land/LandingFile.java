@@ -1,5 +1,6 @@
 package io.tidemark.land;
 
+import io.tidemark.core.Feed;
 import io.tidemark.core.Lines;
 import java.nio.charset.StandardCharsets;
 

@@ -1,5 +1,6 @@
 package io.tidemark.land;
 
+import io.tidemark.core.Feed;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;

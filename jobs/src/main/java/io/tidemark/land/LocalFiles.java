@@ -1,5 +1,6 @@
 package io.tidemark.land;
 
+import io.tidemark.core.Feed;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

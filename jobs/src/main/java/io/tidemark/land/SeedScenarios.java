@@ -1,5 +1,6 @@
 package io.tidemark.land;
 
+import io.tidemark.core.Feed;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.tidemark.maintain;
 
 import io.tidemark.config.TableName;
-import io.tidemark.lakehouse.IcebergTables;
-import io.tidemark.lakehouse.SparkSessions;
+import io.tidemark.lakehouse.spark.SparkSessions;
+import io.tidemark.lakehouse.tables.IcebergTables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;

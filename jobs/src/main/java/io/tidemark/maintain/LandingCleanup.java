@@ -1,10 +1,10 @@
 package io.tidemark.maintain;
 
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.core.Feed;
 import io.tidemark.fence.OffsetLog;
 import io.tidemark.fence.SourceFileLog;
-import io.tidemark.lakehouse.Storage;
-import io.tidemark.land.Feed;
+import io.tidemark.lakehouse.storage.Storage;
 import io.tidemark.stream.StreamSpec;
 import java.net.URI;
 import java.util.ArrayList;

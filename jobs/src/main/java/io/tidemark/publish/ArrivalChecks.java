@@ -3,7 +3,7 @@ package io.tidemark.publish;
 import io.tidemark.Timings;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.lakehouse.Storage;
+import io.tidemark.lakehouse.storage.Storage;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

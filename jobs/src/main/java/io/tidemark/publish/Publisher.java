@@ -1,15 +1,15 @@
 package io.tidemark.publish;
 
-import io.tidemark.lakehouse.nessie.RefNames;
 import io.tidemark.CrashPoints;
 import io.tidemark.Timings;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.lakehouse.CommitKeys;
+import io.tidemark.core.CommitKeys;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.lakehouse.nessie.NessieRefException;
 import io.tidemark.lakehouse.nessie.NessieRefs;
+import io.tidemark.lakehouse.nessie.RefNames;
 import io.tidemark.stream.BatchArrivals;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,8 +2,8 @@ package io.tidemark.publish;
 
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.lakehouse.CommitKeys;
-import io.tidemark.lakehouse.IcebergTables;
+import io.tidemark.core.CommitKeys;
+import io.tidemark.lakehouse.tables.IcebergTables;
 import io.tidemark.stream.BatchArrivals;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,14 +15,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
+import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.spark.sql.SparkSession;
 import org.projectnessie.model.Content;
 import org.projectnessie.model.ContentKey;
 import org.projectnessie.model.IcebergTable;
-import org.apache.iceberg.SnapshotSummary;
-import org.apache.iceberg.DataOperations;
 
 /**
  * What waits on the staging branch to be published: per table of the pipeline that differs from the published

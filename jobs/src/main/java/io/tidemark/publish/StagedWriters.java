@@ -3,7 +3,7 @@ package io.tidemark.publish;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
-import io.tidemark.lakehouse.CommitKeys;
+import io.tidemark.core.CommitKeys;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

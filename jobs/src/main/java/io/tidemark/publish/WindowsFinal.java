@@ -2,13 +2,13 @@ package io.tidemark.publish;
 
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.config.Tables;
+import io.tidemark.core.CommitKeys;
 import io.tidemark.core.Events;
 import io.tidemark.core.Times;
 import io.tidemark.core.WindowCounts;
 import io.tidemark.core.Windows;
-import io.tidemark.lakehouse.CommitKeys;
-import io.tidemark.lakehouse.DriverReads;
-import io.tidemark.lakehouse.IcebergFields;
+import io.tidemark.lakehouse.tables.DriverReads;
+import io.tidemark.lakehouse.tables.IcebergFields;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,10 +1,10 @@
 package io.tidemark.report;
 
-import io.tidemark.lakehouse.SparkWindows;
-import io.tidemark.core.Ingest;
-import io.tidemark.core.Events;
 import io.tidemark.config.Durations;
 import io.tidemark.config.TableName;
+import io.tidemark.core.Events;
+import io.tidemark.core.Ingest;
+import io.tidemark.lakehouse.spark.SparkWindows;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

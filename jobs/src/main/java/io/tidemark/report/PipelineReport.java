@@ -1,12 +1,12 @@
 package io.tidemark.report;
 
-import io.tidemark.core.RestatementRecords;
-import io.tidemark.report.Charts;
 import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.lakehouse.IcebergTables;
+import io.tidemark.core.RestatementRecords;
+import io.tidemark.lakehouse.tables.IcebergTables;
 import io.tidemark.report.ArrivalRuns;
+import io.tidemark.report.Charts;
 import io.tidemark.stream.BatchRecord;
 import io.tidemark.stream.RunReport;
 import io.tidemark.stream.StreamBatches;
@@ -29,13 +29,13 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.iceberg.SnapshotSummary;
-import org.apache.iceberg.DataOperations;
 
 /**
  * The pipeline's report: one HTML page that opens without a server (its charts are PNG images inside it, drawn by

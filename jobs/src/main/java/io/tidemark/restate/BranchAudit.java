@@ -1,13 +1,13 @@
 package io.tidemark.restate;
 
+import io.tidemark.audit.AuditCheck;
+import io.tidemark.audit.RestatementAudit;
 import io.tidemark.core.AuditRecords;
 import io.tidemark.core.CorrectionSet;
 import io.tidemark.core.TableSchemas;
-import io.tidemark.audit.AuditCheck;
-import io.tidemark.audit.RestatementAudit;
-import io.tidemark.lakehouse.DriverReads;
-import io.tidemark.lakehouse.DriverWrites;
-import io.tidemark.lakehouse.IcebergFields;
+import io.tidemark.lakehouse.tables.DriverReads;
+import io.tidemark.lakehouse.tables.DriverWrites;
+import io.tidemark.lakehouse.tables.IcebergFields;
 import io.tidemark.stream.Provenance;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.tidemark.restate;
 
 import io.tidemark.config.TableName;
-import io.tidemark.lakehouse.IcebergTables;
+import io.tidemark.lakehouse.tables.IcebergTables;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.iceberg.Snapshot;

@@ -1,6 +1,6 @@
 package io.tidemark.restate;
 
-import io.tidemark.lakehouse.CommitKeys;
+import io.tidemark.core.CommitKeys;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;

@@ -1,10 +1,10 @@
 package io.tidemark.restate;
 
-import io.tidemark.lakehouse.nessie.RefNames;
-import io.tidemark.core.CorrectionSet;
 import io.tidemark.config.TableName;
-import io.tidemark.lakehouse.CommitKeys;
-import io.tidemark.lakehouse.DriverReads;
+import io.tidemark.core.CommitKeys;
+import io.tidemark.core.CorrectionSet;
+import io.tidemark.lakehouse.nessie.RefNames;
+import io.tidemark.lakehouse.tables.DriverReads;
 import io.tidemark.stream.Dedup;
 import io.tidemark.stream.Provenance;
 import io.tidemark.stream.Scd2Upsert;

@@ -1,7 +1,7 @@
 package io.tidemark.restate;
 
 import io.tidemark.audit.AuditCheck;
-import io.tidemark.lakehouse.CommitKeys;
+import io.tidemark.core.CommitKeys;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

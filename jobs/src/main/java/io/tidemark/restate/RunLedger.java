@@ -1,9 +1,9 @@
 package io.tidemark.restate;
 
-import io.tidemark.lakehouse.nessie.RefNames;
 import io.tidemark.audit.AuditCheck;
-import io.tidemark.lakehouse.CommitKeys;
+import io.tidemark.core.CommitKeys;
 import io.tidemark.lakehouse.nessie.NessieRefs;
+import io.tidemark.lakehouse.nessie.RefNames;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;

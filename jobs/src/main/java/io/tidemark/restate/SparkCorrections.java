@@ -5,7 +5,6 @@ import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.row_number;
 
-import io.tidemark.lakehouse.SparkWindows;
 import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
 import io.tidemark.core.CompanyChange;
@@ -20,7 +19,8 @@ import io.tidemark.core.Ingest;
 import io.tidemark.core.RestatementRecords;
 import io.tidemark.core.Schema;
 import io.tidemark.core.WindowCounts;
-import io.tidemark.lakehouse.SparkRows;
+import io.tidemark.lakehouse.spark.SparkRows;
+import io.tidemark.lakehouse.spark.SparkWindows;
 import io.tidemark.stream.Scd2ChangeLog;
 import io.tidemark.stream.SparkScd2History;
 import java.sql.Timestamp;

@@ -3,8 +3,8 @@ package io.tidemark.stream;
 import io.tidemark.CrashPoints;
 import io.tidemark.config.TableName;
 import io.tidemark.fence.OffsetLog;
-import io.tidemark.lakehouse.IcebergTables;
-import io.tidemark.lakehouse.SparkCommits;
+import io.tidemark.lakehouse.spark.SparkCommits;
+import io.tidemark.lakehouse.tables.IcebergTables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -152,7 +152,7 @@ final class BatchCommitter {
 
   /**
    * The same for rows the caller counted, written by {@code write} (through Iceberg's API on the driver, see
-   * {@link io.tidemark.lakehouse.DriverWrites}, or a Spark write of rows it cached): it gets the summary properties
+   * {@link io.tidemark.lakehouse.tables.DriverWrites}, or a Spark write of rows it cached): it gets the summary properties
    * the commit must carry. Nothing to do when there are no rows.
    */
   void commitCounted(SparkSession spark, long batchId, TableName table, long rows,

@@ -4,7 +4,7 @@ import io.tidemark.CrashPoints;
 import io.tidemark.config.Durations;
 import io.tidemark.config.TableName;
 import io.tidemark.core.Events;
-import io.tidemark.lakehouse.TableCatalog;
+import io.tidemark.lakehouse.tables.TableCatalog;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;

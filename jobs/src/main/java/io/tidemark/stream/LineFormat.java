@@ -12,11 +12,11 @@ import static org.apache.spark.sql.functions.when;
 
 import io.tidemark.core.CompanyChanges;
 import io.tidemark.core.Events;
+import io.tidemark.core.Feed;
 import io.tidemark.core.FeedSchema;
 import io.tidemark.core.Ingest;
 import io.tidemark.core.Quarantine;
-import io.tidemark.lakehouse.SparkRows;
-import io.tidemark.land.Feed;
+import io.tidemark.lakehouse.spark.SparkRows;
 import io.tidemark.land.LandingLayout;
 import java.util.Arrays;
 import java.util.List;
@@ -36,13 +36,14 @@ import org.apache.spark.sql.types.StructType;
  */
 public record LineFormat(String dataset, FeedSchema feed, StructType schema, List<String> required) {
   /** Events ({@link Events#FEED}). */
-  public static final LineFormat EVENTS = of(Feed.EVENTS.dir(), Events.FEED);
+  public static final LineFormat EVENTS = of(Feed.EVENTS);
   /** Company changes ({@link CompanyChanges#FEED}); {@code "deleted": true} marks a delete. */
-  public static final LineFormat COMPANY_CHANGES = of(Feed.COMPANIES.dir(), CompanyChanges.FEED);
+  public static final LineFormat COMPANY_CHANGES = of(Feed.COMPANIES);
 
-  private static LineFormat of(String dataset, FeedSchema feed) {
-    return new LineFormat(dataset, feed, SparkRows.struct(feed.columns()),
-        feed.required().stream().map(io.tidemark.core.Column::name).toList());
+  private static LineFormat of(Feed feed) {
+    FeedSchema schema = feed.schema();
+    return new LineFormat(feed.dir(), schema, SparkRows.struct(schema.columns()),
+        schema.required().stream().map(io.tidemark.core.Column::name).toList());
   }
 
   private static final String CORRUPT = "_corrupt_record";

@@ -1,7 +1,7 @@
 package io.tidemark.stream;
 
-import io.tidemark.lakehouse.Bootstrap;
-import io.tidemark.lakehouse.TableDefinition;
+import io.tidemark.bootstrap.Bootstrap;
+import io.tidemark.lakehouse.tables.TableDefinition;
 import java.io.IOException;
 import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;

@@ -1,18 +1,18 @@
 package io.tidemark.stream;
 
-import io.tidemark.fence.OffsetLog;
-import static io.tidemark.lakehouse.CommitKeys.ARRIVALS;
-import static io.tidemark.lakehouse.CommitKeys.BATCH_ID;
-import static io.tidemark.lakehouse.CommitKeys.QUERY_ID;
-import static io.tidemark.lakehouse.CommitKeys.RECORDED;
-import static io.tidemark.lakehouse.CommitKeys.RESTATEMENT_STREAM;
-import static io.tidemark.lakehouse.CommitKeys.RUN_ID;
-import static io.tidemark.lakehouse.CommitKeys.STREAM;
-import static io.tidemark.lakehouse.CommitKeys.WATERMARK;
-import static io.tidemark.lakehouse.CommitKeys.WATERMARK_MS;
+import static io.tidemark.core.CommitKeys.ARRIVALS;
+import static io.tidemark.core.CommitKeys.BATCH_ID;
+import static io.tidemark.core.CommitKeys.QUERY_ID;
+import static io.tidemark.core.CommitKeys.RECORDED;
+import static io.tidemark.core.CommitKeys.RESTATEMENT_STREAM;
+import static io.tidemark.core.CommitKeys.RUN_ID;
+import static io.tidemark.core.CommitKeys.STREAM;
+import static io.tidemark.core.CommitKeys.WATERMARK;
+import static io.tidemark.core.CommitKeys.WATERMARK_MS;
 
 import io.tidemark.config.TableName;
-import io.tidemark.lakehouse.IcebergTables;
+import io.tidemark.fence.OffsetLog;
+import io.tidemark.lakehouse.tables.IcebergTables;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.tidemark.stream;
 import static org.apache.spark.sql.functions.broadcast;
 
 import io.tidemark.core.CompanyChanges;
-import io.tidemark.lakehouse.SparkRows;
+import io.tidemark.lakehouse.spark.SparkRows;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;

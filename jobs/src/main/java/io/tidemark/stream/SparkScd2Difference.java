@@ -3,7 +3,7 @@ package io.tidemark.stream;
 import static org.apache.spark.sql.functions.lit;
 
 import io.tidemark.core.Dimension;
-import io.tidemark.lakehouse.SparkRows;
+import io.tidemark.lakehouse.spark.SparkRows;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.Dataset;

@@ -1,15 +1,15 @@
 package io.tidemark.stream;
 
-import io.tidemark.fence.OffsetLog;
-import static io.tidemark.lakehouse.CommitKeys.BATCH_ID;
-import static io.tidemark.lakehouse.CommitKeys.QUERY_ID;
+import static io.tidemark.core.CommitKeys.BATCH_ID;
+import static io.tidemark.core.CommitKeys.QUERY_ID;
 
 import io.tidemark.config.TableName;
 import io.tidemark.core.BatchColumns;
 import io.tidemark.fence.AsLoaded;
-import io.tidemark.lakehouse.DriverWrites;
-import io.tidemark.lakehouse.IcebergTables;
-import io.tidemark.lakehouse.SparkRows;
+import io.tidemark.fence.OffsetLog;
+import io.tidemark.lakehouse.spark.SparkRows;
+import io.tidemark.lakehouse.tables.DriverWrites;
+import io.tidemark.lakehouse.tables.IcebergTables;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,10 +20,10 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.apache.spark.sql.SparkSession;
-import org.apache.iceberg.SnapshotSummary;
 
 /**
  * The stream-batches table: a row per micro-batch of every stream run ({@link BatchRecord}).

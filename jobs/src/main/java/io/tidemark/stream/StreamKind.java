@@ -1,6 +1,6 @@
 package io.tidemark.stream;
 
-import io.tidemark.land.Feed;
+import io.tidemark.core.Feed;
 
 /**
  * The streams tidemark runs, in the order {@code stream all} runs them: the raw archives first, so that nothing

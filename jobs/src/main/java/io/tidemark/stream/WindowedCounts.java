@@ -10,7 +10,7 @@ import io.tidemark.config.TableName;
 import io.tidemark.core.Events;
 import io.tidemark.core.WindowCounts;
 import io.tidemark.core.Windows;
-import io.tidemark.lakehouse.TableCatalog;
+import io.tidemark.lakehouse.tables.TableCatalog;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;

@@ -3,8 +3,8 @@ package io.tidemark.audit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.TableName;
-import io.tidemark.lakehouse.TableCatalog;
-import io.tidemark.lakehouse.TableDefinition;
+import io.tidemark.lakehouse.tables.TableCatalog;
+import io.tidemark.lakehouse.tables.TableDefinition;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tidemark.config.Setting;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.lakehouse.CommitKeys;
+import io.tidemark.core.CommitKeys;
 import io.tidemark.publish.Publisher;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.HeadlessChromium;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.config.Setting;
 import io.tidemark.config.Tables;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.lakehouse.Storage;
+import io.tidemark.lakehouse.storage.Storage;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.core.Column;
 import io.tidemark.core.Type;
-import io.tidemark.lakehouse.DriverWrites;
+import io.tidemark.lakehouse.tables.DriverWrites;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -3,9 +3,9 @@ package io.tidemark.fence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.TableName;
-import io.tidemark.lakehouse.SparkCommits;
-import io.tidemark.lakehouse.SparkSessions;
 import io.tidemark.lakehouse.nessie.NessieRefs;
+import io.tidemark.lakehouse.spark.SparkCommits;
+import io.tidemark.lakehouse.spark.SparkSessions;
 import io.tidemark.stream.Provenance;
 import io.tidemark.testing.NessieRest;
 import io.tidemark.testing.StackTest;

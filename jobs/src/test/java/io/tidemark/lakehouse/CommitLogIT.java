@@ -3,7 +3,7 @@ package io.tidemark.lakehouse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.TableName;
-import io.tidemark.land.Feed;
+import io.tidemark.core.Feed;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.Landing;

@@ -3,7 +3,8 @@ package io.tidemark.land;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tidemark.lakehouse.Storage;
+import io.tidemark.core.Feed;
+import io.tidemark.lakehouse.storage.Storage;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.TestStack;

@@ -2,6 +2,7 @@ package io.tidemark.land;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.core.Feed;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.regex.Matcher;

@@ -3,13 +3,13 @@ package io.tidemark.maintain;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.tidemark.lakehouse.nessie.RefNames;
 import io.tidemark.config.TableName;
-import io.tidemark.lakehouse.RefQualifiedNames;
-import io.tidemark.lakehouse.Storage;
+import io.tidemark.core.Feed;
 import io.tidemark.lakehouse.nessie.NessieRefs;
+import io.tidemark.lakehouse.nessie.RefNames;
+import io.tidemark.lakehouse.spark.RefQualifiedNames;
+import io.tidemark.lakehouse.storage.Storage;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Feed;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.land.LandingFile;

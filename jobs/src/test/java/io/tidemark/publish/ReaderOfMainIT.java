@@ -2,10 +2,10 @@ package io.tidemark.publish;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.lakehouse.CommitKeys;
+import io.tidemark.core.CommitKeys;
+import io.tidemark.core.Feed;
 import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Feed;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.stream.BatchArrivals;

@@ -3,7 +3,7 @@ package io.tidemark.restate;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.config.Tables;
-import io.tidemark.lakehouse.DriverReads;
+import io.tidemark.lakehouse.tables.DriverReads;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,8 @@
 package io.tidemark.restate;
 
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.core.Feed;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Feed;
 import io.tidemark.land.LandingFile;
 import io.tidemark.stream.Provenance;
 import io.tidemark.stream.StreamKind;

@@ -1,12 +1,12 @@
 package io.tidemark.restate;
 
-import io.tidemark.CrashHook;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.CrashHook;
 import io.tidemark.audit.Scd2Invariants;
 import io.tidemark.config.Tables;
+import io.tidemark.core.Feed;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Feed;
 import io.tidemark.land.LandingFile;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.DuckOracle;

@@ -16,7 +16,7 @@ import io.tidemark.core.Ingest;
 import io.tidemark.core.Schema;
 import io.tidemark.core.Type;
 import io.tidemark.core.Windows;
-import io.tidemark.lakehouse.SparkRows;
+import io.tidemark.lakehouse.spark.SparkRows;
 import io.tidemark.stream.Scd2ChangeLog;
 import io.tidemark.testing.LocalSpark;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package io.tidemark.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.land.Feed;
+import io.tidemark.core.Feed;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.StackTest;

@@ -2,7 +2,7 @@ package io.tidemark.stream;
 
 import io.tidemark.config.TableName;
 import io.tidemark.core.CompanyChange;
-import io.tidemark.lakehouse.IcebergTables;
+import io.tidemark.lakehouse.tables.IcebergTables;
 import java.util.List;
 
 /** The SCD2 apply's contract, on the driver ({@link Scd2OnDriver}). */

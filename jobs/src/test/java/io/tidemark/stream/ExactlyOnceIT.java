@@ -2,11 +2,11 @@ package io.tidemark.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.fence.OffsetLog;
 import io.tidemark.config.TableName;
-import io.tidemark.lakehouse.TableCatalog;
+import io.tidemark.core.Feed;
+import io.tidemark.fence.OffsetLog;
+import io.tidemark.lakehouse.tables.TableCatalog;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Feed;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.testing.Landing;

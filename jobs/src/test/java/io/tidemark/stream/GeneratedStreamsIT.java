@@ -3,7 +3,7 @@ package io.tidemark.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.TableName;
-import io.tidemark.lakehouse.TableCatalog;
+import io.tidemark.lakehouse.tables.TableCatalog;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.land.LocalLanding;

@@ -2,7 +2,7 @@ package io.tidemark.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.lakehouse.CommitKeys;
+import io.tidemark.core.CommitKeys;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;

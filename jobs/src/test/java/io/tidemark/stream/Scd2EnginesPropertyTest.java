@@ -8,7 +8,7 @@ import io.tidemark.core.CompanyVersion;
 import io.tidemark.core.Dimension;
 import io.tidemark.core.Scd2Difference;
 import io.tidemark.core.Scd2History;
-import io.tidemark.lakehouse.SparkRows;
+import io.tidemark.lakehouse.spark.SparkRows;
 import io.tidemark.testing.LocalSpark;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -6,17 +6,17 @@ import io.tidemark.audit.Scd2Invariants;
 import io.tidemark.config.TableName;
 import io.tidemark.core.CompanyChange;
 import io.tidemark.core.CompanyVersion;
+import io.tidemark.core.Feed;
 import io.tidemark.core.Scd2History;
-import io.tidemark.lakehouse.Schemas;
-import io.tidemark.lakehouse.SparkRows;
-import io.tidemark.lakehouse.TableCatalog;
-import io.tidemark.maintain.Compaction;
+import io.tidemark.lakehouse.spark.Schemas;
+import io.tidemark.lakehouse.spark.SparkRows;
+import io.tidemark.lakehouse.tables.TableCatalog;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Feed;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.land.LocalLanding;
 import io.tidemark.land.SeedScenarios;
+import io.tidemark.maintain.Compaction;
 import io.tidemark.testing.Landing;
 import io.tidemark.testing.Scd2Oracle;
 import io.tidemark.testing.StackTest;
@@ -273,7 +273,7 @@ class Scd2IT extends StackTest {
   }
 
   private org.apache.iceberg.Table load(TableName t) {
-    return io.tidemark.lakehouse.IcebergTables.load(spark, t);
+    return io.tidemark.lakehouse.tables.IcebergTables.load(spark, t);
   }
 
   private static CompanyChange change(String company, String name, String tier, String ts) {

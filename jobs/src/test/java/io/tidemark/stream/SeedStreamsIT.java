@@ -3,10 +3,10 @@ package io.tidemark.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.TableName;
-import io.tidemark.lakehouse.CommitKeys;
-import io.tidemark.lakehouse.TableCatalog;
+import io.tidemark.core.CommitKeys;
+import io.tidemark.core.Feed;
+import io.tidemark.lakehouse.tables.TableCatalog;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Feed;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.testing.DuckOracle;

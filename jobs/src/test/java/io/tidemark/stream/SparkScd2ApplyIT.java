@@ -3,7 +3,7 @@ package io.tidemark.stream;
 import io.tidemark.config.TableName;
 import io.tidemark.core.CompanyChange;
 import io.tidemark.core.CompanyChanges;
-import io.tidemark.lakehouse.SparkRows;
+import io.tidemark.lakehouse.spark.SparkRows;
 import java.util.List;
 
 /** The SCD2 apply's contract, in Spark ({@link Scd2InSpark}), given its batch as the stream gives it: distinct. */

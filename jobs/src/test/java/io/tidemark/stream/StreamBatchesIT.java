@@ -2,18 +2,18 @@ package io.tidemark.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.fence.OffsetLog;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
-import io.tidemark.lakehouse.CommitKeys;
-import io.tidemark.lakehouse.IcebergTables;
+import io.tidemark.core.CommitKeys;
+import io.tidemark.core.Feed;
+import io.tidemark.fence.OffsetLog;
+import io.tidemark.lakehouse.tables.IcebergTables;
 import io.tidemark.land.Arrival;
-import io.tidemark.report.ArrivalRuns;
-import io.tidemark.land.Feed;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;
+import io.tidemark.report.ArrivalRuns;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.Pipeline;
 import io.tidemark.testing.StackTest;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.land.Feed;
+import io.tidemark.core.Feed;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

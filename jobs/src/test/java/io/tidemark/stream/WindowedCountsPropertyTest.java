@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.core.Event;
 import io.tidemark.core.Events;
 import io.tidemark.core.Windows;
-import io.tidemark.lakehouse.SparkRows;
+import io.tidemark.lakehouse.spark.SparkRows;
 import io.tidemark.testing.LocalSpark;
 import java.time.Duration;
 import java.time.Instant;

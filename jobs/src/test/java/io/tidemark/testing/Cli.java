@@ -3,7 +3,7 @@ package io.tidemark.testing;
 import io.tidemark.CrashHook;
 import io.tidemark.cli.Tidemark;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.lakehouse.SparkSessions;
+import io.tidemark.lakehouse.spark.SparkSessions;
 import io.tidemark.services.Services;
 import java.io.IOException;
 import java.io.PrintWriter;

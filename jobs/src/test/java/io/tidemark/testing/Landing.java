@@ -1,10 +1,10 @@
 package io.tidemark.testing;
 
+import io.tidemark.core.Feed;
+import io.tidemark.lakehouse.storage.Storage;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Feed;
 import io.tidemark.land.Lander;
 import io.tidemark.land.LandingLayout;
-import io.tidemark.lakehouse.Storage;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

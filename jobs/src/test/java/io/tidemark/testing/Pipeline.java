@@ -1,10 +1,10 @@
 package io.tidemark.testing;
 
+import io.tidemark.bootstrap.Bootstrap;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.lakehouse.Bootstrap;
+import io.tidemark.core.Feed;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Feed;
 import io.tidemark.land.Lander;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;

@@ -1,10 +1,10 @@
 package io.tidemark.testing;
 
+import io.tidemark.bootstrap.Bootstrap;
 import io.tidemark.config.Setting;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.lakehouse.Bootstrap;
 import io.tidemark.lakehouse.Lakehouse;
-import io.tidemark.lakehouse.SparkSessions;
+import io.tidemark.lakehouse.spark.SparkSessions;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.Lander;
 import io.tidemark.publish.Publisher;

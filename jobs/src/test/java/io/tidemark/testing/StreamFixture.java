@@ -1,9 +1,9 @@
 package io.tidemark.testing;
 
 import io.tidemark.config.TableName;
-import io.tidemark.lakehouse.Storage;
-import io.tidemark.lakehouse.TableCatalog;
-import io.tidemark.lakehouse.TableDefinition;
+import io.tidemark.lakehouse.storage.Storage;
+import io.tidemark.lakehouse.tables.TableCatalog;
+import io.tidemark.lakehouse.tables.TableDefinition;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

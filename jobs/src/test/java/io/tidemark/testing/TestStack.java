@@ -1,9 +1,9 @@
 package io.tidemark.testing;
 
+import io.tidemark.bootstrap.Bootstrap;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.lakehouse.Bootstrap;
 import io.tidemark.lakehouse.Lakehouse;
-import io.tidemark.lakehouse.SparkSessions;
+import io.tidemark.lakehouse.spark.SparkSessions;
 import io.tidemark.land.Lander;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.services.Endpoints;

@@ -1,4 +1,4 @@
-package io.tidemark.lakehouse;
+package io.tidemark.lakehouse.storage;
 
 import io.minio.BucketExistsArgs;
 import io.minio.GetObjectArgs;

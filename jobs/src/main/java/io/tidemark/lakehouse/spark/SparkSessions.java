@@ -1,4 +1,4 @@
-package io.tidemark.lakehouse;
+package io.tidemark.lakehouse.spark;
 
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.fence.CheckpointFiles;

@@ -1,4 +1,4 @@
-package io.tidemark.lakehouse;
+package io.tidemark.lakehouse.spark;
 
 import io.tidemark.core.AuditRecords;
 import io.tidemark.core.BatchColumns;

@@ -1,4 +1,4 @@
-package io.tidemark.lakehouse;
+package io.tidemark.core;
 
 /**
  * Every key tidemark writes into an Iceberg snapshot's summary or a Nessie commit's properties, and what its value

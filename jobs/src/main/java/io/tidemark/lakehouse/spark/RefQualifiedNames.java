@@ -1,4 +1,4 @@
-package io.tidemark.lakehouse;
+package io.tidemark.lakehouse.spark;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -1,4 +1,4 @@
-package io.tidemark.lakehouse;
+package io.tidemark.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tidemark.config.Setting;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.lakehouse.tables.TableCatalog;
+import io.tidemark.lakehouse.tables.TableDefinition;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.NessieRest;
 import io.tidemark.testing.StackTest;

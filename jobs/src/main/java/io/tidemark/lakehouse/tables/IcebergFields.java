@@ -1,4 +1,4 @@
-package io.tidemark.lakehouse;
+package io.tidemark.lakehouse.tables;
 
 import io.tidemark.core.Fields;
 import java.time.Instant;

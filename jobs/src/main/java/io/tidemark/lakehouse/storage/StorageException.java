@@ -1,4 +1,4 @@
-package io.tidemark.lakehouse;
+package io.tidemark.lakehouse.storage;
 
 import io.tidemark.TidemarkException;
 

@@ -1,4 +1,4 @@
-package io.tidemark.lakehouse;
+package io.tidemark.lakehouse.spark;
 
 import static org.apache.spark.sql.functions.call_function;
 import static org.apache.spark.sql.functions.lit;

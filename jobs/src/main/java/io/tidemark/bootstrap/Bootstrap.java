@@ -1,8 +1,14 @@
-package io.tidemark.lakehouse;
+package io.tidemark.bootstrap;
 
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.core.CommitKeys;
+import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.lakehouse.nessie.NessieRefs;
+import io.tidemark.lakehouse.spark.SparkSessions;
+import io.tidemark.lakehouse.storage.Storage;
+import io.tidemark.lakehouse.tables.TableCatalog;
+import io.tidemark.lakehouse.tables.TableDefinition;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -1,4 +1,4 @@
-package io.tidemark.lakehouse;
+package io.tidemark.lakehouse.spark;
 
 import io.tidemark.core.Fields;
 import io.tidemark.core.Schema;

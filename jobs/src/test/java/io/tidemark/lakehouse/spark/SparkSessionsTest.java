@@ -1,4 +1,4 @@
-package io.tidemark.lakehouse;
+package io.tidemark.lakehouse.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.tidemark.lakehouse;
+package io.tidemark.lakehouse.tables;
 
 import io.tidemark.config.TableName;
 import io.tidemark.core.Column;

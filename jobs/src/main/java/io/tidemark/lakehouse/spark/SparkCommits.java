@@ -1,4 +1,4 @@
-package io.tidemark.lakehouse;
+package io.tidemark.lakehouse.spark;
 
 import java.util.Map;
 import org.apache.iceberg.spark.CommitMetadata;

@@ -1,4 +1,4 @@
-package io.tidemark.lakehouse;
+package io.tidemark.lakehouse.spark;
 
 import io.tidemark.fence.NessieCatalog;
 import java.util.Collections;
