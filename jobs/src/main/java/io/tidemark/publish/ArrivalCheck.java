@@ -7,9 +7,17 @@ import io.tidemark.audit.AuditCheck;
  * staged commits changed (the rows they appended, the keys they touched, the files they read), so its cost follows
  * the arrival, not the history; it passes when what it looks at was not staged.
  */
-interface ArrivalCheck {
-  /** The check's name, as the publish commit lists it and a refusal names it. */
-  String name();
+abstract class ArrivalCheck {
+  private final String name;
 
-  AuditCheck run(Staged staged, CheckReads reads);
+  /** {@code name}: as the publish commit lists the check and a refusal names it. */
+  ArrivalCheck(String name) {
+    this.name = name;
+  }
+
+  final String name() {
+    return name;
+  }
+
+  abstract AuditCheck run(Staged staged, CheckReads reads);
 }

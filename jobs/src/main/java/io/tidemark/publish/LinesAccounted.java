@@ -18,16 +18,15 @@ import org.apache.iceberg.data.Record;
  * of the archives and the quarantine, per source file, against the file's lines as it lies in the landing zone (a
  * file no longer there is not recounted).
  */
-final class LinesAccounted implements ArrivalCheck {
+final class LinesAccounted extends ArrivalCheck {
   static final String NAME = "lines-accounted";
 
-  @Override
-  public String name() {
-    return NAME;
+  LinesAccounted() {
+    super(NAME);
   }
 
   @Override
-  public AuditCheck run(Staged staged, CheckReads reads) {
+  AuditCheck run(Staged staged, CheckReads reads) {
     Tables t = reads.tables();
     String sourceFile = Ingest.SOURCE_FILE.name();
     Map<String, long[]> perFile = new TreeMap<>();

@@ -21,16 +21,15 @@ import org.apache.iceberg.data.Record;
  * The streams fed by one feed have all taken in the same arrivals, and every staged batch of a stream is recorded
  * (its run ended): otherwise some tables hold an arrival others lack.
  */
-final class SameArrivals implements ArrivalCheck {
+final class SameArrivals extends ArrivalCheck {
   static final String NAME = "same-arrivals";
 
-  @Override
-  public String name() {
-    return NAME;
+  SameArrivals() {
+    super(NAME);
   }
 
   @Override
-  public AuditCheck run(Staged staged, CheckReads reads) {
+  AuditCheck run(Staged staged, CheckReads reads) {
     Tables t = reads.tables();
     Map<String, Integer> newest = new LinkedHashMap<>();
     for (Record r : CheckReads.appended(staged, t.streamBatches(), List.of(BatchColumns.STREAM.name(),

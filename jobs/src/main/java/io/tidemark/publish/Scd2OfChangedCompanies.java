@@ -30,12 +30,11 @@ import org.apache.iceberg.expressions.Expressions;
  * change on, the dimension's versions of those companies in full (every file since its last compaction may hold
  * some).
  */
-final class Scd2OfChangedCompanies implements ArrivalCheck {
+final class Scd2OfChangedCompanies extends ArrivalCheck {
   static final String NAME = "scd2-invariants";
 
-  @Override
-  public String name() {
-    return NAME;
+  Scd2OfChangedCompanies() {
+    super(NAME);
   }
 
   /**
@@ -44,7 +43,7 @@ final class Scd2OfChangedCompanies implements ArrivalCheck {
    * version the arrival should not have touched is still checked).
    */
   @Override
-  public AuditCheck run(Staged staged, CheckReads reads) {
+  AuditCheck run(Staged staged, CheckReads reads) {
     Tables t = reads.tables();
     Timings times = reads.timings();
     ExecutorService files = reads.files();

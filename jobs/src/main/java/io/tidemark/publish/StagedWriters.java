@@ -14,16 +14,15 @@ import org.apache.iceberg.Snapshot;
  * Every staged snapshot was made by a stream, the restatement or compaction, and a stream's snapshot of an append-only
  * table only appends: a row written or deleted by hand on the staging branch fails.
  */
-final class StagedWriters implements ArrivalCheck {
+final class StagedWriters extends ArrivalCheck {
   static final String NAME = "staged-writers";
 
-  @Override
-  public String name() {
-    return NAME;
+  StagedWriters() {
+    super(NAME);
   }
 
   @Override
-  public AuditCheck run(Staged staged, CheckReads reads) {
+  AuditCheck run(Staged staged, CheckReads reads) {
     Tables t = reads.tables();
     Set<TableName> appendOnly = Set.of(t.rawEvents(), t.rejected(), t.rawCompanyChanges(), t.events(),
         t.eventCounts(), t.companyChanges(), t.streamBatches());

@@ -26,16 +26,15 @@ import org.apache.iceberg.expressions.Expressions;
  * The windows the arrival finalized are final under the counts stream's watermark ({@link Windows#isFinal}), each
  * written once and on a window's start, and count no more events than the raw archive holds in them.
  */
-final class WindowsFinal implements ArrivalCheck {
+final class WindowsFinal extends ArrivalCheck {
   static final String NAME = "windows-final";
 
-  @Override
-  public String name() {
-    return NAME;
+  WindowsFinal() {
+    super(NAME);
   }
 
   @Override
-  public AuditCheck run(Staged staged, CheckReads reads) {
+  AuditCheck run(Staged staged, CheckReads reads) {
     Tables t = reads.tables();
     Staged.Change counts = staged.changes().get(t.eventCounts());
     if (counts == null) {
