@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
         "stream-batches table (every micro-batch of every stream run), the restatement log and the tables' metadata",
         "on the configured branch: time per stream per arrival, late rows dropped per arrival next to what the",
         "restatements recovered, state size over the runs, the watermarks against the newest event times, data files",
-        "per table before and after the last compaction. Reads only."})
+        "per table before and after the last compaction, the keys the raw archives kept beyond the feeds' columns. Reads "
+            + "only."})
 final class ReportCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;

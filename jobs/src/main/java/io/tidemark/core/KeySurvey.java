@@ -77,8 +77,13 @@ public final class KeySurvey {
 
   /** One row: its arrival (null outside the landing layout) and its rescued data (null: nothing rescued). */
   public void add(Integer arrival, String rescued) {
+    add(arrival, rescued, 1);
+  }
+
+  /** {@code rows} rows alike: one arrival, the same rescued data (as an engine counts them grouped). */
+  public void add(Integer arrival, String rescued, long rows) {
     for (Member m : Rescued.members(rescued).values()) {
-      tallies.computeIfAbsent(m.key(), k -> new Tally()).add(arrival, m);
+      tallies.computeIfAbsent(m.key(), k -> new Tally()).add(arrival, m, rows);
     }
   }
 
@@ -153,14 +158,14 @@ public final class KeySurvey {
     boolean allTimestamps = true;
     String example;
 
-    void add(Integer arrival, Member m) {
-      rows++;
+    void add(Integer arrival, Member m, long n) {
+      rows += n;
       if (arrival != null) {
         arrivals.add(arrival);
         first = first == null ? arrival : Math.min(first, arrival);
         last = last == null ? arrival : Math.max(last, arrival);
       }
-      kinds.merge(m.kind(), 1L, Long::sum);
+      kinds.merge(m.kind(), n, Long::sum);
       if (example == null && m.kind() != Kind.NULL) {
         example = m.json();
       }

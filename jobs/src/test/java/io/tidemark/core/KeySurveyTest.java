@@ -29,6 +29,22 @@ class KeySurveyTest {
   }
 
   @Test
+  void rowsCountedGroupedAreTheSameAsOneByOne() {
+    KeySurvey grouped = new KeySurvey(Events.FEED);
+    grouped.add(4, "{\"region\":\"eu\"}", 3);
+    grouped.add(2, "{\"region\":7}", 2);
+    KeySurvey single = new KeySurvey(Events.FEED);
+    for (int i = 0; i < 3; i++) {
+      single.add(4, "{\"region\":\"eu\"}");
+    }
+    single.add(2, "{\"region\":7}");
+    single.add(2, "{\"region\":7}");
+    assertThat(grouped.findings()).isEqualTo(single.findings());
+    assertThat(only(grouped, "region").rows()).isEqualTo(5);
+    assertThat(only(grouped, "region").firstArrival()).isEqualTo(2);
+  }
+
+  @Test
   void theSuggestedTypeHoldsEveryValue() {
     assertThat(suggested("1", "2")).isEqualTo(Type.INT);
     assertThat(suggested("1", "3000000000")).as("an integer that outgrows an INT").isEqualTo(Type.BIGINT);
