@@ -157,10 +157,12 @@ public final class Promotion {
         throw new EvolveException("evolve promote refused: audit " + failed.get(0) + "; branch " + branch
             + " kept for inspection, the staging branch unchanged");
       }
-      String merged = refs.merge(refs.branch(branch), staging, "evolve: " + what + " (" + audit.rawRows()
-              + " archived row(s), " + audit.eventRows() + " event(s) backfilled)", AUTHOR, Map.of(CommitKeys.STREAM, CommitKeys.EVOLVE_STREAM)).orElseThrow(() -> new EvolveException(
-          "evolve promote: the staging branch changed " + raw + " or " + events + " meanwhile (a stream ran?); run "
-              + "it again between stream runs"));
+      String message = "evolve: " + what + " (" + audit.rawRows() + " archived row(s), " + audit.eventRows()
+          + " event(s) backfilled)";
+      String merged = refs.merge(refs.branch(branch), staging, message, AUTHOR,
+          Map.of(CommitKeys.STREAM, CommitKeys.EVOLVE_STREAM)).orElseThrow(() -> new EvolveException(
+              "evolve promote: the staging branch changed " + raw + " or " + events + " meanwhile (a stream ran?); "
+                  + "run it again between stream runs"));
       crash.at("evolve:after-merge");
       refs.deleteBranch(branch);
       return new Result(feed.dir(), key, as, widen, audit.rawRows(), audit.eventRows(), audit.checks(), merged);
