@@ -10,7 +10,7 @@ from airflow.sdk import DAG, Param, TaskGroup
 
 from tidemark_lib import (
     FACTS,
-    MAIN_WRITERS_POOL,
+    WRITERS_POOL,
     MAX_ARRIVALS,
     OWNER,
     PUBLISHED,
@@ -85,7 +85,7 @@ before just replays the streams.
 
 **Retries**: every task is safe to rerun: landing is idempotent, the streams skip what their checkpoints and the
 tables' commits already hold, and a publish with nothing new staged makes no commit. Runs of this DAG never overlap
-(`max_active_runs=1`), and the streams and publish tasks take the `{MAIN_WRITERS_POOL}` pool (1 slot) with the
+(`max_active_runs=1`), and the streams and publish tasks take the `{WRITERS_POOL}` pool (1 slot) with the
 restatement's and the maintenance's writers: one writer of the staging branch at a time.
 """
 
@@ -201,7 +201,7 @@ with DAG(
                 f"raw companies and scd2 over what landed up to arrival {k}, committed to the staging branch; one "
                 "line per stream in the log.",
                 context=f"arrival={k}",
-                pool=MAIN_WRITERS_POOL,
+                pool=WRITERS_POOL,
             )
             publish = spark_submit(
                 "publish",
@@ -211,7 +211,7 @@ with DAG(
                 "unchanged, the staged commit tagged `rejected-<hash>`): fix the staging branch, then clear this "
                 "task. The last arrival's publish updates the Assets of tidemark_restatement.",
                 context=f"arrival={k}",
-                pool=MAIN_WRITERS_POOL,
+                pool=WRITERS_POOL,
                 # a failed check is a finding, not a glitch: a retry would only check the same head again
                 retries=0,
                 outlets=[PUBLISHED],

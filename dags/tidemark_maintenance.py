@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from airflow.sdk import DAG, CronTriggerTimetable, Param
 
-from tidemark_lib import MAIN_WRITERS_POOL, OWNER, spark_submit
+from tidemark_lib import WRITERS_POOL, OWNER, spark_submit
 
 DOC = f"""
 ### Table maintenance, daily
@@ -21,7 +21,7 @@ Every micro-batch commits a few small files; every restatement leaves a branch. 
 | **gc** | `maintain gc --delete`: mark every file any live commit of any branch or tag reads (main, the staging branch, `restate-*`, the `restated-*` and `rejected-*` tags: commits newer than `retain`, and every head), sweep the warehouse objects no one reads that are older than `grace` |
 | **branches** | `maintain branches`: deletes `restate-*` branches beyond the newest `keep` once tagged, and any older than `max_age`; the `restated-*` tags, the staging branch and the `rejected-*` tags stay (delete a `rejected-*` tag once its arrival is released, or GC keeps its files) |
 
-Every task is safe to rerun. All three take the `{MAIN_WRITERS_POOL}` pool (1 slot), as the arrivals' streams and
+Every task is safe to rerun. All three take the `{WRITERS_POOL}` pool (1 slot), as the arrivals' streams and
 publishes and the restatement's publishes do, so maintenance never writes the staging branch beside another writer.
 `dry_run` makes every task print what it would do and change nothing.
 """
@@ -35,7 +35,7 @@ def _job(task_id: str, args: list[str], doc: str):
         ["maintain", task_id, *args, DRY_RUN],
         doc_md=doc,
         context=f"maintain={task_id}",
-        pool=MAIN_WRITERS_POOL,
+        pool=WRITERS_POOL,
     )
 
 

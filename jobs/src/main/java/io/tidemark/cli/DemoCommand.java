@@ -80,7 +80,7 @@ final class DemoCommand implements Callable<Integer> {
       Restatement.Result r = new Restatement(lh, Restatement.Options.defaults(config)).run();
       RestateCommand.print(r, lh, out);
       publish(lh, out);
-      if (r.published()) {
+      if (r.merged()) {
         out.println("windowed counts after the restatement:");
         new ResultPrinter(ResultPrinter.Format.table, 50).print(lh.spark().sql("SELECT * FROM "
             + config.tables().eventCounts().sqlAt(config.publishedRef()) + " ORDER BY w_start, company_id"), out, out);

@@ -23,7 +23,8 @@ final class RunContext implements AutoCloseable {
   final TidemarkConfig config;
   final Tables tables;
   final Restatement.Options options;
-  final String main;
+  /** The branch a run is cut from and merged into: the staging branch, where every writer commits. */
+  final String staging;
   final NessieRefs refs;
   final RunLedger ledger;
   private SparkSession spark;
@@ -36,9 +37,9 @@ final class RunContext implements AutoCloseable {
     this.config = lakehouse.config();
     this.tables = config.tables();
     this.options = options;
-    this.main = config.nessieRef();
+    this.staging = config.nessieRef();
     this.refs = new NessieRefs(lakehouse.endpoints());
-    this.ledger = new RunLedger(refs, options.refPrefix(), options.runId(), main, !options.generatedId());
+    this.ledger = new RunLedger(refs, options.refPrefix(), options.runId(), staging, !options.generatedId());
   }
 
   String runId() {
