@@ -1,6 +1,7 @@
 package io.tidemark.cli;
 
 import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.publish.PublishRefused;
 import io.tidemark.publish.Publisher;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -21,7 +22,7 @@ final class PublishCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--dry-run", arity = "0..1", fallbackValue = "true",
+  @Option(names = "--dry-run", paramLabel = "<bool>", arity = "0..1", fallbackValue = "true",
       description = "Run the checks and say what would be published; publish nothing, tag nothing.")
   boolean dryRun;
 
@@ -32,6 +33,11 @@ final class PublishCommand implements Callable<Integer> {
       Publisher.Result r = new Publisher(lh).publish(dryRun);
       r.checks().forEach(c -> out.println("  " + c));
       out.println(r.summary());
+    } catch (PublishRefused refused) {
+      // what each check found goes to the output, as a publish that passes prints it; the error is its one line
+      refused.details().forEach(out::println);
+      out.flush();
+      throw refused;
     }
     out.flush();
     return 0;
