@@ -20,14 +20,15 @@ final class SqlCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Parameters(paramLabel = "QUERY", description = "The statement, in one argument.")
+  @Parameters(paramLabel = "<statement>", description = "The statement, in one argument (quote it).")
   String query;
 
-  @Option(names = "--format", defaultValue = "table",
-      description = "table (aligned), json (an array of objects) or csv (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--format", paramLabel = "<format>", defaultValue = "table",
+      description = "How to print the rows: table (aligned), json (an array of objects) or csv "
+          + "(default: ${DEFAULT-VALUE}).")
   ResultPrinter.Format format;
 
-  @Option(names = "--max-rows", defaultValue = "10000",
+  @Option(names = "--max-rows", paramLabel = "<n>", defaultValue = "10000",
       description = "Print at most this many rows (default: ${DEFAULT-VALUE}).")
   int maxRows;
 
