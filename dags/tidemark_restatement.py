@@ -23,7 +23,7 @@ What the streams' watermarks dropped is still in the raw archives; this DAG repa
 | **plan** | cuts branch `restate-ID` from the staging branch; records on it what will be corrected and the marks used |
 | **write** | writes the corrections and `audit.restatement_log` rows on the branch |
 | **audit** | checks the branch (invariants; DuckDB recount from the raw Parquet files); **fails the run here** when a check fails: the staging branch and main untouched, the branch kept |
-| **merge** | merges the branch into the staging branch as one commit (recomputes on a new branch if the streams moved it); `tidemark restate publish`, its former name, still runs it |
+| **merge** | merges the branch into the staging branch as one commit (recomputes on a new branch if the streams moved it); `tidemark restate publish` is another name of it |
 | **tag** | tags `restated-ID` at that merge commit |
 | **publish_main** | `tidemark publish`: the publish checks of what is staged, then one Nessie merge of the staging branch into main |
 

@@ -165,8 +165,7 @@ final class RestateCommand implements Callable<Integer> {
       description = {"Merge the audited restate-ID into the staging branch as one commit (the next `tidemark "
           + "publish` takes it to main); on a merge conflict recompute on the new head (restate-ID-2, ...), audit and "
           + "merge.",
-          "`tidemark restate publish`, this stage's former name, still runs it, for scripts and DAG runs that have "
-              + "it."})
+          "`tidemark restate publish` is another name of this stage, kept for the scripts and DAG runs that use it."})
   static final class Merge extends Stage {
     @Option(names = "--max-attempts", paramLabel = "<n>", defaultValue = "3",
         description = "Recompute-and-merge attempts when streams commit to the staging branch meanwhile "
