@@ -202,7 +202,8 @@ final class BenchCommand implements Runnable {
       description = {"Per-arrival latency of every stream and where it goes: the seed arrivals in this JVM (each "
           + "stream, then `stream all`) and in fresh JVMs (java -jar tidemark.jar stream all), arrivals on a "
           + "dimension grown in bulk, and dedup/counts over many events next to DuckDB. Everything runs in "
-          + "namespaces, buckets and checkpoints of its own (bench_latency_*), never in the configured tables."})
+          + "namespaces, buckets and checkpoints of its own (bench_latency_*), never in the configured tables; on a "
+          + "fresh home the staging branch they work on is made first."})
   static final class Latency extends Bench {
     @Option(names = "--companies", defaultValue = "100000",
         description = "Companies of the grown dimension (default: ${DEFAULT-VALUE}).")
