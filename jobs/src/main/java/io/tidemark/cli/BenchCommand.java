@@ -76,7 +76,8 @@ final class BenchCommand implements Runnable {
 
   /** Where a benchmark writes its data, checkpoints and charts. */
   static final class OutDir {
-    @Option(names = "--out", paramLabel = "<dir>", description = "Where the data, checkpoints and charts go (default: <home>/bench).")
+    @Option(names = "--out", paramLabel = "<dir>",
+        description = "Where the data, checkpoints and charts go (default: <home>/bench).")
     Path dir;
 
     Path create(TidemarkConfig config) throws IOException {
@@ -288,7 +289,8 @@ final class BenchCommand implements Runnable {
           + "a short history and one --factor times longer. Everything runs in namespaces and buckets of its own "
           + "(bench_publish_*) on Nessie branches of its own (deleted at the end), never the configured ones."})
   static final class Publish extends Bench {
-    @Option(names = "--seed-rounds", paramLabel = "<n>", defaultValue = "2", description = "Times the seed arrivals go through "
+    @Option(names = "--seed-rounds", paramLabel = "<n>", defaultValue = "2", description = "Times the seed arrivals go "
+        + "through "
         + "`stream all` and publish, each time in a new pipeline; the first warms the JVM (default: ${DEFAULT-VALUE}).")
     int seedRounds;
 

@@ -23,10 +23,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "maintain", mixinStandardHelpOptions = true,
-    description = {"Table maintenance, safe to rerun and to run while the streams commit: compaction on the staging "
-        + "branch (TIDEMARK_STAGING_BRANCH, where every writer commits; the next `tidemark publish` takes it to main), "
-        + "garbage collection that keeps every file any branch or tag reads, retention of restatement branches and "
-        + "of the rejected-* tags of refused arrivals.",
+    description = {"Compact, collect garbage and retire old restatement branches and refused arrivals' tags.",
+        "Safe to rerun and to run while the streams commit: compaction on the staging branch "
+            + "(TIDEMARK_STAGING_BRANCH, where every writer commits; the next `tidemark publish` takes it to main), "
+            + "garbage collection that keeps every file any branch or tag reads, retention of restatement branches and "
+            + "of the rejected-* tags of refused arrivals.",
         "Schedule `maintain all --delete` daily (the tidemark_maintenance DAG does)."},
     subcommands = {MaintainCommand.Compact.class, MaintainCommand.Gc.class, MaintainCommand.Branches.class,
         MaintainCommand.Landing.class, MaintainCommand.All.class})
@@ -106,7 +107,8 @@ final class MaintainCommand implements Runnable {
   }
 
   static final class BranchOptions {
-    @Option(names = "--keep", paramLabel = "<n>", defaultValue = "10", description = "Restatement branches always kept, newest first "
+    @Option(names = "--keep", paramLabel = "<n>", defaultValue = "10",
+        description = "Restatement branches always kept, newest first "
         + "(default: ${DEFAULT-VALUE}).")
     int keep;
 

@@ -21,12 +21,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "restate", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Repair what the streams' watermarks dropped, from the raw archives: finalized windows "
-        + "recounted, the dedup's missing first occurrences added and surplus repeats removed, late company changes "
-        + "applied. Written on a Nessie branch restate-<run id>, audited (invariants, and DuckDB recounting from the "
-        + "raw Parquet files), merged into the staging branch (TIDEMARK_STAGING_BRANCH) as one commit and tagged "
-        + "restated-<run id>; `tidemark publish` takes it to main. A failed audit leaves the staging branch alone "
-        + "and the branch for inspection (exit code 1). With nothing to repair it commits nothing.",
+    description = {"Repair from the raw archives what the streams' watermarks dropped.",
+        "Finalized windows are recounted, the dedup's missing first occurrences added and surplus repeats removed, "
+            + "late company changes applied. Written on a Nessie branch restate-<run id>, audited (invariants, and "
+            + "DuckDB recounting from the raw Parquet files), merged into the staging branch (TIDEMARK_STAGING_BRANCH) "
+            + "as one commit and tagged restated-<run id>; `tidemark publish` takes it to main. A failed audit leaves "
+            + "the staging branch alone and the branch for inspection (exit code 1). With nothing to repair it "
+            + "commits nothing.",
         "When it restated something, it also prints, and writes as an HTML page with a chart, how late the events "
             + "were per arrival.",
         "",
@@ -49,7 +50,8 @@ final class RestateCommand implements Callable<Integer> {
           + "(default: ${DEFAULT-VALUE}).")
   int maxAttempts;
 
-  @Option(names = "--report-dir", paramLabel = "<dir>", description = "Where the lateness report goes (default: <home>/reports/<run id>).")
+  @Option(names = "--report-dir", paramLabel = "<dir>",
+      description = "Where the lateness report goes (default: <home>/reports/<run id>).")
   Path reportDir;
 
   @Mixin
@@ -188,8 +190,8 @@ final class RestateCommand implements Callable<Integer> {
       out.println("nothing to restate: no late data since the last restatement; no branch, no commit");
       return;
     }
-    out.println("branch " + r.branch() + (r.attempts() > 1 ? " (attempt " + r.attempts() + ": " + lh.config().nessieRef()
-        + " had moved)" : ""));
+    out.println("branch " + r.branch() + (r.attempts() > 1 ? " (attempt " + r.attempts() + ": "
+        + lh.config().nessieRef() + " had moved)" : ""));
     List<WindowFix> windows = r.windows();
     out.println(windows.size() + " finalized window(s) corrected, " + r.events() + " event_id(s) corrected, "
         + r.companyChanges() + " late company change(s) applied");

@@ -13,9 +13,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "sql", mixinStandardHelpOptions = true,
-    description = "Run one Spark SQL statement against the Nessie catalog, Spark's default catalog: `ns.table` "
-        + "needs no prefix, `ns.table@branch` reads another branch or tag (`@branch#hash` a commit), and DDL and the "
-        + "Nessie SQL extensions work (CREATE BRANCH, MERGE BRANCH, SHOW LOG, ...).")
+    description = {"Run one Spark SQL statement against the Nessie catalog, on main.",
+        "Nessie is Spark's default catalog: `ns.table` needs no prefix, `ns.table@branch` reads another branch or tag "
+            + "(`@branch#hash` a commit), and DDL and the Nessie SQL extensions work (CREATE BRANCH, MERGE BRANCH, "
+            + "SHOW LOG, ...)."})
 final class SqlCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;

@@ -19,9 +19,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "stream", mixinStandardHelpOptions = true,
-    description = {"Run a stream once over everything that landed since its last run (trigger availableNow), "
-        + "then stop. Each stream keeps its checkpoint: rerunning with the same one never writes a row twice, "
-        + "even after a crash."},
+    description = {"Run a stream once over everything that landed since its last run, then stop.",
+        "Each run is a trigger(availableNow) on the staging branch. Each stream keeps its checkpoint: rerunning with "
+            + "the same one never writes a row twice, even after a crash."},
     subcommands = {StreamCommand.Counts.class, StreamCommand.DedupCmd.class, StreamCommand.Raw.class,
         StreamCommand.Scd2.class, StreamCommand.All.class})
 final class StreamCommand implements Runnable {
@@ -92,7 +92,8 @@ final class StreamCommand implements Runnable {
           + Setting.Defaults.COUNTS_WINDOW + "), appended once the watermark (--counts-watermark, default "
           + Setting.Defaults.COUNTS_WATERMARK + ") finalizes the window.")
   static final class Counts extends OneStream {
-    @Option(names = "--table", paramLabel = "<ns.table>", description = "The table to append the windows to (default: TIDEMARK_TABLE_EVENT_COUNTS).")
+    @Option(names = "--table", paramLabel = "<ns.table>",
+        description = "The table to append the windows to (default: TIDEMARK_TABLE_EVENT_COUNTS).")
     String table;
 
     @Override
@@ -105,7 +106,8 @@ final class StreamCommand implements Runnable {
       description = "One row per event_id, remembered for the watermark delay (--dedup-watermark, default "
           + Setting.Defaults.DEDUP_WATERMARK + "): dropDuplicatesWithinWatermark.")
   static final class DedupCmd extends OneStream {
-    @Option(names = "--table", paramLabel = "<ns.table>", description = "The table of deduplicated events (default: TIDEMARK_TABLE_EVENTS).")
+    @Option(names = "--table", paramLabel = "<ns.table>",
+        description = "The table of deduplicated events (default: TIDEMARK_TABLE_EVENTS).")
     String table;
 
     @Override
@@ -143,7 +145,8 @@ final class StreamCommand implements Runnable {
           + "(out-of-order changes split history; repeats do nothing). Per micro-batch only the difference is "
           + "written: a small batch on the driver as one row delta, a large one in Spark with one MERGE INTO.")
   static final class Scd2 extends OneStream {
-    @Option(names = "--table", paramLabel = "<ns.table>", description = "The SCD2 dimension (default: TIDEMARK_TABLE_COMPANIES).")
+    @Option(names = "--table", paramLabel = "<ns.table>",
+        description = "The SCD2 dimension (default: TIDEMARK_TABLE_COMPANIES).")
     String table;
 
     @Option(names = "--changes-table", paramLabel = "<ns.table>",

@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** The audit: checks the written branch and records the verdict on it; a failed audit leaves the staging branch alone. */
+/**
+ * The audit: checks the written branch and records the verdict on it; a failed audit leaves the staging branch alone.
+ */
 final class AuditStage {
   private final RunContext ctx;
 

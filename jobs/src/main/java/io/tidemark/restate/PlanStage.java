@@ -58,8 +58,8 @@ final class PlanStage {
   }
 
   /**
-   * Plans attempt {@code attempt}: reads the marks and works the corrections out at the head of the staging branch, then cuts the
-   * attempt's branch there and records them. With nothing to correct and {@code recordNothing} false, nothing is
+   * Plans attempt {@code attempt}: reads the marks and works the corrections out at the head of the staging branch,
+   * then cuts the attempt's branch there and records them. With nothing to correct and {@code recordNothing} false, nothing is
    * cut or recorded (the plan returned has no hash).
    */
   Plan attempt(int attempt, Marks previous, boolean recordNothing) {

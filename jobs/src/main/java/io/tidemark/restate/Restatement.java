@@ -17,8 +17,8 @@ import java.util.Map;
  *   <li>plan ({@link PlanStage}): reads the marks (raw archives' snapshots, streams' watermarks), works out the
  *       corrections at the head of the staging branch, cuts {@code restate-<run id>} there and records them on it;</li>
  *   <li>write ({@link WriteStage}): the planned corrections, and one restatement-log row per correction;</li>
- *   <li>audit ({@link AuditStage}): checks the branch against the plan; a failed audit leaves the staging branch alone and the
- *       branch in place;</li>
+ *   <li>audit ({@link AuditStage}): checks the branch against the plan; a failed audit leaves the staging branch
+ *       alone and the branch in place;</li>
  *   <li>merge ({@link MergeStage}): merges the branch into the staging branch as one commit that says what it did,
  *       planning again on the new head when the staging branch moved ({@link MergeRetry}); {@code tidemark publish}
  *       takes it to main with the rest of what is staged;</li>

@@ -24,9 +24,9 @@ class UsageErrorsTest {
   void everyCommandWithAnOptionItDoesNotHave() {
     for (CommandLine cl : HelpTextTest.everyCommand()) {
       // with what it requires, so that the unknown option is what is wrong
-      String[] line = line(cl, required(cl.getCommandSpec()).toArray(String[]::new));
-      line = java.util.stream.Stream.concat(java.util.Arrays.stream(line), java.util.stream.Stream.of("--no-such-option"))
-          .toArray(String[]::new);
+      List<String> args = new ArrayList<>(required(cl.getCommandSpec()));
+      args.add("--no-such-option");
+      String[] line = line(cl, args.toArray(String[]::new));
       CommandLineTest.Run r = CommandLineTest.run(Map.of(), line);
       assertOneLine(r, line, "unknown option '--no-such-option'", cl);
     }
@@ -73,7 +73,8 @@ class UsageErrorsTest {
   @Test
   void anOptionOutOfRangeIsNamedToo() {
     CommandLineTest.Run r = CommandLineTest.run(Map.of(), "bench", "publish", "--only", "neither");
-    assertThat(r.err()).isEqualTo("tidemark: --only: seed or history, not neither (see tidemark bench publish --help)\n");
+    assertThat(r.err())
+        .isEqualTo("tidemark: --only: seed or history, not neither (see tidemark bench publish --help)\n");
     assertThat(r.code()).isEqualTo(BAD_OPTION);
   }
 
