@@ -2,6 +2,7 @@ package io.tidemark.cli;
 
 import static io.tidemark.TidemarkException.firstLine;
 
+import io.tidemark.Finding;
 import io.tidemark.TidemarkException;
 import io.tidemark.config.ConfigException;
 import io.tidemark.config.TidemarkConfig;
@@ -30,9 +31,11 @@ final class ErrorHandler implements IExecutionExceptionHandler {
     Tidemark root = Tidemark.root(cl.getCommandSpec());
     Optional<String> outage = outage(e, root);
     err.println("tidemark: " + outage.map(o -> describe(e, o)).orElseGet(() -> describe(e)));
-    if (root.debug()) {
+    // a finding is what the data says, with its next step: where in the code it was found says nothing more
+    boolean trace = !(e instanceof Finding);
+    if (trace && root.debug()) {
       e.printStackTrace(err);
-    } else if (LogFile.active().isPresent()) {
+    } else if (trace && LogFile.active().isPresent()) {
       LoggerFactory.getLogger(Tidemark.class).error(cl.getCommandSpec().qualifiedName(" ") + " failed", e);
     }
     err.flush();

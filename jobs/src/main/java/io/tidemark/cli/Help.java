@@ -40,7 +40,7 @@ final class Help {
       Map.entry("tidemark restate plan", "tidemark restate plan --run-id 42"),
       Map.entry("tidemark restate write", "tidemark restate write --run-id 42"),
       Map.entry("tidemark restate audit", "tidemark restate audit --run-id 42"),
-      Map.entry("tidemark restate publish", "tidemark restate publish --run-id 42"),
+      Map.entry("tidemark restate merge", "tidemark restate merge --run-id 42"),
       Map.entry("tidemark restate tag", "tidemark restate tag --run-id 42"),
       Map.entry("tidemark maintain", "tidemark maintain all --dry-run"),
       Map.entry("tidemark maintain compact", "tidemark maintain compact --table facts.events --min-input-files 10"),
@@ -49,7 +49,7 @@ final class Help {
       Map.entry("tidemark maintain landing", "tidemark maintain landing --archive archive/"),
       Map.entry("tidemark maintain all", "tidemark maintain all --delete"),
       Map.entry("tidemark bench maintenance", "tidemark bench maintenance --arrivals 200"),
-      Map.entry("tidemark check", "tidemark check --prefix demo"),
+      Map.entry("tidemark check", "tidemark check --branch ingest"),
       Map.entry("tidemark report", "tidemark report --out /tmp/pipeline.html"),
       Map.entry("tidemark bench", "tidemark bench streams --only state --runs 10"),
       Map.entry("tidemark bench streams", "tidemark bench streams --sizes 100000 --repeat 1"),
@@ -59,7 +59,8 @@ final class Help {
       Map.entry("tidemark bench latency", "tidemark bench latency --events 1000000 --skip-cold"),
       Map.entry("tidemark sql", "tidemark sql --format json \"SELECT * FROM dims.companies@main\""),
       Map.entry("tidemark demo", "tidemark demo"),
-      Map.entry("tidemark config", "tidemark config --nessie-ref dev"));
+      Map.entry("tidemark config", "tidemark config --nessie-ref dev"),
+      Map.entry("tidemark help", "tidemark help stream raw"));
 
   private Help() {}
 
@@ -72,9 +73,6 @@ final class Help {
   private static void below(CommandLine root) {
     for (CommandLine cl : root.getSubcommands().values()) {
       CommandSpec spec = cl.getCommandSpec();
-      if (spec.userObject() instanceof CommandLine.HelpCommand) {
-        continue;
-      }
       // its own options in the order written, the standard ones (-h, -V, --debug, --help-all) after them
       spec.usageMessage().sortOptions(false);
       String example = EXAMPLES.get(spec.qualifiedName(" "));
@@ -117,7 +115,8 @@ final class Help {
       }
       TextTable table = groups.computeIfAbsent(group(s), g -> TextTable.forColumns(help.colorScheme(),
           new Column(30, 2, Overflow.SPAN), new Column(width - 30, 1, Overflow.WRAP)));
-      table.addRowValues(s.flag() + "=" + s.label(), s.description() + " Env: " + s.env() + ".");
+      table.addRowValues(s.flag() + "=" + s.label(), s.description() + " Env: " + s.env() + "."
+          + (s.defaultValue() == null ? "" : " Default: " + s.defaultValue() + "."));
     }
     out.println();
     out.println("Settings (flags on every command; each overrides its TIDEMARK_* variable):");

@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
         ReportCommand.class,
         DemoCommand.class,
         ConfigCommand.class,
-        CommandLine.HelpCommand.class})
+        HelpCommand.class})
 public final class Tidemark implements Runnable {
   @Spec
   CommandSpec spec;
@@ -85,6 +85,7 @@ public final class Tidemark implements Runnable {
     Help.decorate(cl);
     cl.setExecutionStrategy(pr -> Help.all(pr) ? 0 : new CommandLine.RunLast().execute(pr));
     cl.setExecutionExceptionHandler(new ErrorHandler());
+    cl.setParameterExceptionHandler(new UsageErrors());
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     return cl;
   }
