@@ -227,9 +227,13 @@ class DocsTest {
     return java.util.Optional.empty();
   }
 
-  /** The launcher's own options ({@code -J<option>}, {@code --java-options}), which the jar never sees. */
+  /**
+   * The launcher's own options ({@code -J<option>}, {@code --java-options}, {@code --class-archive}), which the jar
+   * never sees.
+   */
   private static boolean launcherOnly(List<String> args) {
-    return !args.isEmpty() && (args.get(0).startsWith("-J") || args.get(0).equals("--java-options"));
+    return !args.isEmpty() && (args.get(0).startsWith("-J") || args.get(0).equals("--java-options")
+        || args.get(0).equals("--class-archive"));
   }
 
   /**
