@@ -68,6 +68,8 @@ public final class SoakBench {
   private final FreshJvm jvm;
   private final Map<String, Integer> warnings = new TreeMap<>();
   private int failures;
+  /** This JVM's session, which measures the tables: on a soak pipeline's branch, as the configured one may not be. */
+  private Lakehouse measuring;
 
   public SoakBench(Lakehouse base, PrintWriter out, Path dir) {
     this.base = base;
@@ -128,6 +130,9 @@ public final class SoakBench {
       }
     } finally {
       busy.forEach(Thread::interrupt);
+      if (measuring != null) {
+        measuring.close();
+      }
       if (!o.keep()) {
         dropBranches(pipelines);
       }
@@ -323,10 +328,13 @@ public final class SoakBench {
     int manifests = 0;
     long metadata = 0;
     long batches = 0;
+    if (measuring == null) {
+      measuring = Lakehouse.open(config, "tidemark bench soak");
+    }
     for (TableName t : config.tables().all()) {
       Table table;
       try {
-        table = IcebergTables.load(base.spark(), t.sqlAt(config.stagingBranch()));
+        table = IcebergTables.load(measuring.spark(), t.sqlAt(config.stagingBranch()));
       } catch (RuntimeException e) {
         out.println("cannot measure " + t + ": " + e.getMessage());
         continue;

@@ -29,6 +29,10 @@ final class ErrorHandler implements IExecutionExceptionHandler {
   public int handleExecutionException(Exception e, CommandLine cl, ParseResult parseResult) {
     PrintWriter err = cl.getErr();
     Tidemark root = Tidemark.root(cl.getCommandSpec());
+    if (!root.debug() && LogFile.active().isPresent()) {
+      // before the lines: under spark-submit the log shares the console (the task's log), whose last lines they are
+      LoggerFactory.getLogger(Tidemark.class).error(cl.getCommandSpec().qualifiedName(" ") + " failed", e);
+    }
     Optional<String> outage = outage(e, root);
     err.println("tidemark: " + outage.map(o -> describe(e, o)).orElseGet(() -> describe(e)));
     if (e instanceof StreamsFailed several) {
@@ -41,8 +45,6 @@ final class ErrorHandler implements IExecutionExceptionHandler {
     }
     if (root.debug()) {
       e.printStackTrace(err);
-    } else if (LogFile.active().isPresent()) {
-      LoggerFactory.getLogger(Tidemark.class).error(cl.getCommandSpec().qualifiedName(" ") + " failed", e);
     }
     err.flush();
     return outage.isPresent() ? SERVICE_DOWN : exitCode(e);
