@@ -5,6 +5,7 @@ import io.tidemark.bench.MaintenanceBench;
 import io.tidemark.bench.PublishBench;
 import io.tidemark.bench.RestateBench;
 import io.tidemark.bench.Scd2Bench;
+import io.tidemark.bench.SoakBench;
 import io.tidemark.bench.StreamBench;
 import io.tidemark.bootstrap.Bootstrap;
 import io.tidemark.config.TidemarkConfig;
@@ -25,7 +26,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks that print numbers (measured side by side in one run; nothing is asserted).",
     subcommands = {BenchCommand.Streams.class, BenchCommand.Scd2.class, BenchCommand.Restate.class,
-        BenchCommand.Latency.class, BenchCommand.Maintenance.class, BenchCommand.Publish.class})
+        BenchCommand.Latency.class, BenchCommand.Maintenance.class, BenchCommand.Publish.class,
+        BenchCommand.Soak.class})
 final class BenchCommand implements Runnable {
   @Spec
   CommandSpec spec;
@@ -375,6 +377,84 @@ final class BenchCommand implements Runnable {
           refs.deleteBranch(lh.config().publishedRef());
         }
       }
+    }
+  }
+
+  @Command(name = "soak", mixinStandardHelpOptions = true, sortOptions = false,
+      description = {"Many arrivals of realistic size, each through `land`, `stream all` and `publish` in JVMs of "
+          + "their own (the launcher next to the jar), as the arrivals DAG runs them; one pipeline compacted every "
+          + "--compact-every arrivals as the maintenance DAG does, the same arrivals beside it in one never compacted. "
+          + "Every failure is reported with the trace from its run's log, and the soak goes on. Per arrival: the time "
+          + "(wall and CPU) of `stream all` and `publish`, and what grows (snapshots, data files, manifests, metadata, "
+          + "the stream-batches table, checkpoints); at the end, the first arrivals' times next to the last ones'. "
+          + "Pipelines of their own (soak_*: namespaces, buckets, checkpoints, Nessie branches), never the configured "
+          + "one."})
+  static final class Soak extends Bench {
+    @Option(names = "--arrivals", paramLabel = "<n>", defaultValue = "100", description = "Arrivals through each "
+        + "pipeline (default: ${DEFAULT-VALUE}).")
+    int arrivals;
+
+    @Option(names = "--events-per-arrival", paramLabel = "<n>", defaultValue = "50000", description = "Events of each "
+        + "arrival (default: ${DEFAULT-VALUE}).")
+    int eventsPerArrival;
+
+    @Option(names = "--changes-per-arrival", paramLabel = "<n>", defaultValue = "500", description = "Company changes "
+        + "of each arrival (default: ${DEFAULT-VALUE}).")
+    int changesPerArrival;
+
+    @Option(names = "--keys", defaultValue = "2000", description = "Companies the changes are about (default: "
+        + "${DEFAULT-VALUE}).")
+    int keys;
+
+    @Option(names = "--seed", defaultValue = "42", description = "The generator's seed (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--compact-every", paramLabel = "<n>", defaultValue = "10", description = "`maintain compact` "
+        + "after every N arrivals in the compacted pipeline; 0: only the never compacted one (default: "
+        + "${DEFAULT-VALUE}).")
+    int compactEvery;
+
+    @Option(names = "--plain", negatable = true, defaultValue = "true", fallbackValue = "true",
+        description = "Run the never compacted pipeline beside the compacted one (default: yes; --no-plain: the "
+            + "compacted one alone).")
+    boolean plain;
+
+    @Option(names = "--busy-threads", paramLabel = "<n>", defaultValue = "0", description = "Threads that keep a CPU "
+        + "busy beside the commands, in this process (default: ${DEFAULT-VALUE}).")
+    int busyThreads;
+
+    @Option(names = "--timeout", paramLabel = "<duration>", defaultValue = "30 minutes", description = "A command "
+        + "taking longer is killed and reported as a failure (default: ${DEFAULT-VALUE}).")
+    String timeout;
+
+    @Option(names = "--keep", description = "Keep the pipelines' Nessie branches at the end (default: deleted).")
+    boolean keep;
+
+    @Mixin
+    OutDir out;
+
+    @Override
+    void validate() {
+      if (arrivals < 1 || eventsPerArrival < 1 || changesPerArrival < 0 || keys < 1 || compactEvery < 0
+          || busyThreads < 0) {
+        throw invalid("--arrivals, --events-per-arrival and --keys must be >= 1; --changes-per-arrival, "
+            + "--compact-every and --busy-threads >= 0");
+      }
+      duration();
+    }
+
+    private java.time.Duration duration() {
+      try {
+        return io.tidemark.config.Durations.parse(timeout);
+      } catch (RuntimeException e) {
+        throw invalid("--timeout: " + e.getMessage());
+      }
+    }
+
+    @Override
+    void run(Lakehouse lh, PrintWriter print) throws Exception {
+      new SoakBench(lh, print, out.create(lh.config()).resolve("soak")).run(new SoakBench.Options(arrivals,
+          eventsPerArrival, changesPerArrival, keys, seed, compactEvery, plain, busyThreads, duration(), keep));
     }
   }
 }

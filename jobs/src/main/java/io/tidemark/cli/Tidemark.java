@@ -44,8 +44,8 @@ public final class Tidemark implements Runnable {
   CommandSpec spec;
 
   @CommandLine.Option(names = "--debug", scope = ScopeType.INHERIT,
-      description = "Print stack traces of errors, and the libraries' logs here instead of to "
-          + "<home>/logs/tidemark-<command>.log.")
+      description = "Print stack traces of errors, and the libraries' logs here instead of to this run's "
+          + "<home>/logs/tidemark-<command>-<time>-<pid>.log.")
   boolean debug;
 
   private final Map<String, String> env;
