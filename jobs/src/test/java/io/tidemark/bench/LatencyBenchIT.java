@@ -24,8 +24,8 @@ class LatencyBenchIT extends StackTest {
         "--cold-jvm-option=-XX:ReservedCodeCacheSize=240m", "--out", tmp.toString());
     assertThat(r.exitCode()).as("%s", r).isZero();
     String num = "\\s+\\d+";
-    assertThat(r.out()).contains("== seed arrivals, warm JVM", "== seed arrivals, cold JVM: java "
-            + "-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m -jar", "== arrivals on a "
+    assertThat(r.out()).contains("== seed arrivals, warm JVM", "== seed arrivals, cold JVM: tidemark "
+            + "stream all (JVM options: -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m)", "== arrivals on a "
             + "dimension of 300 companies", "== dedup and windowed counts over 1000 events", "== summary")
         .containsPattern("seed 1\\s+raw\\s+\\d+\\s+[\\d.]+\\s+\\d+ \\|" + num.repeat(13))
         .containsPattern("seed 1\\s+scd2\\s+\\d+\\s+[\\d.]+\\s+\\d+ \\|" + num.repeat(13))
