@@ -4,6 +4,7 @@ DAG has the shape the pipeline needs (arrivals strictly in sequence, the restate
 from __future__ import annotations
 
 import re
+import shlex
 import socket
 from pathlib import Path
 
@@ -360,7 +361,8 @@ def test_the_command_tasks_run_the_launcher_next_to_the_jar(dagbag):
 
 def test_the_drivers_get_the_launchers_jvm_options(monkeypatch, tmp_path):
     """The spark-submit drivers take the JVM options from the launcher (`tidemark --java-options`): its defaults,
-    or TIDEMARK_JAVA_OPTS as the launcher reads it (empty: none)."""
+    or TIDEMARK_JAVA_OPTS as the launcher reads it (empty: none); quoted for Spark, which splits the option string as
+    a shell does."""
     import tidemark_lib
     from tidemark_lib import launch
 
@@ -368,14 +370,14 @@ def test_the_drivers_get_the_launchers_jvm_options(monkeypatch, tmp_path):
     monkeypatch.delenv("TIDEMARK_JAVA_OPTS", raising=False)
     default = launch.java_options()
     assert default, "the launcher gives no JVM option by default"
-    options = tidemark_lib.driver_java_options(archive, None).split()
+    options = shlex.split(tidemark_lib.driver_java_options(archive, None))
     assert options[0].startswith("-Dlog4j2.configurationFile=file:")
     assert options[1:] == [*default, f"-XX:SharedArchiveFile={archive}", "-Xlog:cds*=off"]
     monkeypatch.setenv("TIDEMARK_JAVA_OPTS", "")
-    assert tidemark_lib.driver_java_options(archive, tmp_path / "t.jsa").split()[1:] == [
+    assert shlex.split(tidemark_lib.driver_java_options(archive, tmp_path / "t.jsa"))[1:] == [
         f"-XX:ArchiveClassesAtExit={tmp_path / 't.jsa'}", "-Xlog:cds*=off"]
     monkeypatch.setenv("TIDEMARK_JAVA_OPTS", "-Xmx700m -XX:+UseSerialGC")
-    assert tidemark_lib.driver_java_options(archive, None).split()[1:3] == ["-Xmx700m", "-XX:+UseSerialGC"]
+    assert shlex.split(tidemark_lib.driver_java_options(archive, None))[1:3] == ["-Xmx700m", "-XX:+UseSerialGC"]
 
 
 def test_the_dags_take_their_settings_from_the_environment():
