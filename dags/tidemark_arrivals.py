@@ -10,7 +10,7 @@ from airflow.sdk import DAG, Param, TaskGroup
 
 from tidemark_lib import (
     FACTS,
-    MAIN_WRITERS_POOL,
+    WRITERS_POOL,
     MAX_ARRIVALS,
     OWNER,
     PUBLISHED,
@@ -59,15 +59,13 @@ restatement starts once every arrival is on `main`. **`check`** then runs `tidem
 SCD2 invariants of the company dimension, raw + rejected = lines landed, the finalized windows and, per arrival,
 each stream run's line as recorded in `audit.stream_batches` (one row per micro-batch).
 
-**An arrival that failed its audit**: `arrival_k.publish` fails (no retry: it is a finding, not a glitch) with one
-line naming the check, e.g. `publish refused: check scd2-invariants failed on dims.companies: ...`. `main` stays
-where it was, the later arrivals do not run, and the staged commit is kept as the tag `rejected-<hash>`. To look:
-`tidemark check --branch rejected-<hash>`, `tidemark sql "SELECT ... FROM ns.table@rejected-<hash>"`, and what is
-staged now `tidemark sql "SELECT ... FROM ns.table@ingest"`. To release it: undo what broke it on the staging
-branch (move `ingest` back to a good commit: `tidemark sql "ASSIGN BRANCH ingest IN nessie TO ingest AT <hash>"`;
-a hand-written UPDATE is refused by the staged-writers check), land the corrected files and rerun the streams, then
+**An arrival that failed its checks**: `arrival_k.publish` fails (no retry: it is a finding, not a glitch) with one
+line naming the check and its recipe, e.g. `publish refused by check scd2-invariants: main unchanged, staged commit
+tagged rejected-<hash>; see docs/troubleshooting.md#refused-by-scd2-invariants`, every check's result above it in
+the log. `main` stays where it was, the later arrivals do not run, and the staged commit is kept as the tag
+`rejected-<hash>`. Release it with that recipe (`docs/troubleshooting.md` in the repository, one per check), then
 **Clear** `arrival_k.publish` with its downstream tasks: it checks the staging branch's head again and publishes it,
-and the next arrivals follow. `tidemark publish --dry-run` runs the checks without publishing.
+and the next arrivals follow.
 
 **The report**: `check` then writes the pipeline report, one HTML page with its charts inside (time per stream per
 arrival, late rows dropped next to what the restatements recovered, state size, watermarks, files per table), to
@@ -85,7 +83,7 @@ before just replays the streams.
 
 **Retries**: every task is safe to rerun: landing is idempotent, the streams skip what their checkpoints and the
 tables' commits already hold, and a publish with nothing new staged makes no commit. Runs of this DAG never overlap
-(`max_active_runs=1`), and the streams and publish tasks take the `{MAIN_WRITERS_POOL}` pool (1 slot) with the
+(`max_active_runs=1`), and the streams and publish tasks take the `{WRITERS_POOL}` pool (1 slot) with the
 restatement's and the maintenance's writers: one writer of the staging branch at a time.
 """
 
@@ -201,7 +199,7 @@ with DAG(
                 f"raw companies and scd2 over what landed up to arrival {k}, committed to the staging branch; one "
                 "line per stream in the log.",
                 context=f"arrival={k}",
-                pool=MAIN_WRITERS_POOL,
+                pool=WRITERS_POOL,
             )
             publish = spark_submit(
                 "publish",
@@ -211,7 +209,7 @@ with DAG(
                 "unchanged, the staged commit tagged `rejected-<hash>`): fix the staging branch, then clear this "
                 "task. The last arrival's publish updates the Assets of tidemark_restatement.",
                 context=f"arrival={k}",
-                pool=MAIN_WRITERS_POOL,
+                pool=WRITERS_POOL,
                 # a failed check is a finding, not a glitch: a retry would only check the same head again
                 retries=0,
                 outlets=[PUBLISHED],

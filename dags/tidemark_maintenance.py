@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from airflow.sdk import DAG, CronTriggerTimetable, Param
 
-from tidemark_lib import MAIN_WRITERS_POOL, OWNER, spark_submit
+from tidemark_lib import WRITERS_POOL, OWNER, spark_submit
 
 DOC = f"""
 ### Table maintenance, daily
@@ -19,10 +19,10 @@ Every micro-batch commits a few small files; every restatement leaves a branch. 
 |---|---|
 | **compact** | `maintain compact`: bin-packs small data files (Iceberg `rewrite_data_files`, only partitions with at least `min_input_files` small files) and rewrites manifests, on the **staging branch** (`TIDEMARK_STAGING_BRANCH`, default `ingest`) like every writer; main gets the compacted files with the next `tidemark publish` (the publish checks let compaction's `replace` commits through). A stream commit that races it is retried, no row is lost |
 | **gc** | `maintain gc --delete`: mark every file any live commit of any branch or tag reads (main, the staging branch, `restate-*`, the `restated-*` and `rejected-*` tags: commits newer than `retain`, and every head), sweep the warehouse objects no one reads that are older than `grace` |
-| **branches** | `maintain branches`: deletes `restate-*` branches beyond the newest `keep` once tagged, and any older than `max_age`; the `restated-*` tags, the staging branch and the `rejected-*` tags stay (delete a `rejected-*` tag once its arrival is released, or GC keeps its files) |
+| **branches** | `maintain branches`: deletes `restate-*` branches beyond the newest `keep` once tagged, and any older than `max_age`, and the `rejected-*` tags of refused arrivals older than `max_age`; the `restated-*` tags and the staging branch stay |
 
-Every task is safe to rerun. All three take the `{MAIN_WRITERS_POOL}` pool (1 slot), as the arrivals' streams and
-publishes and the restatement's publishes do, so maintenance never writes the staging branch beside another writer.
+Every task is safe to rerun. All three take the `{WRITERS_POOL}` pool (1 slot), as the arrivals' streams and
+publishes and the restatement's merges do, so maintenance never writes the staging branch beside another writer.
 `dry_run` makes every task print what it would do and change nothing.
 """
 
@@ -35,7 +35,7 @@ def _job(task_id: str, args: list[str], doc: str):
         ["maintain", task_id, *args, DRY_RUN],
         doc_md=doc,
         context=f"maintain={task_id}",
-        pool=MAIN_WRITERS_POOL,
+        pool=WRITERS_POOL,
     )
 
 
@@ -66,7 +66,8 @@ with DAG(
                        description="gc: objects written more recently are never deleted"),
         "keep": Param(10, type="integer", minimum=0, description="branches: restatement branches always kept"),
         "max_age": Param("30 days", type="string", pattern=r"^\d+ (second|minute|hour|day)s?$",
-                         description="branches: restatement branches older than this are deleted"),
+                         description="branches: restatement branches and rejected-* tags older than this are "
+                         "deleted"),
         "dry_run": Param(False, type="boolean", description="print what each job would do; change nothing"),
     },
 ) as dag:
@@ -84,6 +85,7 @@ with DAG(
     branches = _job(
         "branches",
         ["--keep", "{{ params.keep }}", "--max-age", "{{ params.max_age }}"],
-        "`tidemark maintain branches`: delete restatement branches no longer needed; their tags stay.",
+        "`tidemark maintain branches`: delete restatement branches no longer needed (their tags stay) and the "
+        "`rejected-*` tags older than `max_age`.",
     )
     compact >> gc >> branches

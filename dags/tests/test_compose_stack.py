@@ -150,6 +150,9 @@ def stack():
     t0 = time.monotonic()
     engine = subprocess.run([str(ENGINE), "up"], capture_output=True, text=True, timeout=1800)
     assert engine.returncode == 0, engine.stdout + engine.stderr
+    # a dockerd that inherited the engine's lock would hold it for as long as it runs: the next call waits for ever
+    free = subprocess.run(["flock", "--nonblock", str(ROOT / "target" / "docker-engine" / "lock"), "true"])
+    assert free.returncode == 0, "the engine's lock is still held after `engine up` returned"
     log(f"compose: engine, Compose v2 and the Debian bases ready in {time.monotonic() - t0:.0f} s")
     s = Stack()
     try:

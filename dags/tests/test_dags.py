@@ -4,6 +4,7 @@ DAG has the shape the pipeline needs (arrivals strictly in sequence, the restate
 from __future__ import annotations
 
 import re
+import shlex
 import socket
 from pathlib import Path
 
@@ -89,7 +90,7 @@ def pom_property(name: str) -> str:
 
 
 def test_arrivals_land_stream_then_publish_strictly_in_sequence(dagbag):
-    from tidemark_lib import MAIN_WRITERS_POOL, MAX_ARRIVALS, PUBLISHED, SPARK_SUBMIT
+    from tidemark_lib import WRITERS_POOL, MAX_ARRIVALS, PUBLISHED, SPARK_SUBMIT
 
     dag = dagbag.dags["tidemark_arrivals"]
     assert upstream(dag, "count_arrivals") == {"bootstrap"}
@@ -105,7 +106,7 @@ def test_arrivals_land_stream_then_publish_strictly_in_sequence(dagbag):
             assert t.application == SPARK_SUBMIT.application and t.application.endswith("/tidemark-spark.jar")
             assert t._java_class == "io.tidemark.cli.Tidemark"
             # every writer of the staging branch (and publish, the one writer of main) takes the writers' pool
-            assert t.pool == MAIN_WRITERS_POOL, t.task_id
+            assert t.pool == WRITERS_POOL, t.task_id
             assert t.env_vars["TIDEMARK_RUN_CONTEXT"].endswith(f"arrival={k}")
         assert s.application_args == ["stream", "all"]
         assert p.application_args == ["publish"]
@@ -151,10 +152,10 @@ def test_only_the_last_arrivals_publish_updates_the_restatements_assets(dagbag):
 
 
 def test_restatement_stages_in_order_then_publish_and_scheduled_on_the_assets(dagbag):
-    from tidemark_lib import MAIN_WRITERS_POOL
+    from tidemark_lib import WRITERS_POOL
 
     dag = dagbag.dags["tidemark_restatement"]
-    stages = ["plan", "write", "audit", "publish", "tag"]
+    stages = ["plan", "write", "audit", "merge", "tag"]
     assert [t.task_id for t in dag.topological_sort()] == [*stages, "publish_main"]
     for before, after in zip([*stages, "publish_main"], [*stages[1:], "publish_main"]):
         assert upstream(dag, after) == {before}
@@ -165,7 +166,7 @@ def test_restatement_stages_in_order_then_publish_and_scheduled_on_the_assets(da
     publish_main = dag.get_task("publish_main")
     assert publish_main.application_args == ["publish"]
     assert publish_main.task_type == "TidemarkSparkSubmitOperator"
-    assert dag.get_task("publish").pool == publish_main.pool == MAIN_WRITERS_POOL
+    assert dag.get_task("merge").pool == publish_main.pool == WRITERS_POOL
     assert {a.name for a in dag.timetable.asset_condition.objects} == {"tidemark_raw_archives", "tidemark_facts"}
 
 
@@ -196,7 +197,7 @@ def test_restatement_stage_commands_render_with_the_run_id(dagbag):
                           run_after=datetime(2026, 12, 1, 0, 20, 9, tzinfo=timezone.utc))
     env = dag.get_template_env()
     for given, expected in (("", restatement_run_id(run)), ("fix-1", "fix-1")):
-        for stage in ("plan", "write", "audit", "publish", "tag", "publish_main"):
+        for stage in ("plan", "write", "audit", "merge", "tag", "publish_main"):
             task = dag.get_task(stage)
             context = {"params": {"run_id": given, "max_attempts": 3}, "dag_run": run, "run_id": run.run_id,
                        "dag": dag, "ti": SimpleNamespace(task_id=stage)}
@@ -258,7 +259,7 @@ def test_count_arrivals_of_a_landed_directory(dagbag, tmp_path):
 
 
 def test_maintenance_runs_daily_compaction_then_gc_then_retention_in_the_writers_pool(dagbag, monkeypatch):
-    from tidemark_lib import MAIN_WRITERS_POOL, SPARK_SUBMIT
+    from tidemark_lib import WRITERS_POOL, SPARK_SUBMIT
 
     dag = dagbag.dags["tidemark_maintenance"]
     jobs = ["compact", "gc", "branches"]
@@ -290,8 +291,8 @@ def test_maintenance_runs_daily_compaction_then_gc_then_retention_in_the_writers
         assert task.task_type == "TidemarkSparkSubmitOperator"
         assert task.application == SPARK_SUBMIT.application and task._java_class == "io.tidemark.cli.Tidemark"
         assert task.application_args[:2] == ["maintain", job], job
-        # serialized against the restatement's publishes and the arrivals' streams and publishes
-        assert task.pool == MAIN_WRITERS_POOL == dagbag.dags["tidemark_restatement"].get_task("publish").pool
+        # serialized against the restatement's merges and the arrivals' streams and publishes
+        assert task.pool == WRITERS_POOL == dagbag.dags["tidemark_restatement"].get_task("merge").pool
     assert "staging branch" in dag.get_task("compact").doc_md and "staging branch" in dag.doc_md
 
 
@@ -360,7 +361,8 @@ def test_the_command_tasks_run_the_launcher_next_to_the_jar(dagbag):
 
 def test_the_drivers_get_the_launchers_jvm_options(monkeypatch, tmp_path):
     """The spark-submit drivers take the JVM options from the launcher (`tidemark --java-options`): its defaults,
-    or TIDEMARK_JAVA_OPTS as the launcher reads it (empty: none)."""
+    or TIDEMARK_JAVA_OPTS as the launcher reads it (empty: none); quoted for Spark, which splits the option string as
+    a shell does."""
     import tidemark_lib
     from tidemark_lib import launch
 
@@ -368,14 +370,14 @@ def test_the_drivers_get_the_launchers_jvm_options(monkeypatch, tmp_path):
     monkeypatch.delenv("TIDEMARK_JAVA_OPTS", raising=False)
     default = launch.java_options()
     assert default, "the launcher gives no JVM option by default"
-    options = tidemark_lib.driver_java_options(archive, None).split()
+    options = shlex.split(tidemark_lib.driver_java_options(archive, None))
     assert options[0].startswith("-Dlog4j2.configurationFile=file:")
     assert options[1:] == [*default, f"-XX:SharedArchiveFile={archive}", "-Xlog:cds*=off"]
     monkeypatch.setenv("TIDEMARK_JAVA_OPTS", "")
-    assert tidemark_lib.driver_java_options(archive, tmp_path / "t.jsa").split()[1:] == [
+    assert shlex.split(tidemark_lib.driver_java_options(archive, tmp_path / "t.jsa"))[1:] == [
         f"-XX:ArchiveClassesAtExit={tmp_path / 't.jsa'}", "-Xlog:cds*=off"]
     monkeypatch.setenv("TIDEMARK_JAVA_OPTS", "-Xmx700m -XX:+UseSerialGC")
-    assert tidemark_lib.driver_java_options(archive, None).split()[1:3] == ["-Xmx700m", "-XX:+UseSerialGC"]
+    assert shlex.split(tidemark_lib.driver_java_options(archive, None))[1:3] == ["-Xmx700m", "-XX:+UseSerialGC"]
 
 
 def test_the_dags_take_their_settings_from_the_environment():
@@ -385,7 +387,7 @@ def test_the_dags_take_their_settings_from_the_environment():
     import subprocess
     import sys
 
-    probe = "import tidemark_lib as t; print(t.MAIN_WRITERS_POOL, t.SPARK_CONN_ID, t.MAX_ARRIVALS)"
+    probe = "import tidemark_lib as t; print(t.WRITERS_POOL, t.SPARK_CONN_ID, t.MAX_ARRIVALS)"
     env = dict(os.environ, PYTHONPATH=str(DAGS), TIDEMARK_AIRFLOW_POOL="other_writers",
                TIDEMARK_SPARK_CONN_ID="spark_other", TIDEMARK_AIRFLOW_MAX_ARRIVALS="3")
     run = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120)

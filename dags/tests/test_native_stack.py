@@ -186,9 +186,9 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
     state = af.finished("tidemark_restatement", restate_run, 2400)
     tis = af.tasks("tidemark_restatement", restate_run)
     assert state["state"] == "failed"
-    stages = ("plan", "write", "audit", "publish", "tag", "publish_main")
+    stages = ("plan", "write", "audit", "merge", "tag", "publish_main")
     assert {t: tis[t]["state"] for t in stages} == {
-        "plan": "success", "write": "success", "audit": "failed", "publish": "upstream_failed", "tag": "upstream_failed",
+        "plan": "success", "write": "success", "audit": "failed", "merge": "upstream_failed", "tag": "upstream_failed",
         "publish_main": "upstream_failed"}
     refs = home.references()
     assert refs["main"][1] == main_before, "main moved although the audit failed"

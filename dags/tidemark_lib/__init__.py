@@ -34,7 +34,7 @@ SPARK_SUBMIT = launch.spark_submit_line()
 SPARK_LOG4J = os.environ.get("TIDEMARK_SPARK_LOG4J", str(Path(__file__).resolve().parent / "spark-log4j2.properties"))
 SPARK_CONN_ID = _setting("TIDEMARK_SPARK_CONN_ID")
 # one slot: the tasks that write (to the staging branch, or publish it to main) take turns across DAGs
-MAIN_WRITERS_POOL = _setting("TIDEMARK_AIRFLOW_POOL")
+WRITERS_POOL = _setting("TIDEMARK_AIRFLOW_POOL")
 # the arrivals DAG has this many arrival groups; a scenario with fewer skips the rest
 MAX_ARRIVALS = int(_setting("TIDEMARK_AIRFLOW_MAX_ARRIVALS"))
 OWNER = "tidemark"

@@ -6,19 +6,25 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A tidemark command in a JVM of its own, started as a person or an Airflow task starts it (the launcher next to the
  * jar, which alone knows how a tidemark JVM starts) on a benchmark's scoped pipeline, timed from start to exit.
  */
 final class FreshJvm {
-  /** What one command did: its exit code, its output (stdout and stderr), its time from start to exit. */
-  record Run(int exit, String output, double seconds) {}
+  /**
+   * What one command did: its exit code, its output (stdout and stderr), its time from start to exit, and the CPU
+   * time (user + system) of its processes, NaN when it was not measured.
+   */
+  record Run(int exit, String output, double seconds, double cpuSeconds) {}
 
   /** Whether the launcher maps the class archive next to the jar (writing it first when there is none), or not. */
   enum ClassArchive {
@@ -30,6 +36,11 @@ final class FreshJvm {
       this.setting = setting;
     }
   }
+
+  /** The exit code of a command killed for taking longer than its time-out. */
+  static final int TIMED_OUT = -1;
+
+  private static final Pattern TIMES = Pattern.compile("(\\d+)m([\\d.]+)s\\s+(\\d+)m([\\d.]+)s");
 
   private final List<String> options;
   private final ClassArchive archive;
@@ -45,24 +56,59 @@ final class FreshJvm {
     this.dir = dir;
   }
 
+  /**
+   * Commands started as the DAGs' tasks and a person start them: the launcher's own JVM options and its class
+   * archive.
+   */
+  static FreshJvm asStarted(Path dir) {
+    return new FreshJvm(null, ClassArchive.MAP, dir);
+  }
+
   Run run(TidemarkConfig config, String... args) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(launcher().toString());
+    return run(config, Duration.ofMinutes(10), args);
+  }
+
+  /** The command, killed (exit {@link #TIMED_OUT}) when it takes longer than {@code timeout}. */
+  Run run(TidemarkConfig config, Duration timeout, String... args) throws IOException, InterruptedException {
+    // bash's `times` after the command: the CPU of its JVM (and any process it started), which a busy machine blurs
+    // much less than the wall time
+    Path cpu = Files.createTempFile(Files.createDirectories(dir), "fresh-jvm", ".cpu");
+    List<String> cmd = new ArrayList<>(List.of("bash", "-c",
+        "\"$0\" \"$@\"; rc=$?; times > \"$TIDEMARK_BENCH_CPU\"; exit $rc", launcher().toString()));
     cmd.addAll(List.of(args));
     Path log = Files.createTempFile(Files.createDirectories(dir), "fresh-jvm", ".out");
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
     pb.environment().clear();
     pb.environment().putAll(environment(config));
+    pb.environment().put("TIDEMARK_BENCH_CPU", cpu.toString());
     long t0 = System.nanoTime();
     Process p = pb.start();
-    if (!p.waitFor(10, TimeUnit.MINUTES)) {
-      p.destroyForcibly();
-      throw new IllegalStateException("tidemark " + String.join(" ", args) + " did not end in 10 minutes");
+    try {
+      if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
+        p.waitFor();
+        return new Run(TIMED_OUT, Files.readString(log, StandardCharsets.UTF_8) + "\n(killed: it did not end in "
+            + timeout + ")", timeout.toSeconds(), Double.NaN);
+      }
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      return new Run(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8), seconds,
+          childrenCpu(Files.readString(cpu, StandardCharsets.UTF_8)));
+    } finally {
+      Files.deleteIfExists(log);
+      Files.deleteIfExists(cpu);
     }
-    double seconds = (System.nanoTime() - t0) / 1e9;
-    String output = Files.readString(log, StandardCharsets.UTF_8);
-    Files.deleteIfExists(log);
-    return new Run(p.exitValue(), output, seconds);
+  }
+
+  /** User + system seconds of the children from bash's {@code times} (its second line), NaN when absent. */
+  static double childrenCpu(String times) {
+    String[] lines = times.strip().split("\n");
+    Matcher m = TIMES.matcher(lines[lines.length - 1]);
+    if (lines.length < 2 || !m.find()) {
+      return Double.NaN;
+    }
+    return Integer.parseInt(m.group(1)) * 60 + Double.parseDouble(m.group(2)) + Integer.parseInt(m.group(3)) * 60
+        + Double.parseDouble(m.group(4));
   }
 
   /** The same, failing with the command's output when it does not exit 0. */
@@ -103,18 +149,22 @@ final class FreshJvm {
     return p.waitFor() == 0 && !out.isEmpty() ? java.util.Optional.of(Path.of(out)) : java.util.Optional.empty();
   }
 
-  /** The launcher next to the jar these classes came from (what the build writes into jobs/target). */
-  static Path launcher() {
+  /** The jar these classes came from. */
+  static Path jar() {
     try {
-      Path jar = Path.of(FreshJvm.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      Path launcher = jar.resolveSibling("tidemark");
-      if (!Files.isExecutable(launcher)) {
-        throw new IllegalStateException("no launcher next to " + jar + ": fresh JVMs start through jobs/target/"
-            + "tidemark, which `mvn package` writes");
-      }
-      return launcher;
+      return Path.of(FreshJvm.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     } catch (URISyntaxException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** The launcher next to the jar these classes came from (what the build writes into jobs/target). */
+  static Path launcher() {
+    Path launcher = jar().resolveSibling("tidemark");
+    if (!Files.isExecutable(launcher)) {
+      throw new IllegalStateException("no launcher next to " + jar() + ": fresh JVMs start through jobs/target/"
+          + "tidemark, which `mvn package` writes");
+    }
+    return launcher;
   }
 }

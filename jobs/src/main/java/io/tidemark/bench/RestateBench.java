@@ -37,7 +37,7 @@ import org.apache.iceberg.Table;
  * commits wrote and removed. The cost should follow the late data, not the size of the tables.
  */
 public final class RestateBench {
-  private static final List<String> STAGE_ORDER = List.of("plan", "write", "audit", "publish", "tag");
+  private static final List<String> STAGE_ORDER = List.of("plan", "write", "audit", "merge", "tag");
 
   private final Lakehouse base;
   private final PrintWriter out;

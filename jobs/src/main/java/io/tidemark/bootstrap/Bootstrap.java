@@ -58,12 +58,7 @@ public final class Bootstrap {
     try (NessieRefs refs = new NessieRefs(lakehouse.endpoints())) {
       String published = config.publishedRef();
       String staging = config.stagingBranch();
-      if (!refs.exists(staging) && refs.exists(published) && refs.log(published).findFirst().isEmpty()) {
-        // Nessie merges only branches with a common ancestor commit, and a new Nessie's main has no commit yet
-        refs.mark(published, "tidemark: " + published + " shows what `tidemark publish` published from " + staging,
-            SparkSessions.AUTHOR, Map.of(CommitKeys.STAGE, "bootstrap"));
-      }
-      boolean branchMade = refs.ensureBranch(staging, published);
+      boolean branchMade = stagingBranch(refs, config);
       String before = refs.branch(staging).getHash();
       boolean nothingStaged = refs.changedKeys(published, refs.hash(published).orElseThrow(), staging, before)
           .isEmpty();
@@ -79,6 +74,27 @@ public final class Bootstrap {
       }
       return new Setup(branchMade ? staging : null, result, publishedAt);
     }
+  }
+
+  /**
+   * The staging branch, made from the published one when missing; whether it was made. What a writer's catalog needs
+   * before its first table: a benchmark, which makes tables of its own, takes this alone.
+   */
+  public static boolean stagingBranch(Lakehouse lakehouse) {
+    try (NessieRefs refs = new NessieRefs(lakehouse.endpoints())) {
+      return stagingBranch(refs, lakehouse.config());
+    }
+  }
+
+  private static boolean stagingBranch(NessieRefs refs, TidemarkConfig config) {
+    String published = config.publishedRef();
+    String staging = config.stagingBranch();
+    if (!refs.exists(staging) && refs.exists(published) && refs.log(published).findFirst().isEmpty()) {
+      // Nessie merges only branches with a common ancestor commit, and a new Nessie's main has no commit yet
+      refs.mark(published, "tidemark: " + published + " shows what `tidemark publish` published from " + staging,
+          SparkSessions.AUTHOR, Map.of(CommitKeys.STAGE, "bootstrap"));
+    }
+    return refs.ensureBranch(staging, published);
   }
 
   /** A whole bootstrap's outcome: the staging branch when it was made, the tables, the publish commit (or null). */

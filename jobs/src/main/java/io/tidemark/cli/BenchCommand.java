@@ -5,6 +5,7 @@ import io.tidemark.bench.MaintenanceBench;
 import io.tidemark.bench.PublishBench;
 import io.tidemark.bench.RestateBench;
 import io.tidemark.bench.Scd2Bench;
+import io.tidemark.bench.SoakBench;
 import io.tidemark.bench.StreamBench;
 import io.tidemark.bootstrap.Bootstrap;
 import io.tidemark.config.TidemarkConfig;
@@ -25,7 +26,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Benchmarks that print numbers (measured side by side in one run; nothing is asserted).",
     subcommands = {BenchCommand.Streams.class, BenchCommand.Scd2.class, BenchCommand.Restate.class,
-        BenchCommand.Latency.class, BenchCommand.Maintenance.class, BenchCommand.Publish.class})
+        BenchCommand.Latency.class, BenchCommand.Maintenance.class, BenchCommand.Publish.class,
+        BenchCommand.Soak.class})
 final class BenchCommand implements Runnable {
   @Spec
   CommandSpec spec;
@@ -50,6 +52,14 @@ final class BenchCommand implements Runnable {
       return writing;
     }
 
+    /**
+     * What the benchmark needs before it runs: its tables are its own, but its catalog works on the configured
+     * staging branch, which a fresh home has not made yet.
+     */
+    void prepare(Lakehouse lh) {
+      Bootstrap.stagingBranch(lh);
+    }
+
     ParameterException invalid(String message) {
       return new ParameterException(spec.commandLine(), message);
     }
@@ -59,6 +69,7 @@ final class BenchCommand implements Runnable {
       validate();
       try (Lakehouse lh = Lakehouse.open(configure(Tidemark.root(spec).config().writing()),
           "tidemark bench " + spec.name())) {
+        prepare(lh);
         run(lh, spec.commandLine().getOut());
       }
       return 0;
@@ -67,7 +78,8 @@ final class BenchCommand implements Runnable {
 
   /** Where a benchmark writes its data, checkpoints and charts. */
   static final class OutDir {
-    @Option(names = "--out", paramLabel = "DIR", description = "Default: <home>/bench.")
+    @Option(names = "--out", paramLabel = "<dir>",
+        description = "Where the data, checkpoints and charts go (default: <home>/bench).")
     Path dir;
 
     Path create(TidemarkConfig config) throws IOException {
@@ -109,17 +121,18 @@ final class BenchCommand implements Runnable {
     @Option(names = "--late", defaultValue = "200", description = "Late events (default: ${DEFAULT-VALUE}).")
     int late;
 
-    @Option(names = "--events-per-day", defaultValue = "10000", description = "Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--events-per-day", paramLabel = "<n>", defaultValue = "10000",
+        description = "Events per day of event time in the history (default: ${DEFAULT-VALUE}).")
     int eventsPerDay;
 
     @Option(names = "--arrivals", defaultValue = "5",
         description = "Arrivals the history lands in, each run through the streams (default: ${DEFAULT-VALUE}).")
     int arrivals;
 
-    @Option(names = "--only", paramLabel = "PART", description = "seed or history (default: both).")
+    @Option(names = "--only", paramLabel = "<part>", description = "Run only seed or history (default: both).")
     String only;
 
-    @Option(names = "--fresh-jvm-option", paramLabel = "OPTION", split = ",", description = "Options of the fresh "
+    @Option(names = "--fresh-jvm-option", paramLabel = "<option>", split = ",", description = "Options of the fresh "
         + "JVMs (default: the launcher's, as ./tidemark runs a command); none to skip the fresh JVMs.")
     List<String> jvmOptions;
 
@@ -164,10 +177,11 @@ final class BenchCommand implements Runnable {
     @Option(names = "--runs", defaultValue = "20", description = "Runs of the state benchmark (default: ${DEFAULT-VALUE}).")
     int runs;
 
-    @Option(names = "--events-per-run", defaultValue = "50000", description = "Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--events-per-run", paramLabel = "<n>", defaultValue = "50000",
+        description = "Events landed for each run of the state benchmark (default: ${DEFAULT-VALUE}).")
     int eventsPerRun;
 
-    @Option(names = "--only", description = "throughput or state (default: both).")
+    @Option(names = "--only", paramLabel = "<part>", description = "Run only throughput or state (default: both).")
     String only;
 
     @Mixin
@@ -190,13 +204,14 @@ final class BenchCommand implements Runnable {
       description = {"Per-arrival latency of every stream and where it goes: the seed arrivals in this JVM (each "
           + "stream, then `stream all`) and in fresh JVMs (tidemark stream all), arrivals on a "
           + "dimension grown in bulk, and dedup/counts over many events next to DuckDB. Everything runs in "
-          + "namespaces, buckets and checkpoints of its own (bench_latency_*), never in the configured tables."})
+          + "namespaces, buckets and checkpoints of its own (bench_latency_*), never in the configured tables; on a "
+          + "fresh home the staging branch they work on is made first."})
   static final class Latency extends Bench {
     @Option(names = "--companies", defaultValue = "100000",
         description = "Companies of the grown dimension (default: ${DEFAULT-VALUE}).")
     int companies;
 
-    @Option(names = "--arrival-lines", split = ",", defaultValue = "10,10,10000,10",
+    @Option(names = "--arrival-lines", paramLabel = "<n>", split = ",", defaultValue = "10,10,10000,10",
         description = "Event lines and company changes of each arrival on the grown dimension "
             + "(default: ${DEFAULT-VALUE}).")
     List<Integer> arrivalLines;
@@ -205,11 +220,11 @@ final class BenchCommand implements Runnable {
         description = "Events of the dedup/counts run next to DuckDB; 0 skips it (default: ${DEFAULT-VALUE}).")
     int events;
 
-    @Option(names = "--seed-arrivals", paramLabel = "N",
+    @Option(names = "--seed-arrivals", paramLabel = "<n>",
         description = "Only the first N seed arrivals (default: all).")
     Integer seedArrivals;
 
-    @Option(names = "--seed-rounds", paramLabel = "N", defaultValue = "1",
+    @Option(names = "--seed-rounds", paramLabel = "<n>", defaultValue = "1",
         description = "Times the seed arrivals go through `stream all` with and without recording their batches, "
             + "each time in new pipelines (default: ${DEFAULT-VALUE}).")
     int seedRounds;
@@ -217,8 +232,8 @@ final class BenchCommand implements Runnable {
     @Option(names = "--skip-cold", description = "Do not run `stream all` in fresh JVMs.")
     boolean skipCold;
 
-    @Option(names = "--cold-jvm-option", paramLabel = "OPTION",
-        description = "An option for the fresh JVMs, e.g. -XX:TieredStopAtLevel=1 (repeatable).")
+    @Option(names = "--cold-jvm-option", paramLabel = "<option>",
+        description = "An option for the fresh JVMs, e.g. -XX:TieredStopAtLevel=1 (repeatable; default: none).")
     List<String> coldJvmOptions = new java.util.ArrayList<>();
 
     @Mixin
@@ -243,10 +258,12 @@ final class BenchCommand implements Runnable {
       description = {"Files per table and query times after many small arrivals, before and after compaction; "
           + "storage before and after garbage collection. Tables in the `bench` namespace; GC sweeps only it."})
   static final class Maintenance extends Bench {
-    @Option(names = "--arrivals", defaultValue = "200", description = "Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--arrivals", defaultValue = "200",
+        description = "Small arrivals streamed before compaction (default: ${DEFAULT-VALUE}).")
     int arrivals;
 
-    @Option(names = "--events-per-arrival", defaultValue = "100", description = "Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--events-per-arrival", paramLabel = "<n>", defaultValue = "100",
+        description = "Events in each arrival (default: ${DEFAULT-VALUE}).")
     int eventsPerArrival;
 
     @Option(names = "--repeat", defaultValue = "3", description = "Runs of each query; the best counts "
@@ -273,7 +290,8 @@ final class BenchCommand implements Runnable {
           + "a short history and one --factor times longer. Everything runs in namespaces and buckets of its own "
           + "(bench_publish_*) on Nessie branches of its own (deleted at the end), never the configured ones."})
   static final class Publish extends Bench {
-    @Option(names = "--seed-rounds", defaultValue = "2", description = "Times the seed arrivals go through "
+    @Option(names = "--seed-rounds", paramLabel = "<n>", defaultValue = "2", description = "Times the seed arrivals go "
+        + "through "
         + "`stream all` and publish, each time in a new pipeline; the first warms the JVM (default: ${DEFAULT-VALUE}).")
     int seedRounds;
 
@@ -289,10 +307,12 @@ final class BenchCommand implements Runnable {
         + "(default: ${DEFAULT-VALUE}).")
     int measured;
 
-    @Option(names = "--events-per-arrival", defaultValue = "2000", description = "Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--events-per-arrival", paramLabel = "<n>", defaultValue = "2000",
+        description = "Events in each generated arrival (default: ${DEFAULT-VALUE}).")
     int eventsPerArrival;
 
-    @Option(names = "--changes-per-arrival", defaultValue = "20", description = "Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--changes-per-arrival", paramLabel = "<n>", defaultValue = "20",
+        description = "Company changes in each generated arrival (default: ${DEFAULT-VALUE}).")
     int changesPerArrival;
 
     @Option(names = "--repeat", defaultValue = "3", description = "Dry runs of the checks per measured arrival; the "
@@ -303,7 +323,7 @@ final class BenchCommand implements Runnable {
         + "the maintenance DAG does, before the measured arrivals.")
     boolean compact;
 
-    @Option(names = "--only", paramLabel = "PART", description = "seed or history (default: both).")
+    @Option(names = "--only", paramLabel = "<part>", description = "Run only seed or history (default: both).")
     String only;
 
     @Mixin
@@ -321,6 +341,11 @@ final class BenchCommand implements Runnable {
         throw invalid("--seed-rounds, --history, --factor, --measured, --events-per-arrival and --repeat must be "
             + ">= 1, --changes-per-arrival >= 0");
       }
+    }
+
+    @Override
+    void prepare(Lakehouse lh) {
+      // the branches are the benchmark's own, made (and deleted) by run
     }
 
     @Override
@@ -352,6 +377,84 @@ final class BenchCommand implements Runnable {
           refs.deleteBranch(lh.config().publishedRef());
         }
       }
+    }
+  }
+
+  @Command(name = "soak", mixinStandardHelpOptions = true, sortOptions = false,
+      description = {"Many arrivals of realistic size, each through `land`, `stream all` and `publish` in JVMs of "
+          + "their own (the launcher next to the jar), as the arrivals DAG runs them; one pipeline compacted every "
+          + "--compact-every arrivals as the maintenance DAG does, the same arrivals beside it in one never compacted. "
+          + "Every failure is reported with the trace from its run's log, and the soak goes on. Per arrival: the time "
+          + "(wall and CPU) of `stream all` and `publish`, and what grows (snapshots, data files, manifests, metadata, "
+          + "the stream-batches table, checkpoints); at the end, the first arrivals' times next to the last ones'. "
+          + "Pipelines of their own (soak_*: namespaces, buckets, checkpoints, Nessie branches), never the configured "
+          + "one."})
+  static final class Soak extends Bench {
+    @Option(names = "--arrivals", paramLabel = "<n>", defaultValue = "100", description = "Arrivals through each "
+        + "pipeline (default: ${DEFAULT-VALUE}).")
+    int arrivals;
+
+    @Option(names = "--events-per-arrival", paramLabel = "<n>", defaultValue = "50000", description = "Events of each "
+        + "arrival (default: ${DEFAULT-VALUE}).")
+    int eventsPerArrival;
+
+    @Option(names = "--changes-per-arrival", paramLabel = "<n>", defaultValue = "500", description = "Company changes "
+        + "of each arrival (default: ${DEFAULT-VALUE}).")
+    int changesPerArrival;
+
+    @Option(names = "--keys", defaultValue = "2000", description = "Companies the changes are about (default: "
+        + "${DEFAULT-VALUE}).")
+    int keys;
+
+    @Option(names = "--seed", defaultValue = "42", description = "The generator's seed (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--compact-every", paramLabel = "<n>", defaultValue = "10", description = "`maintain compact` "
+        + "after every N arrivals in the compacted pipeline; 0: only the never compacted one (default: "
+        + "${DEFAULT-VALUE}).")
+    int compactEvery;
+
+    @Option(names = "--plain", negatable = true, defaultValue = "true", fallbackValue = "true",
+        description = "Run the never compacted pipeline beside the compacted one (default: yes; --no-plain: the "
+            + "compacted one alone).")
+    boolean plain;
+
+    @Option(names = "--busy-threads", paramLabel = "<n>", defaultValue = "0", description = "Threads that keep a CPU "
+        + "busy beside the commands, in this process (default: ${DEFAULT-VALUE}).")
+    int busyThreads;
+
+    @Option(names = "--timeout", paramLabel = "<duration>", defaultValue = "30 minutes", description = "A command "
+        + "taking longer is killed and reported as a failure (default: ${DEFAULT-VALUE}).")
+    String timeout;
+
+    @Option(names = "--keep", description = "Keep the pipelines' Nessie branches at the end (default: deleted).")
+    boolean keep;
+
+    @Mixin
+    OutDir out;
+
+    @Override
+    void validate() {
+      if (arrivals < 1 || eventsPerArrival < 1 || changesPerArrival < 0 || keys < 1 || compactEvery < 0
+          || busyThreads < 0) {
+        throw invalid("--arrivals, --events-per-arrival and --keys must be >= 1; --changes-per-arrival, "
+            + "--compact-every and --busy-threads >= 0");
+      }
+      duration();
+    }
+
+    private java.time.Duration duration() {
+      try {
+        return io.tidemark.config.Durations.parse(timeout);
+      } catch (RuntimeException e) {
+        throw invalid("--timeout: " + e.getMessage());
+      }
+    }
+
+    @Override
+    void run(Lakehouse lh, PrintWriter print) throws Exception {
+      new SoakBench(lh, print, out.create(lh.config()).resolve("soak")).run(new SoakBench.Options(arrivals,
+          eventsPerArrival, changesPerArrival, keys, seed, compactEvery, plain, busyThreads, duration(), keep));
     }
   }
 }

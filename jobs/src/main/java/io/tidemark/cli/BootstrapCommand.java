@@ -10,9 +10,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 @Command(name = "bootstrap", mixinStandardHelpOptions = true,
-    description = {"Create the buckets, the staging branch (TIDEMARK_STAGING_BRANCH, from TIDEMARK_NESSIE_REF), the "
-        + "namespaces and every table (Iceberg format v2, partitioned) on the staging branch; published at once when "
-        + "nothing else waits to be published, else with the next `tidemark publish`.",
+    description = {"Create the buckets, the staging branch, the namespaces and every table.",
+        "The staging branch (TIDEMARK_STAGING_BRANCH) is made from TIDEMARK_NESSIE_REF, the tables (Iceberg format "
+            + "v2, partitioned) on it; they are published at once when nothing else waits to be published, else with "
+            + "the next `tidemark publish`.",
         "Idempotent: what exists is checked, not recreated, and a second run makes no Nessie commit."})
 final class BootstrapCommand implements Callable<Integer> {
   @Spec

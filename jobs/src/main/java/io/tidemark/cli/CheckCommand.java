@@ -35,13 +35,14 @@ final class CheckCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--prefix", paramLabel = "PREFIX", defaultValue = "",
-      description = "Landing prefix the lines were landed under (as for `land --prefix`).")
+  @Option(names = "--prefix", paramLabel = "<prefix>", defaultValue = "",
+      description = "Landing prefix the lines were landed under, as given to `land --prefix` (default: none).")
   String prefix;
 
-  @Option(names = "--branch", paramLabel = "REF",
+  @Option(names = "--branch", paramLabel = "<ref>",
       description = "Check this branch or tag instead of TIDEMARK_NESSIE_REF: the staging branch (TIDEMARK_STAGING_BRANCH, "
-          + "what waits to be published) or a rejected-<hash> tag a failed publish left.")
+          + "what waits to be published) or a rejected-<hash> tag a failed publish left (default: "
+          + "TIDEMARK_NESSIE_REF, the published branch).")
   String branch;
 
   @Option(names = "--report",
@@ -66,7 +67,8 @@ final class CheckCommand implements Callable<Integer> {
           + (violations.isEmpty() ? "ok" : violations.size() + " broken"));
       violations.forEach(v -> out.println("  " + v));
       if (!violations.isEmpty()) {
-        failed.add("SCD2 invariants of " + c.tables().companies());
+        failed.add("the SCD2 invariants of " + c.tables().companies() + " (" + violations.size()
+            + " broken, listed above)");
       }
 
       LandedLines lines = new LandedLines(spark, lh.storage(), c);
@@ -77,9 +79,9 @@ final class CheckCommand implements Callable<Integer> {
             a.archived(), a.quarantined(), a.accounted(), a.landed(), f.files(), f.source(),
             a.balanced() ? "ok" : "MISMATCH");
         if (!a.balanced()) {
-          failed.add(d.dir() + ": raw + rejected = " + a.accounted() + " but " + a.landed()
-              + " line(s) landed (run the raw stream: tidemark stream raw"
-              + (d == Feed.EVENTS ? "" : " --dataset companies") + ")");
+          failed.add(d.dir() + ": raw + rejected = " + a.accounted() + " but " + a.landed() + " line(s) landed"
+              + (a.accounted() < a.landed() ? " (the raw stream has not read them all: tidemark stream raw"
+              + (d == Feed.EVENTS ? "" : " --dataset companies") + ")" : ""));
         }
       }
 
@@ -96,7 +98,8 @@ final class CheckCommand implements Callable<Integer> {
     }
     out.flush();
     if (!failed.isEmpty()) {
-      throw new IllegalStateException("check failed: " + String.join("; ", failed));
+      throw new CheckFailed("check failed on " + c.nessieRef() + ": " + String.join("; ", failed) + "; see "
+          + CheckFailed.RECIPE);
     }
     out.println("check: ok");
     out.flush();

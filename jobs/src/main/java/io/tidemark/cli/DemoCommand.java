@@ -88,7 +88,7 @@ final class DemoCommand implements Callable<Integer> {
           Tidemark.root(spec).crashPoints()).run();
       RestateCommand.print(r, lh, out);
       publish(lh, out, Tidemark.root(spec).crashPoints());
-      if (r.published()) {
+      if (r.merged()) {
         out.println("windowed counts after the restatement:");
         new ResultPrinter(ResultPrinter.Format.table, 50).print(lh.spark().sql("SELECT * FROM "
             + config.tables().eventCounts().sqlAt(config.publishedRef()) + " ORDER BY " + WINDOW_ORDER), out, out);

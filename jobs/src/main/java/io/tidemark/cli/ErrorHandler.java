@@ -2,11 +2,13 @@ package io.tidemark.cli;
 
 import static io.tidemark.TidemarkException.firstLine;
 
+import io.tidemark.Finding;
 import io.tidemark.TidemarkException;
 import io.tidemark.config.ConfigException;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.services.Outage;
 import io.tidemark.services.ServiceException;
+import io.tidemark.stream.StreamsFailed;
 import java.io.PrintWriter;
 import java.util.Optional;
 import org.slf4j.LoggerFactory;
@@ -28,12 +30,24 @@ final class ErrorHandler implements IExecutionExceptionHandler {
   public int handleExecutionException(Exception e, CommandLine cl, ParseResult parseResult) {
     PrintWriter err = cl.getErr();
     Tidemark root = Tidemark.root(cl.getCommandSpec());
+    // a finding is what the data says, with its next step: where in the code it was found says nothing more
+    boolean trace = !(e instanceof Finding);
+    if (trace && !root.debug() && LogFile.active().isPresent()) {
+      // before the lines: under spark-submit the log shares the console (the task's log), whose last lines they are
+      LoggerFactory.getLogger(Tidemark.class).error(cl.getCommandSpec().qualifiedName(" ") + " failed", e);
+    }
     Optional<String> outage = outage(e, root);
     err.println("tidemark: " + outage.map(o -> describe(e, o)).orElseGet(() -> describe(e)));
-    if (root.debug()) {
+    if (e instanceof StreamsFailed several) {
+      // the others after the first, a line each; a service out of reach is named once, by the first line
+      for (Throwable other : several.failures().subList(1, several.failures().size())) {
+        if (outage.isEmpty() || outage(other, root).isEmpty()) {
+          err.println("tidemark: also " + describe(other));
+        }
+      }
+    }
+    if (trace && root.debug()) {
       e.printStackTrace(err);
-    } else if (LogFile.active().isPresent()) {
-      LoggerFactory.getLogger(Tidemark.class).error(cl.getCommandSpec().qualifiedName(" ") + " failed", e);
     }
     err.flush();
     return outage.isPresent() ? SERVICE_DOWN : exitCode(e);
@@ -53,22 +67,38 @@ final class ErrorHandler implements IExecutionExceptionHandler {
 
   /** One line: ours as they are; the first line of others, with the root cause when it says more. */
   static String describe(Throwable e) {
+    if (e instanceof StreamsFailed several) {
+      return describe(several.failures().get(0));
+    }
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof ConfigException || t instanceof ServiceException) {
         return firstLine(t);
       }
     }
-    if (e instanceof TidemarkException || e instanceof IllegalArgumentException
-        || e instanceof org.apache.spark.sql.AnalysisException) {
-      // ours, and Spark's complaints about the SQL, say all there is to say
-      return firstLine(e);
+    if (e instanceof TidemarkException || ours(e) || e instanceof org.apache.spark.sql.AnalysisException) {
+      // ours, and Spark's complaints about the SQL, say what to fix; ours that wraps a library's failure ("windowed-
+      // counts failed: ...") says what failed, whose trace is in the log
+      return firstLine(e) + (e instanceof TidemarkException && e.getCause() != null ? details() : "");
     }
     // Spark wraps a failed task in "Job aborted due to stage failure: ..."; the root cause says what failed
     Throwable root = rootCause(e);
     String msg = root == e || root.getMessage() == null ? firstLine(e)
         : root.getClass().getSimpleName() + ": " + firstLine(root);
-    return msg + LogFile.active().map(f -> " [details in " + f + "; --debug prints them here]")
+    return msg + details();
+  }
+
+  private static String details() {
+    return LogFile.active().map(f -> " [details in " + f + "; --debug prints them here]")
         .orElse(" [--debug shows the stack trace]");
+  }
+
+  /**
+   * An IllegalArgumentException tidemark threw says what was wrong with an argument; one that the JDK or a library
+   * threw ("Self-suppression not permitted") is a failure like any other, whose trace the line points to.
+   */
+  private static boolean ours(Throwable e) {
+    StackTraceElement[] at = e.getStackTrace();
+    return e instanceof IllegalArgumentException && at.length > 0 && at[0].getClassName().startsWith("io.tidemark.");
   }
 
   /**

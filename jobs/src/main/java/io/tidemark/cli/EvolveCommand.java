@@ -53,21 +53,21 @@ final class EvolveCommand implements Runnable {
   }
 
   @Command(name = "promote", mixinStandardHelpOptions = true,
-      description = {"Add KEY as a column of the feed's raw archive and of the deduplicated events, on a branch of "
+      description = {"Add <key> as a column of the feed's raw archive and of the deduplicated events, on a branch of "
           + "its own; backfill it from the rescued data; audit the backfill in DuckDB; merge into the staging branch "
           + "in one commit. Safe to kill and to rerun: a promoted key is not promoted again."})
   static final class Promote implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "FEED", description = "events (the only feed whose keys promote so far)")
+    @Parameters(index = "0", paramLabel = "<feed>", description = "The feed: events (the only one whose keys promote so far).")
     String feed;
 
-    @Parameters(index = "1", paramLabel = "KEY", description = "the key, as `tidemark evolve list` names it")
+    @Parameters(index = "1", paramLabel = "<key>", description = "The key, as `tidemark evolve list` names it.")
     String key;
 
-    @Option(names = "--type", paramLabel = "TYPE",
-        description = "INT, BIGINT, DOUBLE, STRING, BOOLEAN or TIMESTAMP (default: the suggested type)")
+    @Option(names = "--type", paramLabel = "<type>",
+        description = "The column's type: INT, BIGINT, DOUBLE, STRING, BOOLEAN or TIMESTAMP (default: the suggested type).")
     String type;
 
     @Override

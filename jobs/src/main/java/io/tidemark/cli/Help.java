@@ -40,7 +40,7 @@ final class Help {
       Map.entry("tidemark restate plan", "tidemark restate plan --run-id 42"),
       Map.entry("tidemark restate write", "tidemark restate write --run-id 42"),
       Map.entry("tidemark restate audit", "tidemark restate audit --run-id 42"),
-      Map.entry("tidemark restate publish", "tidemark restate publish --run-id 42"),
+      Map.entry("tidemark restate merge", "tidemark restate merge --run-id 42"),
       Map.entry("tidemark restate tag", "tidemark restate tag --run-id 42"),
       Map.entry("tidemark maintain", "tidemark maintain all --dry-run"),
       Map.entry("tidemark maintain compact", "tidemark maintain compact --table facts.events --min-input-files 10"),
@@ -49,7 +49,7 @@ final class Help {
       Map.entry("tidemark maintain landing", "tidemark maintain landing --archive archive/"),
       Map.entry("tidemark maintain all", "tidemark maintain all --delete"),
       Map.entry("tidemark bench maintenance", "tidemark bench maintenance --arrivals 200"),
-      Map.entry("tidemark check", "tidemark check --prefix demo"),
+      Map.entry("tidemark check", "tidemark check --branch ingest"),
       Map.entry("tidemark report", "tidemark report --out /tmp/pipeline.html"),
       Map.entry("tidemark evolve", "tidemark evolve list"),
       Map.entry("tidemark evolve list", "tidemark evolve list"),
@@ -60,9 +60,11 @@ final class Help {
       Map.entry("tidemark bench restate", "tidemark bench restate --histories 50000"),
       Map.entry("tidemark bench publish", "tidemark bench publish --seed-rounds 2 --history 2 --measured 2"),
       Map.entry("tidemark bench latency", "tidemark bench latency --events 1000000 --skip-cold"),
+      Map.entry("tidemark bench soak", "tidemark bench soak --arrivals 100 --busy-threads 1"),
       Map.entry("tidemark sql", "tidemark sql --format json \"SELECT * FROM dims.companies@main\""),
       Map.entry("tidemark demo", "tidemark demo"),
-      Map.entry("tidemark config", "tidemark config --nessie-ref dev"));
+      Map.entry("tidemark config", "tidemark config --nessie-ref dev"),
+      Map.entry("tidemark help", "tidemark help stream raw"));
 
   private Help() {}
 
@@ -75,9 +77,6 @@ final class Help {
   private static void below(CommandLine root) {
     for (CommandLine cl : root.getSubcommands().values()) {
       CommandSpec spec = cl.getCommandSpec();
-      if (spec.userObject() instanceof CommandLine.HelpCommand) {
-        continue;
-      }
       // its own options in the order written, the standard ones (-h, -V, --debug, --help-all) after them
       spec.usageMessage().sortOptions(false);
       String example = EXAMPLES.get(spec.qualifiedName(" "));
@@ -120,7 +119,8 @@ final class Help {
       }
       TextTable table = groups.computeIfAbsent(group(s), g -> TextTable.forColumns(help.colorScheme(),
           new Column(30, 2, Overflow.SPAN), new Column(width - 30, 1, Overflow.WRAP)));
-      table.addRowValues(s.flag() + "=" + s.label(), s.description() + " Env: " + s.env() + ".");
+      table.addRowValues(s.flag() + "=" + s.label(), s.description() + " Env: " + s.env() + "."
+          + (s.defaultValue() == null ? "" : " Default: " + s.defaultValue() + "."));
     }
     out.println();
     out.println("Settings (flags on every command; each overrides its TIDEMARK_* variable):");

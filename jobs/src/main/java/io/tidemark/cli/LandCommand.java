@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
         "The layout: s3://<landing bucket>/[<prefix>/]" + LandingLayout.SHAPE + ". Arrivals are immutable: landing "
             + "the same arrival again is a no-op; other content for a landed file is refused.",
         "--replay lands arrivals laid out elsewhere (a local directory, or s3://bucket/prefix) with their numbers.",
-        "--list prints the scenarios and the generator's defaults; --count-arrivals how many arrivals one has."})
+        "--list prints the scenarios and the generator's defaults; --count-arrivals prints how many arrivals one "
+            + "has."})
 final class LandCommand implements Callable<Integer> {
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -48,14 +49,14 @@ final class LandCommand implements Callable<Integer> {
   Source source;
 
   static final class Source {
-    @Option(names = "--scenario", paramLabel = "NAME", completionCandidates = ScenarioNames.class,
+    @Option(names = "--scenario", paramLabel = "<name>", completionCandidates = ScenarioNames.class,
         description = "A named scenario: ${COMPLETION-CANDIDATES} (seed is the three seed-* together).")
     String scenario;
 
-    @Option(names = "--from", paramLabel = "PATH", description = "A local file, or a directory of files.")
+    @Option(names = "--from", paramLabel = "<path>", description = "A local file, or a directory of files.")
     Path from;
 
-    @Option(names = "--replay", paramLabel = "LOCATION",
+    @Option(names = "--replay", paramLabel = "<location>",
         description = "Arrivals landed before under a local directory or s3://bucket/prefix, laid out as "
             + LandingLayout.SHAPE + " (what --to-dir and --prefix write): each lands with its number.")
     String replay;
@@ -78,21 +79,22 @@ final class LandCommand implements Callable<Integer> {
       description = "Print how many arrivals the scenario (or --replay) has, one number on a line; land nothing.")
   boolean countArrivals;
 
-  @Option(names = "--arrival", paramLabel = "K",
-      description = "Only arrival K of the scenario; with --from, the arrival number to use "
-          + "(default: the next one, unless identical files already landed).")
+  @Option(names = "--arrival", paramLabel = "<k>",
+      description = "Only arrival k of the scenario (default: every arrival); with --from, the number the files "
+          + "land as (default: the next one, unless identical files landed already).")
   Integer arrival;
 
-  @Option(names = "--dataset", paramLabel = "NAME", defaultValue = "events",
-      description = "With --from: events or companies (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--dataset", paramLabel = "<dataset>", defaultValue = "events",
+      description = "With --from: what the files hold, events or companies (default: ${DEFAULT-VALUE}).")
   String dataset;
 
-  @Option(names = "--prefix", paramLabel = "PREFIX", defaultValue = "",
-      description = "Prefix inside the landing bucket, e.g. to keep test runs apart.")
+  @Option(names = "--prefix", paramLabel = "<prefix>", defaultValue = "",
+      description = "Prefix inside the landing bucket, e.g. to keep test runs apart (default: none).")
   String prefix;
 
-  @Option(names = "--to-dir", paramLabel = "DIR",
-      description = "Write the files under DIR on the local disk instead of the landing zone (same layout).")
+  @Option(names = "--to-dir", paramLabel = "<dir>",
+      description = "Write the files under this directory on the local disk, in the same layout, instead of the "
+          + "landing zone (default: the landing zone).")
   Path toDir;
 
   @ArgGroup(exclusive = false, heading = "Generator (--scenario generated):%n")
@@ -102,40 +104,51 @@ final class LandCommand implements Callable<Integer> {
   static final class Generator {
     private static final GeneratorSpec DEFAULTS = GeneratorSpec.defaults();
 
-    @Option(names = "--seed", description = "Random seed (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seed", paramLabel = "<n>",
+        description = "Random seed: the same seed gives byte-identical files (default: ${DEFAULT-VALUE}).")
     long seed = DEFAULTS.seed();
 
-    @Option(names = "--events", description = "Distinct events (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--events", paramLabel = "<n>", description = "Distinct events (default: ${DEFAULT-VALUE}).")
     int events = DEFAULTS.events();
 
-    @Option(names = "--companies", description = "Companies in events (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--companies", paramLabel = "<n>",
+        description = "Companies the events belong to (default: ${DEFAULT-VALUE}).")
     int companies = DEFAULTS.companies();
 
-    @Option(names = "--duplicate-rate", description = "Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--duplicate-rate", paramLabel = "<rate>",
+        description = "Chance that an event is landed again, in its arrival or the next (default: ${DEFAULT-VALUE}).")
     double duplicateRate = DEFAULTS.duplicateRate();
 
-    @Option(names = "--late-rate", description = "Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--late-rate", paramLabel = "<rate>",
+        description = "Chance that an event is 12 to 90 minutes behind its arrival's clock (default: ${DEFAULT-VALUE}).")
     double lateRate = DEFAULTS.lateRate();
 
-    @Option(names = "--jumps", description = "Far-future events (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--jumps", paramLabel = "<n>",
+        description = "Far-future events, which move the watermarks on (default: ${DEFAULT-VALUE}).")
     int jumps = DEFAULTS.jumps();
 
-    @Option(names = "--malformed-rate", description = "Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--malformed-rate", paramLabel = "<rate>",
+        description = "Chance that a malformed line follows a valid one (default: ${DEFAULT-VALUE}).")
     double malformedRate = DEFAULTS.malformedRate();
 
-    @Option(names = "--arrivals", description = "Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--arrivals", paramLabel = "<n>",
+        description = "Arrivals the events and changes are spread over (default: ${DEFAULT-VALUE}).")
     int arrivals = DEFAULTS.arrivals();
 
-    @Option(names = "--changes", description = "Company dimension changes (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--changes", paramLabel = "<n>",
+        description = "Company dimension changes (default: ${DEFAULT-VALUE}).")
     int changes = DEFAULTS.changes();
 
-    @Option(names = "--keys", description = "Companies in changes (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--keys", paramLabel = "<n>",
+        description = "Companies the changes belong to (default: ${DEFAULT-VALUE}).")
     int keys = DEFAULTS.keys();
 
-    @Option(names = "--start", description = "Event time of the first arrival (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--start", paramLabel = "<time>",
+        description = "Event time of the first arrival (default: ${DEFAULT-VALUE}).")
     Instant start = DEFAULTS.start();
 
-    @Option(names = "--minutes-per-arrival", description = "Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--minutes-per-arrival", paramLabel = "<minutes>",
+        description = "Event time each arrival covers (default: ${DEFAULT-VALUE}).")
     int minutesPerArrival = DEFAULTS.minutesPerArrival();
 
     GeneratorSpec spec() {

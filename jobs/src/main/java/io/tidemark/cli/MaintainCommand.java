@@ -23,10 +23,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "maintain", mixinStandardHelpOptions = true,
-    description = {"Table maintenance, safe to rerun and to run while the streams commit: compaction on the staging "
-        + "branch (TIDEMARK_STAGING_BRANCH, where every writer commits; the next `tidemark publish` takes it to main), "
-        + "garbage collection that keeps every file any branch or tag reads, retention of restatement branches and "
-        + "of the rejected-* tags of refused arrivals.",
+    description = {"Compact, collect garbage and retire old restatement branches and refused arrivals' tags.",
+        "Safe to rerun and to run while the streams commit: compaction on the staging branch "
+            + "(TIDEMARK_STAGING_BRANCH, where every writer commits; the next `tidemark publish` takes it to main), "
+            + "garbage collection that keeps every file any branch or tag reads, retention of restatement branches and "
+            + "of the rejected-* tags of refused arrivals.",
         "Schedule `maintain all --delete` daily (the tidemark_maintenance DAG does)."},
     subcommands = {MaintainCommand.Compact.class, MaintainCommand.Gc.class, MaintainCommand.Branches.class,
         MaintainCommand.Landing.class, MaintainCommand.All.class})
@@ -43,14 +44,16 @@ final class MaintainCommand implements Runnable {
   static final class CompactOptions {
     private static final Compaction.Options DEFAULTS = Compaction.Options.defaults();
 
-    @Option(names = "--table", paramLabel = "NS.TABLE",
+    @Option(names = "--table", paramLabel = "<ns.table>",
         description = "A table to compact (repeatable; default: every tidemark table).")
     List<String> tables = new ArrayList<>();
 
-    @Option(names = "--target-file-mb", description = "Target data file size (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--target-file-mb", paramLabel = "<mb>",
+        description = "Target data file size, in MB (default: ${DEFAULT-VALUE}).")
     long targetMb = DEFAULTS.targetFileBytes() >> 20;
 
-    @Option(names = "--min-input-files", description = "A partition with fewer small files is left alone (default: "
+    @Option(names = "--min-input-files", paramLabel = "<n>",
+        description = "A partition with fewer small files is left alone (default: "
         + "${DEFAULT-VALUE}).")
     int minInputFiles = DEFAULTS.minInputFiles();
 
@@ -76,19 +79,19 @@ final class MaintainCommand implements Runnable {
   }
 
   static final class GcOptions {
-    @Option(names = "--retain", paramLabel = "DURATION", defaultValue = "7 days",
+    @Option(names = "--retain", paramLabel = "<duration>", defaultValue = "7 days",
         description = "Commits newer than this stay readable on every branch and tag; every head always does "
             + "(default: ${DEFAULT-VALUE}).")
     String retain;
 
-    @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "6 hours",
+    @Option(names = "--grace", paramLabel = "<duration>", defaultValue = "6 hours",
         description = "Objects written more recently are never deleted: they may belong to a commit in flight "
             + "(default: ${DEFAULT-VALUE}).")
     String grace;
 
-    @Option(names = "--under", paramLabel = "PATH", defaultValue = "",
+    @Option(names = "--under", paramLabel = "<path>", defaultValue = "",
         description = "Sweep only this part of the warehouse, e.g. a namespace `facts/` (the mark is always "
-            + "every table of every reference).")
+            + "every table of every reference; default: the whole warehouse).")
     String under;
 
     @Option(names = "--delete", description = "Delete the unreachable objects; without it GC is a dry run.")
@@ -104,17 +107,18 @@ final class MaintainCommand implements Runnable {
   }
 
   static final class BranchOptions {
-    @Option(names = "--keep", defaultValue = "10", description = "Restatement branches always kept, newest first "
+    @Option(names = "--keep", paramLabel = "<n>", defaultValue = "10",
+        description = "Restatement branches always kept, newest first "
         + "(default: ${DEFAULT-VALUE}).")
     int keep;
 
-    @Option(names = "--max-age", paramLabel = "DURATION", defaultValue = "30 days",
+    @Option(names = "--max-age", paramLabel = "<duration>", defaultValue = "30 days",
         description = "Restatement branches older than this are deleted, tagged or not, and so are rejected-* tags "
             + "on staged commits older than this (default: ${DEFAULT-VALUE}).")
     String maxAge;
 
-    @Option(names = "--ref-prefix", paramLabel = "P", defaultValue = "",
-        description = "The prefix of the restatement's branch and tag names, as given to `restate`.")
+    @Option(names = "--ref-prefix", paramLabel = "<prefix>", defaultValue = "",
+        description = "The prefix of the restatement's branch and tag names, as given to `restate` (default: none).")
     String refPrefix;
 
     BranchRetention.Options options(boolean dryRun) {
@@ -137,7 +141,7 @@ final class MaintainCommand implements Runnable {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--dry-run", arity = "0..1", fallbackValue = "true",
+    @Option(names = "--dry-run", paramLabel = "<bool>", arity = "0..1", fallbackValue = "true",
         description = "Print what the job would do; change nothing (also --dry-run=true|false, for schedulers).")
     boolean dryRun;
 
@@ -226,14 +230,15 @@ final class MaintainCommand implements Runnable {
     @Option(names = "--delete", description = "Delete the committed landed files.")
     boolean delete;
 
-    @Option(names = "--archive", paramLabel = "PREFIX",
-        description = "Move them under this prefix of the landing bucket instead (e.g. archive/).")
+    @Option(names = "--archive", paramLabel = "<prefix>",
+        description = "Move them under this prefix of the landing bucket instead, e.g. archive/ (default: none).")
     String archive;
 
     @Override
     void validate() {
       if (delete && archive != null) {
-        throw new ConfigException("--delete and --archive: give one of them");
+        throw new ConfigException("--delete and --archive exclude each other: give --delete to delete the committed "
+            + "files, or --archive PREFIX to move them");
       }
       if (archive != null && (archive.isBlank() || archive.startsWith("/") || java.util.Arrays.stream(
           Feed.values()).anyMatch(d -> archive.startsWith(d.dir())))) {

@@ -12,17 +12,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "report", mixinStandardHelpOptions = true,
-    description = {"Write the pipeline report: one HTML page, charts inside, that opens without a server. From the",
-        "stream-batches table (every micro-batch of every stream run), the restatement log and the tables' metadata",
-        "on the configured branch: time per stream per arrival, late rows dropped per arrival next to what the",
-        "restatements recovered, state size over the runs, the watermarks against the newest event times, data files",
-        "per table before and after the last compaction, the keys the raw archives kept beyond the feeds' columns. Reads "
-            + "only."})
+    description = {"Write the pipeline report, one HTML page with its charts inside that opens without a server.",
+        "It reads, on the configured branch, the stream-batches table (every micro-batch of every stream run), the "
+            + "restatement log and the tables' metadata, and shows the time per stream per arrival, the late rows "
+            + "dropped per arrival next to what the restatements recovered, the state size over the runs, the "
+            + "watermarks against the newest event times, the data files per table before and after the last "
+            + "compaction, and the keys the raw archives kept beyond the feeds' columns. It changes nothing."})
 final class ReportCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--out", paramLabel = "FILE",
+  @Option(names = "--out", paramLabel = "<file>",
       description = "Where to write the page (default: <home>/reports/pipeline.html).")
   Path out;
 

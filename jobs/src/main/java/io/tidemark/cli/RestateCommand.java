@@ -6,6 +6,7 @@ import io.tidemark.core.CorrectionSet.WindowFix;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.lakehouse.spark.Work;
 import io.tidemark.report.LatenessReport;
+import io.tidemark.restate.AuditFailed;
 import io.tidemark.restate.Restatement;
 import io.tidemark.restate.RestatementException;
 import io.tidemark.restate.StageResult;
@@ -20,35 +21,37 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "restate", mixinStandardHelpOptions = true, sortOptions = false,
-    description = {"Repair what the streams' watermarks dropped, from the raw archives: finalized windows "
-        + "recounted, the dedup's missing first occurrences added and surplus repeats removed, late company changes "
-        + "applied. Written on a Nessie branch restate-<run id>, audited (invariants, and DuckDB recounting from the "
-        + "raw Parquet files), merged into the staging branch (TIDEMARK_STAGING_BRANCH) as one commit and tagged "
-        + "restated-<run id>; `tidemark publish` takes it to main. A failed audit leaves the staging branch alone "
-        + "and the branch for inspection (exit code 1). With nothing to repair it commits nothing.",
+    description = {"Repair from the raw archives what the streams' watermarks dropped.",
+        "Finalized windows are recounted, the dedup's missing first occurrences added and surplus repeats removed, "
+            + "late company changes applied. Written on a Nessie branch restate-<run id>, audited (invariants, and "
+            + "DuckDB recounting from the raw Parquet files), merged into the staging branch (TIDEMARK_STAGING_BRANCH) "
+            + "as one commit and tagged restated-<run id>; `tidemark publish` takes it to main. A failed audit leaves "
+            + "the staging branch alone and the branch for inspection (exit code 1). With nothing to repair it "
+            + "commits nothing.",
         "When it restated something, it also prints, and writes as an HTML page with a chart, how late the events "
             + "were per arrival.",
         "",
-        "With no stage every stage runs in order; each stage can also run alone, e.g. as an Airflow task:",
-        "  tidemark restate plan|write|audit|publish|tag --run-id ID",
+        "With no stage every stage runs in order; each stage can also run alone, e.g. as an Airflow task: "
+            + "`tidemark restate plan|write|audit|merge|tag --run-id ID`.",
         "A stage keeps its state in Nessie only (the branch, its commits' properties, the staging branch's log, the "
             + "tag): run again, it says 'already done'; run before the stage it needs, it fails naming that stage."},
     subcommands = {RestateCommand.Plan.class, RestateCommand.Write.class, RestateCommand.Audit.class,
-        RestateCommand.Publish.class, RestateCommand.Tag.class})
+        RestateCommand.Merge.class, RestateCommand.Tag.class})
 final class RestateCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--run-id", paramLabel = "ID",
+  @Option(names = "--run-id", paramLabel = "<id>",
       description = "Names the branch restate-ID and the tag restated-ID (default: a new id, yyyyMMddTHHmmssZ-xxxx).")
   String runId;
 
-  @Option(names = "--max-attempts", defaultValue = "3",
+  @Option(names = "--max-attempts", paramLabel = "<n>", defaultValue = "3",
       description = "Recompute-and-merge attempts when streams commit to the staging branch meanwhile "
           + "(default: ${DEFAULT-VALUE}).")
   int maxAttempts;
 
-  @Option(names = "--report-dir", paramLabel = "DIR", description = "Default: <home>/reports/<run id>.")
+  @Option(names = "--report-dir", paramLabel = "<dir>",
+      description = "Where the lateness report goes (default: <home>/reports/<run id>).")
   Path reportDir;
 
   @Mixin
@@ -56,12 +59,12 @@ final class RestateCommand implements Callable<Integer> {
 
   /** What every form of the command takes besides the run id. */
   static final class RunOptions {
-    @Option(names = "--ref-prefix", paramLabel = "P", defaultValue = "",
+    @Option(names = "--ref-prefix", paramLabel = "<prefix>", defaultValue = "",
         description = "Put before the run's branch and tag names (Prestate-ID, Prestated-ID), to keep the "
             + "restatements of separate pipelines in one Nessie apart (default: none).")
     String prefix;
 
-    @Option(names = "--driver-rows", paramLabel = "N", defaultValue = "" + Restatement.DRIVER_ROWS,
+    @Option(names = "--driver-rows", paramLabel = "<n>", defaultValue = "" + Restatement.DRIVER_ROWS,
         description = "Input rows the plan reads on the driver at most; past it the plan works in Spark (0: always "
             + "in Spark, e.g. on a cluster; default: ${DEFAULT-VALUE}).")
     long driverRows;
@@ -99,9 +102,9 @@ final class RestateCommand implements Callable<Integer> {
         out.println("lateness report: " + page);
       }
       out.flush();
-      if (!r.published() && !r.nothingToDo()) {
+      if (!r.merged() && !r.nothingToDo()) {
         AuditCheck failed = r.checks().stream().filter(c -> !c.passed()).findFirst().orElseThrow();
-        throw new RestatementException(restatement.auditFailure(failed, r.branch()));
+        throw new AuditFailed(restatement.auditFailure(failed, r.branch()));
       }
     }
     return 0;
@@ -112,7 +115,7 @@ final class RestateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--run-id", paramLabel = "ID", required = true, description = "The run: its branch restate-ID.")
+    @Option(names = "--run-id", paramLabel = "<id>", required = true, description = "The run: its branch restate-ID.")
     String runId;
 
     @Mixin
@@ -138,7 +141,8 @@ final class RestateCommand implements Callable<Integer> {
         }
         out.flush();
         if (r.failed()) {
-          throw new RestatementException(r.failure());
+          throw r.stage() == io.tidemark.restate.Stage.AUDIT ? new AuditFailed(r.failure())
+              : new RestatementException(r.failure());
         }
       }
       return 0;
@@ -156,15 +160,17 @@ final class RestateCommand implements Callable<Integer> {
   static final class Write extends Stage {}
 
   @Command(name = "audit", mixinStandardHelpOptions = true, description = {"Audit restate-ID and record the checks on "
-      + "it; exit 1 when a check fails (staging branch untouched, branch kept). After a fix on the branch, run it "
-      + "again."})
+      + "it; exit 1 when a check fails (staging branch untouched, branch kept for inspection).",
+      "What releases a failed audit: docs/troubleshooting.md#a-failed-restatement-audit."})
   static final class Audit extends Stage {}
 
-  @Command(name = "publish", mixinStandardHelpOptions = true, description = {"Merge the audited restate-ID into the "
-      + "staging branch as one commit (the next `tidemark publish` takes it to main); on a merge conflict recompute "
-      + "on the new head (restate-ID-2, ...), audit and merge."})
-  static final class Publish extends Stage {
-    @Option(names = "--max-attempts", defaultValue = "3",
+  @Command(name = "merge", aliases = io.tidemark.restate.Stage.FORMER_MERGE_LABEL, mixinStandardHelpOptions = true,
+      description = {"Merge the audited restate-ID into the staging branch as one commit (the next `tidemark "
+          + "publish` takes it to main); on a merge conflict recompute on the new head (restate-ID-2, ...), audit and "
+          + "merge.",
+          "`tidemark restate publish` is another name of this stage, kept for the scripts and DAG runs that use it."})
+  static final class Merge extends Stage {
+    @Option(names = "--max-attempts", paramLabel = "<n>", defaultValue = "3",
         description = "Recompute-and-merge attempts when streams commit to the staging branch meanwhile "
           + "(default: ${DEFAULT-VALUE}).")
     int maxAttempts;
@@ -185,7 +191,8 @@ final class RestateCommand implements Callable<Integer> {
       out.println("nothing to restate: no late data since the last restatement; no branch, no commit");
       return;
     }
-    out.println("branch " + r.branch() + (r.attempts() > 1 ? " (attempt " + r.attempts() + ": main had moved)" : ""));
+    out.println("branch " + r.branch() + (r.attempts() > 1 ? " (attempt " + r.attempts() + ": "
+        + lh.config().nessieRef() + " had moved)" : ""));
     List<WindowFix> windows = r.windows();
     out.println(windows.size() + " finalized window(s) corrected, " + r.events() + " event_id(s) corrected, "
         + r.companyChanges() + " late company change(s) applied");
@@ -195,11 +202,11 @@ final class RestateCommand implements Callable<Integer> {
     }
     out.println("audit:");
     r.checks().forEach(c -> out.println("  " + c));
-    if (r.published()) {
-      // the restatement publishes into the branch the writers commit to; readers of the published branch see it
-      // after the next `tidemark publish`
+    if (r.merged()) {
+      // the restatement merges into the branch the writers commit to; readers of the published branch see it after
+      // the next `tidemark publish`
       TidemarkConfig c = lh.config();
-      out.println("published to " + c.nessieRef() + " (" + r.mainHash() + "), tagged " + r.tag()
+      out.println("merged into " + c.nessieRef() + " (" + r.stagingHash() + "), tagged " + r.tag()
           + (c.isWriting() ? "; `tidemark publish` takes it to " + c.publishedRef() : ""));
       out.println("Nessie UI: " + lh.endpoints().nessieUi() + " (branch " + r.branch() + ", tag " + r.tag() + ")");
     }

@@ -13,21 +13,23 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "sql", mixinStandardHelpOptions = true,
-    description = "Run one Spark SQL statement against the Nessie catalog, Spark's default catalog: `ns.table` "
-        + "needs no prefix, `ns.table@branch` reads another branch or tag (`@branch#hash` a commit), and DDL and the "
-        + "Nessie SQL extensions work (CREATE BRANCH, MERGE BRANCH, SHOW LOG, ...).")
+    description = {"Run one Spark SQL statement against the Nessie catalog, on main.",
+        "Nessie is Spark's default catalog: `ns.table` needs no prefix, `ns.table@branch` reads another branch or tag "
+            + "(`@branch#hash` a commit), and DDL and the Nessie SQL extensions work (CREATE BRANCH, MERGE BRANCH, "
+            + "SHOW LOG, ...)."})
 final class SqlCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Parameters(paramLabel = "QUERY", description = "The statement, in one argument.")
+  @Parameters(paramLabel = "<statement>", description = "The statement, in one argument (quote it).")
   String query;
 
-  @Option(names = "--format", defaultValue = "table",
-      description = "table (aligned), json (an array of objects) or csv (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--format", paramLabel = "<format>", defaultValue = "table",
+      description = "How to print the rows: table (aligned), json (an array of objects) or csv "
+          + "(default: ${DEFAULT-VALUE}).")
   ResultPrinter.Format format;
 
-  @Option(names = "--max-rows", defaultValue = "10000",
+  @Option(names = "--max-rows", paramLabel = "<n>", defaultValue = "10000",
       description = "Print at most this many rows (default: ${DEFAULT-VALUE}).")
   int maxRows;
 

@@ -19,9 +19,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "stream", mixinStandardHelpOptions = true,
-    description = {"Run a stream once over everything that landed since its last run (trigger availableNow), "
-        + "then stop. Each stream keeps its checkpoint: rerunning with the same one never writes a row twice, "
-        + "even after a crash."},
+    description = {"Run a stream once over everything that landed since its last run, then stop.",
+        "Each run is a trigger(availableNow) on the staging branch. Each stream keeps its checkpoint: rerunning with "
+            + "the same one never writes a row twice, even after a crash."},
     subcommands = {StreamCommand.Counts.class, StreamCommand.DedupCmd.class, StreamCommand.Raw.class,
         StreamCommand.Scd2.class, StreamCommand.All.class})
 final class StreamCommand implements Runnable {
@@ -41,12 +41,12 @@ final class StreamCommand implements Runnable {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--source", paramLabel = "PATH",
+    @Option(names = "--source", paramLabel = "<path>",
         description = "Local directory or s3a:// prefix of JSON lines (default: s3a://<landing bucket>/events/, "
             + "or .../companies/ for company changes).")
     String source;
 
-    @Option(names = "--checkpoint", paramLabel = "PATH",
+    @Option(names = "--checkpoint", paramLabel = "<path>",
         description = "Checkpoint of the query (default: <checkpoint root>/<stream>).")
     String checkpoint;
 
@@ -93,7 +93,8 @@ final class StreamCommand implements Runnable {
           + Setting.Defaults.COUNTS_WINDOW + "), appended once the watermark (--counts-watermark, default "
           + Setting.Defaults.COUNTS_WATERMARK + ") finalizes the window.")
   static final class Counts extends OneStream {
-    @Option(names = "--table", paramLabel = "NS.TABLE", description = "Default: TIDEMARK_TABLE_EVENT_COUNTS.")
+    @Option(names = "--table", paramLabel = "<ns.table>",
+        description = "The table to append the windows to (default: TIDEMARK_TABLE_EVENT_COUNTS).")
     String table;
 
     @Override
@@ -106,7 +107,8 @@ final class StreamCommand implements Runnable {
       description = "One row per event_id, remembered for the watermark delay (--dedup-watermark, default "
           + Setting.Defaults.DEDUP_WATERMARK + "): dropDuplicatesWithinWatermark.")
   static final class DedupCmd extends OneStream {
-    @Option(names = "--table", paramLabel = "NS.TABLE", description = "Default: TIDEMARK_TABLE_EVENTS.")
+    @Option(names = "--table", paramLabel = "<ns.table>",
+        description = "The table of deduplicated events (default: TIDEMARK_TABLE_EVENTS).")
     String table;
 
     @Override
@@ -119,15 +121,17 @@ final class StreamCommand implements Runnable {
       description = "Every valid line into the raw archive (no watermark), every other line into the quarantine "
           + "with its reason; --dataset companies for the company changes.")
   static final class Raw extends OneStream {
-    @Option(names = "--dataset", defaultValue = "events",
-        description = "events or companies (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--dataset", paramLabel = "<dataset>", defaultValue = "events",
+        description = "What to archive: events or companies (default: ${DEFAULT-VALUE}).")
     String dataset;
 
-    @Option(names = "--table", paramLabel = "NS.TABLE",
-        description = "Default: TIDEMARK_TABLE_RAW_EVENTS, or TIDEMARK_TABLE_RAW_COMPANY_CHANGES for companies.")
+    @Option(names = "--table", paramLabel = "<ns.table>",
+        description = "The raw archive (default: TIDEMARK_TABLE_RAW_EVENTS, or TIDEMARK_TABLE_RAW_COMPANY_CHANGES "
+            + "for companies).")
     String table;
 
-    @Option(names = "--rejected-table", paramLabel = "NS.TABLE", description = "Default: TIDEMARK_TABLE_REJECTED.")
+    @Option(names = "--rejected-table", paramLabel = "<ns.table>",
+        description = "The quarantine of invalid lines (default: TIDEMARK_TABLE_REJECTED).")
     String rejectedTable;
 
     @Override
@@ -142,10 +146,11 @@ final class StreamCommand implements Runnable {
           + "(out-of-order changes split history; repeats do nothing). Per micro-batch only the difference is "
           + "written: a small batch on the driver as one row delta, a large one in Spark with one MERGE INTO.")
   static final class Scd2 extends OneStream {
-    @Option(names = "--table", paramLabel = "NS.TABLE", description = "Default: TIDEMARK_TABLE_COMPANIES.")
+    @Option(names = "--table", paramLabel = "<ns.table>",
+        description = "The SCD2 dimension (default: TIDEMARK_TABLE_COMPANIES).")
     String table;
 
-    @Option(names = "--changes-table", paramLabel = "NS.TABLE",
+    @Option(names = "--changes-table", paramLabel = "<ns.table>",
         description = "The log of applied changes (default: TIDEMARK_TABLE_COMPANY_CHANGES).")
     String changesTable;
 
@@ -157,8 +162,8 @@ final class StreamCommand implements Runnable {
   }
 
   @Command(name = "all", mixinStandardHelpOptions = true,
-      description = "raw, dedup and windowed-counts over the events, then raw and scd2 over the company changes, "
-          + "one run each, on the configured sources, tables and checkpoints.")
+      description = "Every stream once: raw, dedup and windowed-counts over the events, raw and scd2 over the "
+          + "company changes, at once, on the configured sources, tables and checkpoints.")
   static final class All implements Callable<Integer> {
     @Spec
     CommandSpec spec;

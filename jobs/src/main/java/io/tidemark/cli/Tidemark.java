@@ -39,14 +39,14 @@ import picocli.CommandLine.Spec;
         ReportCommand.class,
         DemoCommand.class,
         ConfigCommand.class,
-        CommandLine.HelpCommand.class})
+        HelpCommand.class})
 public final class Tidemark implements Runnable {
   @Spec
   CommandSpec spec;
 
   @CommandLine.Option(names = "--debug", scope = ScopeType.INHERIT,
-      description = "Print stack traces of errors, and the libraries' logs here instead of to "
-          + "<home>/logs/tidemark-<command>.log.")
+      description = "Print stack traces of errors, and the libraries' logs here instead of to this run's "
+          + "<home>/logs/tidemark-<command>-<time>-<pid>.log.")
   boolean debug;
 
   private final Map<String, String> env;
@@ -86,6 +86,7 @@ public final class Tidemark implements Runnable {
     Help.decorate(cl);
     cl.setExecutionStrategy(pr -> Help.all(pr) ? 0 : new CommandLine.RunLast().execute(pr));
     cl.setExecutionExceptionHandler(new ErrorHandler());
+    cl.setParameterExceptionHandler(new UsageErrors());
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     return cl;
   }

@@ -124,12 +124,8 @@ public final class Publisher {
         if (!dryRun && !refs.exists(tag)) {
           refs.tag(tag, staging, stagedHash);
         }
-        throw new PublishException("publish refused: check " + failed.name() + " failed on " + failed.table() + ": "
-            + PublishException.capped(failed.detail(), 300) + (failures.size() > 1 ? " (also failed: "
-            + failures.stream().skip(1).map(AuditCheck::name).collect(Collectors.joining(", ")) + ")" : "")
-            + "; " + published + " stays at " + shortHash(target.getHash()) + ", the staged commit "
-            + "is tag " + tag + " (`tidemark check --branch " + tag + "`, `tidemark sql \"SELECT ... FROM "
-            + "ns.table@" + tag + "\"`); fix it on " + staging + " and publish again");
+        throw new PublishRefused(failures, checks, published, shortHash(target.getHash()), dryRun ? null : tag,
+            staging);
       }
       if (dryRun) {
         return new Result(published, staging, stagedHash, null, arrivals, rows, checks, false, checkMs, ms(t0));

@@ -6,7 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** The audit: checks the written branch and records the verdict on it; a failed audit leaves main alone. */
+/**
+ * The audit: checks the written branch and records the verdict on it; a failed audit leaves the staging branch alone.
+ */
 final class AuditStage {
   private final RunContext ctx;
 
@@ -49,8 +51,9 @@ final class AuditStage {
 
   /** One line: the check that failed, and the SQL to look at the branch with. */
   String failure(AuditCheck failed, String branch) {
-    return "audit failed: " + failed.name() + " on " + failed.table() + " (" + failed.detail() + "); " + ctx.main
+    return "audit failed: " + failed.name() + " on " + failed.table() + " (" + failed.detail() + "); " + ctx.staging
         + " is untouched; look at branch " + branch + ": tidemark sql \"SELECT * FROM " + ctx.tables.auditChecks()
-        + "@" + branch + " WHERE " + AuditRecords.RUN_ID + " = '" + ctx.runId() + "'\"";
+        + "@" + branch + " WHERE " + AuditRecords.RUN_ID + " = '" + ctx.runId() + "' AND NOT " + AuditRecords.PASSED
+        + "\"; to release it see docs/troubleshooting.md#a-failed-restatement-audit";
   }
 }

@@ -22,7 +22,7 @@ import org.apache.iceberg.expressions.Expressions;
 /**
  * The audit step: the branch as it is at one commit checked against the plan's corrections
  * ({@link RestatementAudit}), and the checks written on the branch ({@code audit.checks}), replacing those of an
- * earlier audit of the same branch, so the table holds the audit the branch was published with. The earlier
+ * earlier audit of the same branch, so the table holds the audit the branch was merged with. The earlier
  * verdicts stay in the branch's commit log.
  */
 final class BranchAudit {

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * How far the restatement got, kept in the properties of its published Nessie commit: the raw archives'
+ * How far the restatement got, kept in the properties of its merge commit: the raw archives'
  * snapshots it read, and the streams' watermarks it used. The next run reads only what came after.
  */
 record Marks(Optional<Long> rawEvents, Optional<Long> rawChanges, Optional<Instant> counts, Optional<Instant> dedup,

@@ -7,9 +7,9 @@ import java.util.Optional;
 
 /**
  * What the plan stage froze for one attempt of a run, kept in the properties of its mark commit on the branch:
- * the branch and the commit of main it was cut from (which the plan read), the marks the corrections were computed
- * from (this run's, and the previous published restatement's), how much there is to correct, and the snapshot of
- * the restatement plan table that holds the corrections ({@link PlannedCorrections}). Every later stage reads it
+ * the branch and the commit of the staging branch it was cut from (which the plan read), the marks the corrections
+ * were computed from (this run's, and the previous merged restatement's), how much there is to correct, and the
+ * snapshot of the restatement plan table that holds the corrections ({@link PlannedCorrections}). Every later stage reads it
  * back from Nessie and applies or checks those corrections, so a stage run hours later does the same.
  *
  * @param hash the plan's mark commit

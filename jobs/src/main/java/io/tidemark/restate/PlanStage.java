@@ -18,7 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The plan: reads the marks (the streams' watermarks, then the raw archives' snapshots at the head of main),
+ * The plan: reads the marks (the streams' watermarks, then the raw archives' snapshots at the head of the staging
+ * branch),
  * works out the corrections from the tables as they are at that commit, cuts {@code restate-<run id>} there and
  * records the corrections on it ({@link PlannedCorrections}) and the plan in its mark commit.
  */
@@ -34,7 +35,7 @@ final class PlanStage {
   StageResult run() {
     RunState s = ctx.ledger.read();
     if (s.merged().isPresent()) {
-      return StageResult.already(Stage.PLAN, ctx.runId(), "published as " + s.merged().get());
+      return StageResult.already(Stage.PLAN, ctx.runId(), "merged as " + s.merged().get());
     }
     if (s.plan().isPresent()) {
       return StageResult.already(Stage.PLAN, ctx.runId(), s.plan().get().summary() + " on branch "
@@ -42,12 +43,12 @@ final class PlanStage {
     }
     s.branch().ifPresent(b -> ctx.refs.deleteBranch(b.getName())); // cut, but the plan was never recorded: cut again
     Plan plan = attempt(1, previousMarks(), true);
-    return StageResult.done(Stage.PLAN, plan.summary(), "branch " + plan.branch() + " cut from " + ctx.main + " at "
+    return StageResult.done(Stage.PLAN, plan.summary(), "branch " + plan.branch() + " cut from " + ctx.staging + " at "
         + plan.base() + ", plan recorded at " + plan.hash() + " (marks: " + plan.now().properties() + ")");
   }
 
   /**
-   * The marks of the newest published restatement of this pipeline: its tag's commit. Another pipeline's tag in the
+   * The marks of the newest merged restatement of this pipeline: its tag's commit. Another pipeline's tag in the
    * same catalog says nothing about this one's raw tables (a tag from before the key was written is taken as this
    * pipeline's).
    */
@@ -59,17 +60,17 @@ final class PlanStage {
   }
 
   /**
-   * Plans attempt {@code attempt}: reads the marks and works the corrections out at the head of main, then cuts the
-   * attempt's branch there and records them. With nothing to correct and {@code recordNothing} false, nothing is
+   * Plans attempt {@code attempt}: reads the marks and works the corrections out at the head of the staging branch,
+   * then cuts the attempt's branch there and records them. With nothing to correct and {@code recordNothing} false, nothing is
    * cut or recorded (the plan returned has no hash).
    */
   Plan attempt(int attempt, Marks previous, boolean recordNothing) {
-    // the watermarks before the commit of main: windows final by them are in the tables at that commit
+    // the watermarks before the commit of the staging branch: windows final by them are in the tables at that commit
     Optional<Instant> counts = watermark(ctx.tables.eventCounts(), WindowedCounts.NAME);
     Optional<Instant> dedup = watermark(ctx.tables.events(), Dedup.NAME);
     Optional<Instant> scd2 = watermark(ctx.tables.companies(), Scd2Upsert.NAME);
-    String base = ctx.refs.branch(ctx.main).getHash();
-    PinnedTables atBase = PinnedTables.at(ctx.spark(), ctx.main, base);
+    String base = ctx.refs.branch(ctx.staging).getHash();
+    PinnedTables atBase = PinnedTables.at(ctx.spark(), ctx.staging, base);
     Marks now = new Marks(Optional.ofNullable(atBase.snapshot(ctx.tables.rawEvents())),
         Optional.ofNullable(atBase.snapshot(ctx.tables.rawCompanyChanges())), counts, dedup, scd2);
     // nothing arrived and no watermark moved since the last restatement: nothing to read
@@ -80,7 +81,7 @@ final class PlanStage {
     if (c.isEmpty() && !recordNothing) {
       return plan;
     }
-    ctx.refs.createBranch(name, Branch.of(ctx.main, base));
+    ctx.refs.createBranch(name, Branch.of(ctx.staging, base));
     if (!c.isEmpty()) {
       long snapshot = PlannedCorrections.write(RunContext.table(PinnedTables.onBranch(ctx.spark(), name),
           ctx.tables.restatementPlan()), ctx.runId(), name, attempt, c, Provenance.ofRestatement(ctx.runId()));

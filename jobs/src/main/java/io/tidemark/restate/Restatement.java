@@ -12,17 +12,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Repairs what the streams' watermarks dropped, so that nothing that arrived is lost: write-audit-publish on a
+ * Repairs what the streams' watermarks dropped, so that nothing that arrived is lost: write-audit-merge on a
  * Nessie branch, in five stages ({@link Stage}) that can run one by one (each in its own process, e.g. an Airflow
  * task) or all in one go ({@link #run()}):
  * <ol>
  *   <li>plan ({@link PlanStage}): reads the marks (raw archives' snapshots, streams' watermarks), works out the
- *       corrections at the head of main, cuts {@code restate-<run id>} there and records them on it;</li>
+ *       corrections at the head of the staging branch, cuts {@code restate-<run id>} there and records them on it;</li>
  *   <li>write ({@link WriteStage}): the planned corrections, and one restatement-log row per correction;</li>
- *   <li>audit ({@link AuditStage}): checks the branch against the plan; a failed audit leaves main alone and the
- *       branch in place;</li>
- *   <li>publish ({@link PublishStage}): merges the branch into main as one commit that says what it did, planning
- *       again on the new head when main moved ({@link PublishRetry});</li>
+ *   <li>audit ({@link AuditStage}): checks the branch against the plan; a failed audit leaves the staging branch
+ *       alone and the branch in place;</li>
+ *   <li>merge ({@link MergeStage}): merges the branch into the staging branch as one commit that says what it did,
+ *       planning again on the new head when the staging branch moved ({@link MergeRetry}); {@code tidemark publish}
+ *       takes it to main with the rest of what is staged;</li>
  *   <li>tag ({@link TagStage}): {@code restated-<run id>} at the merge commit.</li>
  * </ol>
  * Each stage finds its state in Nessie alone ({@link RunLedger}), does nothing when it is done, refuses when the
@@ -71,21 +72,21 @@ public final class Restatement {
     }
   }
 
-  /** What a run did. {@code published} false with no corrections means there was nothing to restate. */
-  public record Result(String runId, String branch, boolean published, String tag, int attempts,
+  /** What a run did. {@code merged} false with no corrections means there was nothing to restate. */
+  public record Result(String runId, String branch, boolean merged, String tag, int attempts,
                        List<WindowFix> windows, long events, long companyChanges, List<AuditCheck> checks,
-                       String mainHash, Map<String, String> marks) {
-    static Result nothingToDo(Plan plan, String mainHash) {
+                       String stagingHash, Map<String, String> marks) {
+    static Result nothingToDo(Plan plan, String stagingHash) {
       return new Result(plan.runId(), plan.branch(), false, null, plan.attempt(), List.of(), 0, 0, List.of(),
-          mainHash, plan.now().properties());
+          stagingHash, plan.now().properties());
     }
 
-    static Result auditFailed(Plan plan, CorrectionSet c, List<AuditCheck> checks, String mainHash) {
+    static Result auditFailed(Plan plan, CorrectionSet c, List<AuditCheck> checks, String stagingHash) {
       return new Result(plan.runId(), plan.branch(), false, null, plan.attempt(), c.windows(), c.events().size(),
-          c.changes().size(), checks, mainHash, plan.now().properties());
+          c.changes().size(), checks, stagingHash, plan.now().properties());
     }
 
-    static Result published(Plan plan, CorrectionSet c, List<AuditCheck> checks, String mergeHash, String tag) {
+    static Result merged(Plan plan, CorrectionSet c, List<AuditCheck> checks, String mergeHash, String tag) {
       return new Result(plan.runId(), plan.branch(), true, tag, plan.attempt(), c.windows(), c.events().size(),
           c.changes().size(), checks, mergeHash, plan.now().properties());
     }
@@ -121,27 +122,27 @@ public final class Restatement {
       } else {
         planning.run();
         plan = ctx.ledger.read().plan().orElseThrow(() -> new RestatementException("run " + options.runId()
-            + " was published, but its branch is gone: nothing more to do under this run id"));
+            + " was merged, but its branch is gone: nothing more to do under this run id"));
       }
       if (plan.nothingToDo()) {
-        return Result.nothingToDo(plan, ctx.refs.branch(ctx.main).getHash());
+        return Result.nothingToDo(plan, ctx.refs.branch(ctx.staging).getHash());
       }
       new WriteStage(ctx).run();
       if (new AuditStage(ctx).run().failed()) {
-        return Result.auditFailed(plan, ctx.corrections(plan), ctx.lastChecks, ctx.refs.branch(ctx.main).getHash());
+        return Result.auditFailed(plan, ctx.corrections(plan), ctx.lastChecks, ctx.refs.branch(ctx.staging).getHash());
       }
-      StageResult published = new PublishStage(ctx).run();
+      StageResult merged = new MergeStage(ctx).run();
       RunState s = ctx.ledger.read();
       plan = s.plan().orElseThrow();
-      if (published.failed()) {
-        return Result.auditFailed(plan, ctx.corrections(plan), ctx.lastChecks, ctx.refs.branch(ctx.main).getHash());
+      if (merged.failed()) {
+        return Result.auditFailed(plan, ctx.corrections(plan), ctx.lastChecks, ctx.refs.branch(ctx.staging).getHash());
       }
-      if (published.outcome() == StageResult.Outcome.NOTHING_TO_RESTATE) {
-        return Result.nothingToDo(plan, ctx.refs.branch(ctx.main).getHash());
+      if (merged.outcome() == StageResult.Outcome.NOTHING_TO_RESTATE) {
+        return Result.nothingToDo(plan, ctx.refs.branch(ctx.staging).getHash());
       }
       new TagStage(ctx).run();
       List<AuditCheck> checks = ctx.lastChecks.isEmpty() ? new BranchAudit(ctx).recorded(plan) : ctx.lastChecks;
-      return Result.published(plan, ctx.corrections(plan), checks, s.merged().orElseThrow(), ctx.ledger.tagName());
+      return Result.merged(plan, ctx.corrections(plan), checks, s.merged().orElseThrow(), ctx.ledger.tagName());
     }
   }
 
@@ -152,7 +153,7 @@ public final class Restatement {
         case PLAN -> new PlanStage(ctx).run();
         case WRITE -> new WriteStage(ctx).run();
         case AUDIT -> new AuditStage(ctx).run();
-        case PUBLISH -> new PublishStage(ctx).run();
+        case MERGE -> new MergeStage(ctx).run();
         case TAG -> new TagStage(ctx).run();
       };
     }

@@ -25,7 +25,8 @@ final class RunContext implements AutoCloseable {
   final TidemarkConfig config;
   final Tables tables;
   final Restatement.Options options;
-  final String main;
+  /** The branch a run is cut from and merged into: the staging branch, where every writer commits. */
+  final String staging;
   final NessieRefs refs;
   final RunLedger ledger;
   /** Where the crash tests may halt the run. */
@@ -41,9 +42,9 @@ final class RunContext implements AutoCloseable {
     this.tables = config.tables();
     this.options = options;
     this.crash = crash;
-    this.main = config.nessieRef();
+    this.staging = config.nessieRef();
     this.refs = new NessieRefs(lakehouse.endpoints());
-    this.ledger = new RunLedger(refs, options.refPrefix(), options.runId(), main, !options.generatedId());
+    this.ledger = new RunLedger(refs, options.refPrefix(), options.runId(), staging, !options.generatedId());
   }
 
   String runId() {

@@ -18,7 +18,8 @@ import org.projectnessie.model.LogResponse.LogEntry;
 /**
  * A run's names and records in Nessie: branch {@code <prefix>restate-<id>} (attempt n > 1:
  * {@code ...-<id>-n}), tag {@code <prefix>restated-<id>}, a mark commit per finished stage on the branch (author
- * tidemark-restate, properties with the run id and the stage), the merge commit on main. The stages write their
+ * tidemark-restate, properties with the run id and the stage), the merge commit on the staging branch. The stages
+ * write their
  * marks through it and read the run's state back from it.
  */
 final class RunLedger {
@@ -29,18 +30,18 @@ final class RunLedger {
   private final NessieRefs refs;
   private final String prefix;
   private final String runId;
-  private final String main;
+  private final String staging;
   private final boolean mayBeOld;
 
   /**
    * {@code mayBeOld}: the run id may have been used before (a person or an orchestrator gave it); a generated one is
    * new, and its run has no commit anywhere yet.
    */
-  RunLedger(NessieRefs refs, String prefix, String runId, String main, boolean mayBeOld) {
+  RunLedger(NessieRefs refs, String prefix, String runId, String staging, boolean mayBeOld) {
     this.refs = refs;
     this.prefix = prefix;
     this.runId = runId;
-    this.main = main;
+    this.staging = staging;
     this.mayBeOld = mayBeOld;
   }
 
@@ -70,7 +71,8 @@ final class RunLedger {
           .map(m -> new RunState.AuditMark(m.getHash(), CommitKeys.PASSED.equals(m.getProperties()
               .get(CommitKeys.AUDIT)), Integer.parseInt(m.getProperties().getOrDefault(CommitKeys.AUDIT_CHECKS, "0")),
               m.getProperties().get(CommitKeys.AUDIT_FAILURE)));
-      // a run merges after its newest plan: main's log is searched back to that plan's cut, not through history
+      // a run merges after its newest plan: the staging branch's log is searched back to that plan's cut, not
+      // through history
       Optional<String> merged = plan.isEmpty() ? Optional.empty() : merged(plan.get().base());
       return new RunState(Optional.of(head), plan, written, audit, merged, tagged);
     }
@@ -79,12 +81,21 @@ final class RunLedger {
     return new RunState(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), merged, tagged);
   }
 
-  /** The run's merge commit on main, among the commits after {@code since} (null: all of main's history). */
+  /**
+   * The run's merge commit on the staging branch, among the commits after {@code since} (null: all of its history);
+   * a run merged before the stage was renamed carries the stage's former name.
+   */
   private Optional<String> merged(String since) {
-    return refs.commitsWith(main, Map.of(CommitKeys.RUN_ID, runId, CommitKeys.STAGE, Stage.PUBLISH.label()), 20, since)
-        .stream().map(LogEntry::getCommitMeta)
-        .filter(m -> m.getProperties().getOrDefault(CommitKeys.BRANCH, "").startsWith(branchName(1)))
-        .map(CommitMeta::getHash).findFirst();
+    for (String stage : List.of(Stage.MERGE.label(), Stage.FORMER_MERGE_LABEL)) {
+      Optional<String> merge = refs.commitsWith(staging, Map.of(CommitKeys.RUN_ID, runId, CommitKeys.STAGE, stage), 20,
+              since).stream().map(LogEntry::getCommitMeta)
+          .filter(m -> m.getProperties().getOrDefault(CommitKeys.BRANCH, "").startsWith(branchName(1)))
+          .map(CommitMeta::getHash).findFirst();
+      if (merge.isPresent()) {
+        return merge;
+      }
+    }
+    return Optional.empty();
   }
 
   /**

@@ -5,13 +5,13 @@ import org.projectnessie.model.Branch;
 
 /**
  * Where a run stands, as Nessie records it: its current branch (the newest attempt) and the marks on it, the
- * merge commit on main that carries its run id, its tag. Nothing else holds a run's state.
+ * merge commit on the staging branch that carries its run id, its tag. Nothing else holds a run's state.
  *
  * @param branch the run's newest branch, when there is one
  * @param plan what the plan stage recorded on that branch
  * @param written the write stage's mark on it
  * @param audit the newest audit mark on it
- * @param merged the hash of the run's merge commit on main
+ * @param merged the hash of the run's merge commit on the staging branch
  * @param tagged the hash the run's tag points at
  */
 record RunState(Optional<Branch> branch, Optional<Plan> plan, Optional<String> written, Optional<AuditMark> audit,

@@ -2,7 +2,10 @@ package io.tidemark.restate;
 
 import java.util.Optional;
 
-/** The tag: {@code restated-<run id>} at the run's merge commit on main, which the next run reads its marks from. */
+/**
+ * The tag: {@code restated-<run id>} at the run's merge commit on the staging branch, which the next run reads its
+ * marks from.
+ */
 final class TagStage {
   private final RunContext ctx;
 
@@ -17,9 +20,9 @@ final class TagStage {
     }
     if (s.merged().isEmpty()) {
       Optional<StageResult> skip = Skips.before(Stage.TAG, s, ctx.runId());
-      return skip.orElseGet(() -> StageResult.missing(Stage.TAG, ctx.runId(), Stage.PUBLISH));
+      return skip.orElseGet(() -> StageResult.missing(Stage.TAG, ctx.runId(), Stage.MERGE));
     }
-    ctx.refs.tag(ctx.ledger.tagName(), ctx.main, s.merged().get());
+    ctx.refs.tag(ctx.ledger.tagName(), ctx.staging, s.merged().get());
     return StageResult.done(Stage.TAG, "tagged " + ctx.ledger.tagName() + " at " + s.merged().get() + "; Nessie UI: "
         + ctx.lakehouse.endpoints().nessieUi());
   }

@@ -18,7 +18,7 @@ import org.apache.spark.sql.SparkSession;
  * another's); runs in one lane (e.g. two that append to the same table) run one after the other. A small arrival
  * spends most of a run's time waiting on round trips (catalog, object store, checkpoint files), so runs overlap
  * well even on two cores. Each run is exactly-once on its own; a failing run stops none of the others, and every
- * run ends (committed, or failed) before the first failure, in the given order, is thrown with the others attached.
+ * run ends (committed, or failed) before their failures are thrown, each once ({@link #reportsOf}).
  */
 public final class ConcurrentRuns {
   /** The local property that puts a thread's Spark jobs into a scheduler pool; streaming threads inherit it. */
@@ -79,25 +79,22 @@ public final class ConcurrentRuns {
     return out;
   }
 
-  /** The reports of the runs, or the first failure, in the given order, with the others attached. */
-  public static List<RunReport> reportsOf(List<Outcome> outcomes) {
+  /**
+   * The reports of the runs; or, when runs failed, their failures and {@code more} (the record's of their batches,
+   * null when it did not fail), each once, in the given order ({@link StreamsFailed#throwIfAny}).
+   */
+  public static List<RunReport> reportsOf(List<Outcome> outcomes, Throwable... more) {
     List<RunReport> reports = new ArrayList<>();
-    Throwable first = null;
+    List<Throwable> failures = new ArrayList<>();
     for (Outcome o : outcomes) {
       if (o.report() != null) {
         reports.add(o.report());
-      } else if (first == null) {
-        first = o.failure();
       } else {
-        first.addSuppressed(o.failure());
+        failures.add(o.failure());
       }
     }
-    if (first instanceof RuntimeException re) {
-      throw re;
-    }
-    if (first instanceof Error err) {
-      throw err;
-    }
+    failures.addAll(java.util.Arrays.asList(more));
+    StreamsFailed.throwIfAny(failures);
     return reports;
   }
 }

@@ -1,6 +1,7 @@
 package io.tidemark.stream;
 
 import io.tidemark.bootstrap.Bootstrap;
+import io.tidemark.lakehouse.spark.SparkSessions;
 import io.tidemark.lakehouse.tables.TableDefinition;
 import java.io.IOException;
 import java.util.Map;
@@ -47,12 +48,40 @@ final class Preflight {
       if (!(e instanceof org.apache.spark.sql.AnalysisException) || spark.catalog().tableExists(d.name().toString())) {
         throw e;
       }
-      throw new StreamException("table " + d.name() + " does not exist; run: tidemark bootstrap (or check --table)");
+      throw missing(spark, d);
     }
     Map<String, String> missing = Bootstrap.missingColumns(schema, d);
     if (!missing.isEmpty()) {
       throw new StreamException("table " + d.name() + " lacks column(s) " + String.join(", ", missing.keySet())
           + "; run: tidemark bootstrap");
+    }
+  }
+
+  /**
+   * A table the stream writes that its branch lacks. When the published branch has it, bootstrap would make another
+   * table of that name on the staging branch, which could never be published over the one readers have.
+   */
+  private static StreamException missing(SparkSession spark, TableDefinition d) {
+    String branch = spark.conf().get("spark.sql.catalog." + SparkSessions.CATALOG + ".ref", "");
+    String published = spark.conf().get(SparkSessions.PUBLISHED_REF, branch);
+    if (!published.equals(branch) && exists(spark, d.name().sqlAt(published))) {
+      return new StreamException("table " + d.name() + " is on " + published + " but not on the staging branch "
+          + branch + ", where the streams write; see docs/troubleshooting.md#a-table-missing-on-the-staging-branch");
+    }
+    return new StreamException("table " + d.name() + " does not exist on " + (branch.isEmpty() ? "the branch" : branch)
+        + "; run: tidemark bootstrap (or check --table)");
+  }
+
+  private static boolean exists(SparkSession spark, String table) {
+    try {
+      spark.table(table).schema();
+      return true;
+    } catch (Exception e) {
+      // Scala throws AnalysisException (checked in Java's eyes) without declaring it
+      if (!(e instanceof org.apache.spark.sql.AnalysisException)) {
+        throw e;
+      }
+      return false;
     }
   }
 }

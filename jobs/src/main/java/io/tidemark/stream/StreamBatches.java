@@ -17,8 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
@@ -61,7 +59,7 @@ public final class StreamBatches {
   public static final class Recorder {
     private final SparkSession spark;
     private final TableName batches;
-    private final CompletableFuture<DriverWrites.Appender> loading;
+    private final EarlyLoad<DriverWrites.Appender> loading;
     private DriverWrites.Appender rows;
     private final Map<String, Long> newestPerQuery = new LinkedHashMap<>();
     private final List<String> streams = new ArrayList<>();
@@ -76,13 +74,8 @@ public final class StreamBatches {
     public Recorder(SparkSession spark, TableName batches) {
       this.spark = spark;
       this.batches = batches;
-      this.loading = CompletableFuture.supplyAsync(
-          () -> new DriverWrites.Appender(AsLoaded.of(IcebergTables.load(spark, batches)), BatchColumns.SCHEMA),
-          task -> {
-            Thread t = new Thread(task, "tidemark-record-" + batches);
-            t.setDaemon(true);
-            t.start();
-          });
+      this.loading = new EarlyLoad<>(batches.toString(),
+          () -> new DriverWrites.Appender(AsLoaded.of(IcebergTables.load(spark, batches)), BatchColumns.SCHEMA));
     }
 
     /** The run's batches, and those a run of the stream before it left unrecorded, that the table has not. */
@@ -126,11 +119,7 @@ public final class StreamBatches {
     }
 
     private DriverWrites.Appender loaded() {
-      try {
-        return loading.join();
-      } catch (CompletionException e) {
-        throw e.getCause() instanceof RuntimeException r ? r : e;
-      }
+      return loading.get();
     }
 
     /** Commits what the runs added, in one snapshot (none when they added nothing); how many rows. */

@@ -64,6 +64,7 @@ public final class Streams {
       }
     }
     List<ConcurrentRuns.Outcome> outcomes = ConcurrentRuns.run(spark, runs);
+    RuntimeException recordFailed = null;
     if (recorder != null) {
       try {
         long t0 = System.nanoTime();
@@ -72,17 +73,14 @@ public final class Streams {
         outcomes.stream().filter(o -> o.report() != null)
             .forEach(o -> o.report().durationsMs().merge(StreamSpec.RECORD, ms, Long::sum));
       } catch (RuntimeException e) {
-        // a run's own failure says more; the record's goes with it
-        outcomes.stream().filter(o -> o.failure() != null).findFirst().ifPresentOrElse(
-            o -> o.failure().addSuppressed(e), () -> {
-              throw e;
-            });
+        // after the runs' own failures, which say more; alone when every run committed
+        recordFailed = e;
       }
     }
     long after = (System.nanoTime() - lastRunEnd.get()) / 1_000_000;
     outcomes.stream().filter(o -> o.report() != null)
         .forEach(o -> o.report().durationsMs().put(AFTER_LAST_RUN, after));
-    return ConcurrentRuns.reportsOf(outcomes);
+    return ConcurrentRuns.reportsOf(outcomes, recordFailed);
   }
 
   private static boolean landed(SparkSession spark, String source) {

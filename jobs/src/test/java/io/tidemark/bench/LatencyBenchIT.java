@@ -2,11 +2,19 @@ package io.tidemark.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.services.Services;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.StackTest;
+import io.tidemark.testing.TestStack;
+import java.nio.file.Files;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** `bench latency` runs end to end on tiny sizes, in a fresh JVM too, and prints its tables; numbers unchecked. */
+/**
+ * `bench latency` runs end to end on tiny sizes, in a fresh JVM too, and prints its tables (numbers unchecked); on a
+ * fresh home too, where nothing was bootstrapped.
+ */
 class LatencyBenchIT extends StackTest {
   @Test
   void benchLatencyPrintsWhereTheTimeGoes() {
@@ -16,8 +24,8 @@ class LatencyBenchIT extends StackTest {
         "--cold-jvm-option=-XX:ReservedCodeCacheSize=240m", "--out", tmp.toString());
     assertThat(r.exitCode()).as("%s", r).isZero();
     String num = "\\s+\\d+";
-    assertThat(r.out()).contains("== seed arrivals, warm JVM", "== seed arrivals, cold JVM: java "
-            + "-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m -jar", "== arrivals on a "
+    assertThat(r.out()).contains("== seed arrivals, warm JVM", "== seed arrivals, cold JVM: tidemark "
+            + "stream all (JVM options: -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m)", "== arrivals on a "
             + "dimension of 300 companies", "== dedup and windowed counts over 1000 events", "== summary")
         .containsPattern("seed 1\\s+raw\\s+\\d+\\s+[\\d.]+\\s+\\d+ \\|" + num.repeat(13))
         .containsPattern("seed 1\\s+scd2\\s+\\d+\\s+[\\d.]+\\s+\\d+ \\|" + num.repeat(13))
@@ -37,5 +45,19 @@ class LatencyBenchIT extends StackTest {
         .containsPattern("dedup\\s+1000\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+x")
         .containsPattern("counts\\s+1000\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+x");
     assertThat(r.errLines()).as("%s", r).isEmpty();
+  }
+
+  /** On a home where nothing was bootstrapped the benchmark makes the staging branch its catalog works on. */
+  @Test
+  void benchLatencyRunsOnAFreshHome() throws Exception {
+    Map<String, String> fresh = TestStack.environment(Files.createDirectories(tmp.resolve("fresh-home")));
+    try {
+      Cli.Result r = Cli.run(fresh, "bench", "latency", "--seed-arrivals", "1", "--companies", "10",
+          "--arrival-lines", "1", "--events", "0", "--skip-cold", "--out", tmp.resolve("out").toString());
+      assertThat(r.exitCode()).as("%s", r).isZero();
+      assertThat(r.out()).contains("== seed arrivals, warm JVM", "== summary");
+    } finally {
+      new Services(TidemarkConfig.of(fresh, Map.of())).down();
+    }
   }
 }

@@ -52,7 +52,7 @@ class StreamBenchIT extends StackTest {
     Cli.Result r = Cli.inProcess(stack.env(), "bench", "restate", "--only", "seed", "--fresh-jvm-option",
         "none", "--out", tmp.toString());
     assertThat(r.exitCode()).as("%s", r).isZero();
-    for (String stage : new String[] {"plan", "write", "audit", "publish", "tag"}) {
+    for (String stage : new String[] {"plan", "write", "audit", "merge", "tag"}) {
       assertThat(r.out()).containsPattern("warm JVM, first\\s+" + stage + "\\s+[\\d.]+\\s+\\d+\\s+\\d+");
     }
     assertThat(r.out()).containsPattern("warm JVM, again\\s+all\\s+[\\d.]+")

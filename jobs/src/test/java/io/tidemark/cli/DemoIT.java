@@ -64,7 +64,7 @@ class DemoIT extends StackTest {
             "company dimension (SCD2) now:", "== 6. restatement",
             "window 2026-01-01T00:00:00Z c1: n 4 -> 6", "window 2026-01-01T00:05:00Z c3: n (none) -> 1",
             "PASS counts: DuckDB recount from the raw archive", "lateness for the windowed counts")
-        .containsPattern("published to " + ingest + " \\([0-9a-f]+\\), tagged restated-")
+        .containsPattern("merged into " + ingest + " \\([0-9a-f]+\\), tagged restated-")
         .containsPattern("\\| c1\\s+\\| Acme Corp \\| gold\\s+\\| 01-01 00:30 \\| 01-01 00:45 \\| false")
         .contains("/events/arrival=0003/seed-counts.jsonl", "/companies/arrival=0004/seed-scd2.jsonl")
         .containsPattern(config.tables().eventCounts().toString().replace(".", "\\.") + "\\s+\\d+ rows")
@@ -104,6 +104,7 @@ class DemoIT extends StackTest {
     Pattern caughtUp = Pattern.compile(Pattern.quote(main + " caught up: it shows ") + seen + Pattern.quote(", as "
         + ingest + " does"));
     List<String> story = out.lines().map(String::strip).filter(l -> l.startsWith(main + " is one step behind")
+        // not bootstrap's "published to <main> (<hash>)": the tables it made, before any arrival
         || l.startsWith("published ") && !l.startsWith("published to ") && l.contains(" to " + main + " (")
         || l.startsWith(main + " caught up"))
         .toList();

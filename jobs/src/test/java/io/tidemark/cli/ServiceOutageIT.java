@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -46,11 +47,13 @@ class ServiceOutageIT extends OwnServicesTest {
     s3Server.onExit().get(30, TimeUnit.SECONDS);
     Run failed = await(stream);
 
-    Path log = home.resolve("logs/tidemark-stream.log");
     assertThat(failed.code()).as("%s", failed).isEqualTo(3);
-    assertThat(failed.err().strip()).as("%s", failed).matches("tidemark: ([a-z0-9-]+ failed: )?cannot reach the S3 "
-        + "server at " + Pattern.quote(s3) + " \\([^)]+\\); check `tidemark services status` \\[details in "
-        + Pattern.quote(log.toString()) + "]");
+    // the run's own log, which the commands after it leave alone
+    Matcher line = Pattern.compile("tidemark: ([a-z0-9-]+ failed: )?cannot reach the S3 server at " + Pattern.quote(s3)
+        + " \\([^)]+\\); check `tidemark services status` \\[details in (" + Pattern.quote(home.resolve("logs")
+        + "/tidemark-stream-all-") + "[0-9.-]+\\.log)]").matcher(failed.err().strip());
+    assertThat(line.matches()).as("%s", failed).isTrue();
+    Path log = Path.of(line.group(2));
     assertThat(failed.out() + failed.err()).as("no library logs on the console")
         .doesNotContain(" WARN ", " ERROR ", "\tat ", "org.apache.");
     assertThat(Files.readString(log)).as("the detail is in the log file")
@@ -60,7 +63,9 @@ class ServiceOutageIT extends OwnServicesTest {
     assertThat(Cli.run(env, "services", "up").exitCode()).isZero();
     Run rerun = await(start(env, "stream", "all"));
     // the home goes with the test: a failure carries the log's end, or nothing is left to read
-    assertThat(rerun.code()).as("%s\n--- the end of %s\n%s", rerun, log, tail(log)).isZero();
+    assertThat(rerun.code()).as("%s\n--- the end of its log\n%s", rerun, tail(newest(home.resolve("logs")))).isZero();
+    assertThat(Files.readString(log)).as("the failed run's log, after the next run")
+        .contains("ERROR Tidemark - tidemark stream all failed");
     assertThat(rerun.err()).as("a normal run keeps the console to tidemark's own lines").isEmpty();
     assertThat(rerun.out()).contains("dedup: ").contains("windowed-counts: ");
     Cli.Result dups = Cli.run(env, "sql", "--format", "csv",
@@ -70,6 +75,14 @@ class ServiceOutageIT extends OwnServicesTest {
     String[] row = dups.out().strip().split("\n")[1].split(",");
     assertThat(Long.parseLong(row[0])).as("events after the rerun").isPositive();
     assertThat(row[1]).as("duplicates after the rerun").isEqualTo("0");
+  }
+
+  /** The newest run's log of `stream all`. */
+  private static Path newest(Path logs) throws Exception {
+    try (java.util.stream.Stream<Path> files = Files.list(logs)) {
+      return files.filter(f -> f.getFileName().toString().startsWith("tidemark-stream-all-"))
+          .max(java.util.Comparator.comparing(f -> f.getFileName().toString())).orElse(logs.resolve("none"));
+    }
   }
 
   private static String tail(Path file) throws Exception {

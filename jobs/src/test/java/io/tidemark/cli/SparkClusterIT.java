@@ -108,12 +108,12 @@ class SparkClusterIT extends StackTest {
     }
     Restatement.Result restated = new Restatement(ref.lakehouse(), Restatement.Options.defaults(ref.config())
         .withPrefix(TestStack.unique("clusterref") + "-")).run();
-    assertThat(restated.published()).as("the local restatement: %s", restated.checks()).isTrue();
+    assertThat(restated.merged()).as("the local restatement: %s", restated.checks()).isTrue();
     Cli.Result demo = demoRun.result();
     assertThat(demo.exitCode()).as("%s", demo).isZero();
     assertThat(demo.out()).contains("window [2026-01-01 00:00,00:05) c1 finalized: n=4",
         "window 2026-01-01T00:00:00Z c1: n 4 -> 6", "PASS counts: DuckDB recount from the raw archive")
-        .containsPattern("published to " + config.stagingBranch() + " \\([0-9a-f]+\\), tagged restated-");
+        .containsPattern("merged into " + config.stagingBranch() + " \\([0-9a-f]+\\), tagged restated-");
     assertSameTables(config.tables(), ref.config().tables(), "the seed and its restatement");
     assertThat(fx.countRows(config.tables().eventCounts())).as("restated on the cluster")
         .contains("c1|2026-01-01 00:00:00|6");

@@ -101,7 +101,7 @@ class InterleavedWritersIT extends StackTest {
     Cli.Result r = restate.get(10, TimeUnit.MINUTES);
     System.out.println(r);
     assertThat(r.exitCode()).as("%s", r).isZero();
-    assertThat(r.out()).as("the restatement merged into the staging branch").contains("published to ");
+    assertThat(r.out()).as("the restatement merged into the staging branch").contains("merged into ");
     published.add(p.publish());
 
     // every table compacted at once, each again and again for as long as the last arrival streams (on another

@@ -157,8 +157,11 @@ class PublishIT extends StackTest {
     assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
     assertThat(r.errLines()).as("%s", r).hasSize(1);
     String tag = RefNames.REJECTED + bad.substring(0, 8);
-    assertThat(r.errLines().get(0)).startsWith("tidemark: publish refused: check " + ArrivalChecks.SCD2 + " failed")
-        .contains("c1").contains("tag " + tag).hasSizeLessThan(1000);
+    assertThat(r.errLines().get(0)).startsWith("tidemark: publish refused by check " + ArrivalChecks.SCD2 + ": ")
+        .contains("tagged " + tag).endsWith("see " + PublishRefused.recipe(ArrivalChecks.SCD2))
+        .hasSizeLessThan(200);
+    assertThat(r.out()).as("what each check found, before the line").contains("FAIL " + ArrivalChecks.SCD2)
+        .contains("c1").contains("tidemark check --branch " + tag);
     assertThat(nessie.hash(main)).as("main stays where it was").isEqualTo(before);
     assertThat(nessie.hash(tag)).as("the staged commit, kept for inspection").isEqualTo(bad);
 
@@ -186,7 +189,7 @@ class PublishIT extends StackTest {
         .getBytes(StandardCharsets.UTF_8);
     stack.lakehouse().storage().put(file.getHost(), key, longer, "application/x-ndjson");
 
-    assertThat(refused()).startsWith("publish refused: check " + ArrivalChecks.LINES + " failed")
+    assertThat(refused()).startsWith("publish refused by check " + ArrivalChecks.LINES)
         .contains(key.substring(key.lastIndexOf('/') + 1)).contains("line(s) landed");
     assertThat(nessie.hash(main)).isEqualTo(before);
 
@@ -201,7 +204,7 @@ class PublishIT extends StackTest {
     String clean = nessie.hash(ingest);
     String before = nessie.hash(main);
     spark.sql("INSERT INTO " + t.events().sqlAt(ingest) + " SELECT * FROM " + t.events().sqlAt(ingest) + " LIMIT 1");
-    assertThat(refused()).startsWith("publish refused: check " + ArrivalChecks.WRITERS + " failed on")
+    assertThat(refused()).startsWith("publish refused by check " + ArrivalChecks.WRITERS)
         .contains(t.events() + " snapshot").contains("made by none of tidemark's jobs");
     assertThat(nessie.hash(main)).isEqualTo(before);
     refs.reset(ingest, clean);
@@ -222,7 +225,7 @@ class PublishIT extends StackTest {
     succeeds(Cli.run(env, "stream", "raw"));
     assertThat(count(t.rawEvents(), ingest, "source_file LIKE '%/pub-4.jsonl'")).as("raw took in arrival 4")
         .isEqualTo(3);
-    assertThat(refused()).startsWith("publish refused: check " + ArrivalChecks.SAME_ARRIVALS + " failed")
+    assertThat(refused()).startsWith("publish refused by check " + ArrivalChecks.SAME_ARRIVALS)
         .contains("raw took in arrival 4").contains("dedup none staged").contains("windowed-counts none staged")
         .contains("run `tidemark stream all`");
     assertThat(nessie.hash(main)).isEqualTo(before);
@@ -250,7 +253,7 @@ class PublishIT extends StackTest {
     again.writeTo(t.eventCounts().sqlAt(ingest)).option("snapshot-property." + CommitKeys.STREAM, "windowed-counts")
         .option("snapshot-property." + CommitKeys.WATERMARK_MS, Long.toString(watermark)).append();
     String bad = nessie.hash(ingest);
-    assertThat(refused()).startsWith("publish refused: check " + ArrivalChecks.WINDOWS + " failed")
+    assertThat(refused()).startsWith("publish refused by check " + ArrivalChecks.WINDOWS)
         .contains(window.<String>getAs("company_id")).contains("published before")
         .contains("tag " + RefNames.REJECTED + bad.substring(0, 8));
     assertThat(nessie.hash(main)).isEqualTo(before);
@@ -310,7 +313,7 @@ class PublishIT extends StackTest {
     }
     String line = refused();
     assertThat(line).as("streams that committed arrival 7: %s", took)
-        .startsWith("publish refused: check " + ArrivalChecks.SAME_ARRIVALS + " failed")
+        .startsWith("publish refused by check " + ArrivalChecks.SAME_ARRIVALS)
         .contains("run `tidemark stream all`")
         .contains(behind.isEmpty() ? "dedup batch " : behind.get(0) + " ");
     if (behind.isEmpty()) {
@@ -446,12 +449,17 @@ class PublishIT extends StackTest {
     return nessie.diff(main, ingest).stream().filter(k -> k.startsWith(ns)).toList();
   }
 
-  /** The one line a refused publish in this JVM says. */
+  /**
+   * What a refused publish in this JVM says: its one short line (which names the check and its recipe), then the
+   * details the command prints before it.
+   */
   private String refused() {
     Throwable e = org.assertj.core.api.Assertions.catchThrowable(() -> new Publisher(lakehouse).publish(false));
-    assertThat(e).isInstanceOf(PublishException.class);
-    assertThat(e.getMessage()).doesNotContain("\n").hasSizeLessThan(1000);
-    return e.getMessage();
+    assertThat(e).isInstanceOf(PublishRefused.class);
+    PublishRefused refused = (PublishRefused) e;
+    assertThat(e.getMessage()).doesNotContain("\n").hasSizeLessThan(300)
+        .endsWith("see " + PublishRefused.recipe(refused.failed().name()));
+    return e.getMessage() + "\n" + String.join("\n", refused.details());
   }
 
   private long count(TableName table, String ref) {

@@ -28,13 +28,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The restatement stage by stage through the real command line, {@code restate plan|write|audit|publish|tag --run-id
+ * The restatement stage by stage through the real command line, {@code restate plan|write|audit|merge|tag --run-id
  * ID}, as Airflow's tasks run it: the write killed half way in a JVM of its own (its crash hook halts the JVM), the
  * other stages in this JVM ({@link Cli#inProcess}: each a new command on the suite's warm SparkSession, so a stage
  * keeps nothing in memory for the next; the Airflow test runs every stage as a spark-submit of its own). One run
  * goes through the steps below in order, each a test of its own: out of order, a stage fails naming the one to run
- * first; rerun, it changes nothing; a write killed half way and run again converges; a failed audit leaves main
- * alone and, once the branch is fixed, audit, publish and tag go on; a publish after main moved recomputes; a run
+ * first; rerun, it changes nothing; a write killed half way and run again converges; a failed audit leaves the
+ * staging branch alone and, once the branch is fixed, audit, merge and tag go on (the merge also by its former
+ * name, publish); a merge after the staging branch moved recomputes; a run
  * with nothing to restate lets every later stage say so and succeed.
  */
 @Steps
@@ -46,7 +47,7 @@ class RestateStagesIT extends StackTest {
   private Map<String, String> env;
   private String prefix;
   private String branch;
-  private String main0;
+  private String staging0;
   private Refs planned;
   private List<String> logOnBranch;
 
@@ -54,7 +55,7 @@ class RestateStagesIT extends StackTest {
     super("stages_fx");
   }
 
-  private record Refs(String main, String branch) {}
+  private record Refs(String staging, String branch) {}
 
   private Refs refs(String branch) {
     return new Refs(nessie.hash(stack.config().nessieRef()), nessie.exists(branch) ? nessie.hash(branch) : null);
@@ -67,7 +68,7 @@ class RestateStagesIT extends StackTest {
     env = p.env();
     prefix = TestStack.unique("stages") + "-";
     branch = prefix + "restate-" + ID;
-    main0 = nessie.hash(stack.config().nessieRef());
+    staging0 = nessie.hash(stack.config().nessieRef());
   }
 
   @Test
@@ -90,7 +91,7 @@ class RestateStagesIT extends StackTest {
     Cli.Result r = run("plan", ID);
     assertThat(r.exitCode()).as("%s", r).isZero();
     assertThat(r.out()).contains("planned: 2 window(s), ", " 1 company change(s)");
-    assertThat(nessie.hash(stack.config().nessieRef())).as("plan leaves the staging branch alone").isEqualTo(main0);
+    assertThat(nessie.hash(stack.config().nessieRef())).as("plan leaves the staging branch alone").isEqualTo(staging0);
     planned = refs(branch);
     assertThat(planned.branch()).as("branch cut and the plan recorded on it").isNotNull();
     again("plan", ID, branch, planned);
@@ -131,7 +132,7 @@ class RestateStagesIT extends StackTest {
 
   @Test
   @Order(4)
-  void aFailedAuditKeepsMainAndGoesOnOnceTheBranchIsFixed() throws Exception {
+  void aFailedAuditKeepsTheStagingBranchAndGoesOnOnceTheBranchIsFixed() throws Exception {
     String c1 = " WHERE company_id = 'c1' AND w_start = TIMESTAMP '2026-01-01 00:00:00'";
     spark.sql("UPDATE " + t.eventCounts().sqlAt(branch) + " SET n = n + 100" + c1);
     Cli.Result r = run("audit", ID);
@@ -139,14 +140,15 @@ class RestateStagesIT extends StackTest {
     assertThat(r.errLines()).singleElement().asString()
         .contains("audit failed: counts: DuckDB recount from the raw archive", "has n=106, DuckDB counts 6",
             "@" + branch);
-    assertThat(nessie.hash(stack.config().nessieRef())).as("the staging branch untouched").isEqualTo(main0);
+    assertThat(nessie.hash(stack.config().nessieRef())).as("the staging branch untouched").isEqualTo(staging0);
     assertThat(nessie.exists(branch)).isTrue();
     assertThat(fx.strings("SELECT check_name FROM " + t.auditChecks().sqlAt(branch) + " WHERE NOT passed"))
         .as("the failed check is recorded on the branch").containsExactly("counts: DuckDB recount from the raw archive");
+    // the merge by its former name, as a script or an older DAG run has it
     r = run("publish", ID);
-    assertThat(r.exitCode()).as("publish after a failed audit: %s", r).isEqualTo(1);
-    assertThat(r.errLines()).singleElement().asString().contains("failed", "tidemark restate audit --run-id run1");
-    assertThat(nessie.hash(stack.config().nessieRef())).isEqualTo(main0);
+    assertThat(r.exitCode()).as("merge after a failed audit: %s", r).isEqualTo(1);
+    assertThat(r.errLines()).singleElement().asString().contains("failed", "docs/troubleshooting.md#a-failed-restatement-audit");
+    assertThat(nessie.hash(stack.config().nessieRef())).isEqualTo(staging0);
 
     spark.sql("UPDATE " + t.eventCounts().sqlAt(branch) + " SET n = n - 100" + c1);
     StageResult audited = inProcess(ID).stage(Stage.AUDIT);
@@ -158,20 +160,20 @@ class RestateStagesIT extends StackTest {
 
   @Test
   @Order(5)
-  void aPublishAfterMainMovedRecomputesOnTheNewHead() throws Exception {
+  void aMergeAfterTheStagingBranchMovedRecomputesOnTheNewHead() throws Exception {
     // a stream commits a newly final window after the audit
     p.arrive(new Arrival(7, List.of(LandingFile.of(Feed.EVENTS, "more.jsonl",
         "{\"event_id\":900,\"company_id\":\"c5\",\"amount\":1.0,\"event_ts\":\"2026-01-01T00:40:00Z\"}\n"))));
     assertThat(fx.countRows(t.eventCounts())).contains("c1|2026-01-01 00:20:00|1");
     Cli.Result r = run("tag", ID);
     assertThat(r.exitCode()).as("tag before publish: %s", r).isEqualTo(1);
-    assertThat(r.errLines()).singleElement().asString().contains("tidemark restate publish --run-id run1");
-    StageResult published = inProcess(ID).stage(Stage.PUBLISH);
-    assertThat(published.outcome()).as("%s", published).isEqualTo(StageResult.Outcome.DONE);
-    assertThat(published.lines()).anyMatch(l -> l.contains("attempt 2: main had moved"));
+    assertThat(r.errLines()).singleElement().asString().contains("tidemark restate merge --run-id run1");
+    StageResult merged = inProcess(ID).stage(Stage.MERGE);
+    assertThat(merged.outcome()).as("%s", merged).isEqualTo(StageResult.Outcome.DONE);
+    assertThat(merged.lines()).anyMatch(l -> l.contains("attempt 2: " + stack.config().nessieRef() + " had moved"));
     String branch2 = branch + "-2";
     assertThat(nessie.exists(branch)).as("the conflicting attempt's branch is dropped").isFalse();
-    again("publish", ID, branch2, refs(branch2));
+    again("merge", ID, branch2, refs(branch2));
 
     r = run("tag", ID);
     assertThat(r.exitCode()).as("%s", r).isZero();
@@ -185,7 +187,7 @@ class RestateStagesIT extends StackTest {
 
   @Test
   @Order(6)
-  void mainHoldsTheCorrectionsOnceEach() throws Exception {
+  void theStagingBranchHoldsTheCorrectionsOnceEach() throws Exception {
     // what the all-in-one run gives (RestatementIT): the corrections, once each, and the stream's windows
     List<Path> files = StreamFixture.download(p.lakehouse().storage(), p.config().landingBucket(), "events/", tmp);
     try (DuckOracle oracle = new DuckOracle(List.of(files))) {
@@ -205,18 +207,18 @@ class RestateStagesIT extends StackTest {
   @Test
   @Order(7)
   void theNextRunFindsNothingAndEveryStageSaysSo() throws Exception {
-    String main1 = nessie.hash(stack.config().nessieRef());
+    String staging1 = nessie.hash(stack.config().nessieRef());
     StageResult planned2 = inProcess("run2").stage(Stage.PLAN);
     assertThat(planned2.lines()).as("%s", planned2).first().isEqualTo("nothing to restate");
     Cli.Result r = run("write", "run2");
     assertThat(r.exitCode()).as("%s", r).isZero();
     assertThat(r.out()).contains("nothing to restate for run run2");
-    for (Stage later : List.of(Stage.AUDIT, Stage.PUBLISH, Stage.TAG)) {
+    for (Stage later : List.of(Stage.AUDIT, Stage.MERGE, Stage.TAG)) {
       StageResult done = inProcess("run2").stage(later);
       assertThat(done.outcome()).as("%s", done).isEqualTo(StageResult.Outcome.NOTHING_TO_RESTATE);
       assertThat(done.lines()).anyMatch(l -> l.contains("nothing to restate for run run2"));
     }
-    assertThat(nessie.hash(stack.config().nessieRef())).isEqualTo(main1);
+    assertThat(nessie.hash(stack.config().nessieRef())).isEqualTo(staging1);
     assertThat(nessie.exists(prefix + "restated-run2")).isFalse();
     // nothing arrived since the published run: the plan reads no table's rows and runs no Spark job
     Cli.Result debug = Cli.inProcess(env, "restate", "plan", "--run-id", "run3", "--ref-prefix", prefix, "--debug");
@@ -238,7 +240,7 @@ class RestateStagesIT extends StackTest {
   }
 
   /**
-   * A stage that is done, run again: it says so and changes neither main nor the branch. Through the command
+   * A stage that is done, run again: it says so and changes neither the staging branch nor the branch. Through the command
    * line once (the tag), the other reruns through the stage code the command calls.
    */
   private void again(String stage, String id, String branch, Refs before) throws Exception {

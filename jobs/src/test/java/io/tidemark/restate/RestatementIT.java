@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The restatement all in one ({@code tidemark restate} without a stage), after its plan worked out on the driver and
- * in Spark agrees. A failed audit, a publish after main moved and each stage's rerun are covered stage by stage in
+ * in Spark agrees. A failed audit, a merge after the staging branch moved and each stage's rerun are covered stage by stage in
  * RestateStagesIT, on the same stage code.
  */
 @Tag("quick")
@@ -46,13 +46,13 @@ class RestatementIT extends StackTest {
 
   /**
    * A plan works on the driver while its input rows stay within the budget, in Spark past it: both plan the same
-   * corrections (the plan table on each branch holds the same rows), and plans leave main alone.
+   * corrections (the plan table on each branch holds the same rows), and plans leave the staging branch alone.
    */
   @Test
   @Order(1)
   void theDriverAndSparkPlanTheSameCorrections() throws Exception {
     String prefix = TestStack.unique("plans") + "-";
-    String main = stack.nessie().hash(stack.config().nessieRef());
+    String staging = stack.nessie().hash(stack.config().nessieRef());
     List<List<String>> plans = new java.util.ArrayList<>();
     for (long driverRows : new long[] {Restatement.DRIVER_ROWS, 0}) {
       String id = "rows" + driverRows;
@@ -69,7 +69,7 @@ class RestatementIT extends StackTest {
         .anyMatch(r -> r.startsWith("window c1 2026-01-01 00:00:00 4 6"))
         .anyMatch(r -> r.startsWith("change c3 ") && r.contains("Cog platinum"));
     assertThat(plans.get(1)).as("planned in Spark").isEqualTo(plans.get(0));
-    assertThat(stack.nessie().hash(stack.config().nessieRef())).as("plans leave the staging branch alone").isEqualTo(main);
+    assertThat(stack.nessie().hash(stack.config().nessieRef())).as("plans leave the staging branch alone").isEqualTo(staging);
   }
 
   @Test
@@ -84,7 +84,7 @@ class RestatementIT extends StackTest {
     Restatement.Result r = new Restatement(p.lakehouse(), options("repair")).run();
     System.out.println("restatement: " + r.marks() + " windows " + r.windows() + " events " + r.events() + " changes "
         + r.companyChanges() + " checks " + r.checks());
-    assertThat(r.published()).as("%s", r.checks()).isTrue();
+    assertThat(r.merged()).as("%s", r.checks()).isTrue();
     assertThat(r.checks()).allMatch(AuditCheck::passed).extracting(AuditCheck::name)
         .contains("counts: DuckDB recount from the raw archive", "companies: SCD2 invariants");
     assertThat(stack.nessie().exists(r.tag())).isTrue();

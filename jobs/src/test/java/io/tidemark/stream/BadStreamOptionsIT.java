@@ -2,12 +2,17 @@ package io.tidemark.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.config.Setting;
 import io.tidemark.core.Feed;
+import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.StackTest;
+import io.tidemark.testing.TestStack;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.projectnessie.model.Branch;
 
 /** Wrong options stop a stream before it starts: one line, non-zero exit, no checkpoint, no commit. */
 class BadStreamOptionsIT extends StackTest {
@@ -37,7 +42,8 @@ class BadStreamOptionsIT extends StackTest {
 
     assertRefused(Cli.run(stack.env(), "stream", "windowed-counts", "--source", source,
             "--table", ns + ".missing", "--checkpoint", cp.toString()),
-        "table " + ns + ".missing does not exist; run: tidemark bootstrap (or check --table)", cp, main);
+        "table " + ns + ".missing does not exist on " + stack.config().nessieRef()
+            + "; run: tidemark bootstrap (or check --table)", cp, main);
 
     assertRefused(Cli.run(stack.env(), "stream", "windowed-counts", "--source", source,
             "--table", ns + ".wrong", "--checkpoint", cp.toString()),
@@ -53,5 +59,35 @@ class BadStreamOptionsIT extends StackTest {
     assertThat(badDelay.exitCode()).isEqualTo(2);
     assertRefused(badDelay, "TIDEMARK_COUNTS_WATERMARK (--counts-watermark): expected a duration such as "
         + "'10 minutes', '30 seconds' or '1 hour', got 'ten minutes'", cp, main);
+  }
+
+  /**
+   * A staging branch that lacks a table readers have (made from an older commit, or the table dropped there by hand):
+   * said so, for bootstrap would make a second table of that name, which could never be published.
+   */
+  @Test
+  void aTableOnThePublishedBranchButNotOnTheStagingBranchIsSaidSo() {
+    String source = stack.landing("bad2").land(SeedScenarios.COUNTS.arrivals()).source(Feed.EVENTS);
+    String ns = fx.namespace();
+    String staging = stack.config().nessieRef();
+    String before = stack.nessie().hash(staging);
+    fx.counts("readers");
+    String lagging = TestStack.unique("lagging");
+    try (NessieRefs refs = new NessieRefs(stack.endpoints())) {
+      refs.createBranch(lagging, Branch.of(staging, before));
+      try {
+        Path cp = tmp.resolve("cp2");
+        Map<String, String> env = stack.env(stack.config().with(Map.of(Setting.NESSIE_REF, staging,
+            Setting.STAGING_BRANCH, lagging)));
+        assertRefused(Cli.run(env, "stream", "windowed-counts", "--source", source, "--table", ns + ".readers",
+                "--checkpoint", cp.toString()),
+            "table " + ns + ".readers is on " + staging + " but not on the staging branch " + lagging + ", where the "
+                + "streams write; see docs/troubleshooting.md#a-table-missing-on-the-staging-branch", cp,
+            stack.nessie().hash(staging));
+        assertThat(stack.nessie().hash(lagging)).as("nothing committed on the staging branch").isEqualTo(before);
+      } finally {
+        refs.deleteBranch(lagging);
+      }
+    }
   }
 }

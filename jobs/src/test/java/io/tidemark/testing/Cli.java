@@ -11,15 +11,20 @@ import java.io.StringWriter;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.apache.spark.sql.internal.SQLConf;
 import picocli.CommandLine;
 import scala.collection.JavaConverters;
@@ -70,7 +75,16 @@ public final class Cli {
     }
   }
 
-  public record Result(int exitCode, String out, String err, double seconds) {
+  /**
+   * What a command gave back. {@code evidence} is what the test gathered when a command failed without a word, which
+   * a tidemark command never should (every failure is a line on stderr): the state of the disks its output went to,
+   * the end of its log.
+   */
+  public record Result(int exitCode, String out, String err, double seconds, String evidence) {
+    public Result(int exitCode, String out, String err, double seconds) {
+      this(exitCode, out, err, seconds, "");
+    }
+
     public List<String> errLines() {
       return err.isBlank() ? List.of() : List.of(err.strip().split("\n"));
     }
@@ -78,7 +92,7 @@ public final class Cli {
     @Override
     public String toString() {
       return "exit " + exitCode + " after " + String.format("%.1f", seconds) + " s\n--- stdout\n" + out
-          + "--- stderr\n" + err;
+          + "--- stderr\n" + err + (evidence.isEmpty() ? "" : "--- a failure without a word\n" + evidence);
     }
   }
 
@@ -217,6 +231,44 @@ public final class Cli {
     return new Result(code, out.toString(), err.toString(), seconds);
   }
 
+  /**
+   * Seen once under a full run's load: {@code restate audit} exited 1 with empty stdout and stderr, where it prints
+   * its checks and a line. Output that vanishes points at its files (a full disk: a PrintStream swallows the write's
+   * error); the command's own log says how far it got.
+   */
+  private static String evidence(Map<String, String> env, Path output) {
+    StringBuilder b = new StringBuilder();
+    Path home = Path.of(env.getOrDefault("TIDEMARK_HOME", ".tidemark")).toAbsolutePath();
+    for (Path p : List.of(output, home)) {
+      try {
+        FileStore store = Files.getFileStore(Files.exists(p) ? p : p.getParent());
+        b.append(String.format("%s: %d MB usable of %d MB%n", p, store.getUsableSpace() >> 20,
+            store.getTotalSpace() >> 20));
+      } catch (IOException | RuntimeException e) {
+        b.append(p).append(": ").append(e).append('\n');
+      }
+    }
+    try (Stream<Path> logs = Files.list(home.resolve("logs"))) {
+      Optional<Path> newest = logs.max(Comparator.comparing((Path f) -> {
+        try {
+          return Files.getLastModifiedTime(f);
+        } catch (IOException e) {
+          return FileTime.fromMillis(0);
+        }
+      }));
+      if (newest.isPresent()) {
+        List<String> lines = Files.readAllLines(newest.get(), StandardCharsets.UTF_8);
+        b.append("the end of ").append(newest.get()).append(":\n");
+        lines.subList(Math.max(0, lines.size() - 60), lines.size()).forEach(l -> b.append(l).append('\n'));
+      } else {
+        b.append("no log in ").append(home.resolve("logs")).append('\n');
+      }
+    } catch (IOException | RuntimeException e) {
+      b.append("no log: ").append(e).append('\n');
+    }
+    return b.toString();
+  }
+
   /** Starts {@code tidemark args} and returns at once, e.g. to kill it mid-run. */
   public static Process start(Map<String, String> env, String... args) {
     List<String> cmd = command(args);
@@ -245,6 +297,9 @@ public final class Cli {
       double seconds = (System.nanoTime() - t0) / 1e9;
       Result r = new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
           Files.readString(err, StandardCharsets.UTF_8), seconds);
+      if (r.exitCode() != 0 && r.out().isEmpty() && r.err().isEmpty()) {
+        r = new Result(r.exitCode(), r.out(), r.err(), seconds, evidence(env, out));
+      }
       Files.deleteIfExists(out);
       Files.deleteIfExists(err);
       System.out.printf("[cli] tidemark %s -> exit %d in %.1f s%n", String.join(" ", args), r.exitCode(), seconds);

@@ -88,9 +88,11 @@ public final class TestStack {
   public static Map<String, String> environment(Path home) {
     Map<String, String> env = new HashMap<>();
     env.put("TIDEMARK_HOME", home.toString());
-    env.put("TIDEMARK_NESSIE_PORT", Integer.toString(freePort()));
-    env.put("TIDEMARK_NESSIE_MANAGEMENT_PORT", Integer.toString(freePort()));
-    env.put("TIDEMARK_S3_PORT", Integer.toString(freePort()));
+    // found together: three found one by one can be one port twice
+    int[] ports = freePorts(3);
+    env.put("TIDEMARK_NESSIE_PORT", Integer.toString(ports[0]));
+    env.put("TIDEMARK_NESSIE_MANAGEMENT_PORT", Integer.toString(ports[1]));
+    env.put("TIDEMARK_S3_PORT", Integer.toString(ports[2]));
     env.put("TIDEMARK_SHUFFLE_PARTITIONS", "2");
     env.put("TIDEMARK_SPARK_MASTER", "local[2]");
     return env;

@@ -20,6 +20,11 @@ public final class SparkSessions {
 
   /** The author of the Nessie commits this JVM's catalog makes, unless a job says otherwise. */
   public static final String AUTHOR = "tidemark";
+  /**
+   * The published branch, in the session's configuration: a writer's catalog works on the staging branch, and a
+   * stream that misses a table there says whether readers have it.
+   */
+  public static final String PUBLISHED_REF = "spark.tidemark.published-ref";
 
   /** The session of this JVM, created with tidemark's settings if there is none yet. */
   public static SparkSession getOrCreate(TidemarkConfig config, Endpoints endpoints, String appName) {
@@ -95,6 +100,7 @@ public final class SparkSessions {
     // Nessie Spark extensions 0.99 talk to server 0.108 only through API v2
     c.put(cat + ".client-api-version", "2");
     c.put(cat + ".ref", config.nessieRef());
+    c.put(PUBLISHED_REF, config.publishedRef());
     c.put(cat + ".warehouse", config.warehouse());
     // foreachBatch runs in a cloned session with its own cache: never read a stale table version
     c.put(cat + ".cache-enabled", "false");

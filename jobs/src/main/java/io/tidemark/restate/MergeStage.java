@@ -5,26 +5,27 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The publish: merges the audited branch into main as one commit that says what it did ({@link PublishRetry}
- * when main moved meanwhile). Refuses a branch whose audit failed or that changed after its audit.
+ * The merge: merges the audited branch into the staging branch as one commit that says what it did
+ * ({@link MergeRetry} when the staging branch moved meanwhile). Refuses a branch whose audit failed or that changed
+ * after its audit.
  */
-final class PublishStage {
+final class MergeStage {
   private final RunContext ctx;
 
-  PublishStage(RunContext ctx) {
+  MergeStage(RunContext ctx) {
     this.ctx = ctx;
   }
 
   StageResult run() throws Exception {
     RunState s = ctx.ledger.read();
-    Optional<StageResult> skip = Skips.before(Stage.PUBLISH, s, ctx.runId());
+    Optional<StageResult> skip = Skips.before(Stage.MERGE, s, ctx.runId());
     if (skip.isPresent()) {
       return skip.get();
     }
     Plan plan = s.plan().get();
     int checks;
     if (plan.attempt() > 1 && !s.auditPassedAtHead()) {
-      // a publish stopped while it retried: it goes on where it stopped
+      // a merge stopped while it retried: it goes on where it stopped
       if (s.written().isEmpty()) {
         new WriteStage(ctx).apply(plan);
       }
@@ -35,16 +36,16 @@ final class PublishStage {
       }
       checks = audited.size();
     } else if (s.written().isEmpty()) {
-      return StageResult.missing(Stage.PUBLISH, ctx.runId(), Stage.WRITE);
+      return StageResult.missing(Stage.MERGE, ctx.runId(), Stage.WRITE);
     } else if (!s.auditPassedAtHead()) {
       boolean failedAtHead = s.audit().isPresent() && !s.audit().get().passed()
           && s.branch().get().getHash().equals(s.audit().get().hash());
-      return failedAtHead ? StageResult.failed(Stage.PUBLISH, List.of(), "the audit of branch " + plan.branch()
-          + " failed (" + s.audit().get().failure() + "): fix the branch, then run `tidemark restate audit --run-id "
-          + ctx.runId() + "` again") : StageResult.missing(Stage.PUBLISH, ctx.runId(), Stage.AUDIT);
+      return failedAtHead ? StageResult.failed(Stage.MERGE, List.of(), "the audit of branch " + plan.branch()
+          + " failed (" + s.audit().get().failure() + "): see docs/troubleshooting.md#a-failed-restatement-audit")
+          : StageResult.missing(Stage.MERGE, ctx.runId(), Stage.AUDIT);
     } else {
       checks = s.audit().get().checks();
     }
-    return new PublishRetry(ctx).publish(plan, checks);
+    return new MergeRetry(ctx).merge(plan, checks);
   }
 }

@@ -8,35 +8,38 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Merges an audited attempt into main; when streams committed to a table the attempt corrected meanwhile, Nessie
- * refuses the merge (never forced): the attempt's branch is dropped and the next attempt planned on the new head
- * of main ({@code restate-<run id>-2}, ...), written, audited and merged, up to the run's attempts.
+ * Merges an audited attempt into the staging branch; when streams committed to a table the attempt corrected
+ * meanwhile, Nessie refuses the merge (never forced): the attempt's branch is dropped and the next attempt planned on
+ * the new head of the staging branch ({@code restate-<run id>-2}, ...), written, audited and merged, up to the run's
+ * attempts.
  */
-final class PublishRetry {
+final class MergeRetry {
   private final RunContext ctx;
 
-  PublishRetry(RunContext ctx) {
+  MergeRetry(RunContext ctx) {
     this.ctx = ctx;
   }
 
-  StageResult publish(Plan audited, int checks) throws Exception {
+  StageResult merge(Plan audited, int checks) throws Exception {
     Plan plan = audited;
     int passed = checks;
     for (;;) {
-      Optional<String> merged = ctx.refs.merge(ctx.refs.branch(plan.branch()), ctx.main, message(plan, passed),
+      Optional<String> merged = ctx.refs.merge(ctx.refs.branch(plan.branch()), ctx.staging, message(plan, passed),
           RunLedger.AUTHOR, properties(plan, passed));
       if (merged.isPresent()) {
-        return StageResult.done(Stage.PUBLISH, "published to " + ctx.main + " (" + merged.get() + ")"
-            + (plan.attempt() > 1 ? " from " + plan.branch() + ", attempt " + plan.attempt() + ": main had moved" : ""));
+        return StageResult.done(Stage.MERGE, "merged into " + ctx.staging + " (" + merged.get() + ")"
+            + (plan.attempt() > 1 ? " from " + plan.branch() + ", attempt " + plan.attempt() + ": " + ctx.staging
+            + " had moved" : ""));
       }
       if (plan.attempt() >= ctx.options.maxAttempts()) {
-        throw new RestatementException("main kept changing under the restatement: gave up after "
-            + ctx.options.maxAttempts() + " attempts; run it again when the streams are quieter");
+        throw new RestatementException("the staging branch " + ctx.staging + " kept changing under the restatement "
+            + "(the streams committed to the tables it corrects): gave up after " + ctx.options.maxAttempts()
+            + " attempts; run it again when the streams are quieter, or with a higher --max-attempts");
       }
       ctx.refs.deleteBranch(plan.branch());
       plan = new PlanStage(ctx).attempt(plan.attempt() + 1, plan.previous(), true);
       if (plan.nothingToDo()) {
-        return StageResult.nothingToRestate(Stage.PUBLISH, ctx.runId());
+        return StageResult.nothingToRestate(Stage.MERGE, ctx.runId());
       }
       new WriteStage(ctx).apply(plan);
       AuditStage audit = new AuditStage(ctx);
@@ -62,7 +65,7 @@ final class PublishRetry {
     props.put(CommitKeys.CHANGES_APPLIED, Long.toString(plan.changes()));
     props.put(CommitKeys.AUDIT, CommitKeys.PASSED);
     props.put(CommitKeys.AUDIT_CHECKS, Integer.toString(checks));
-    props.put(CommitKeys.STAGE, Stage.PUBLISH.label());
+    props.put(CommitKeys.STAGE, Stage.MERGE.label());
     props.put(CommitKeys.PIPELINE, ctx.tables.rawEvents().toString());
     return props;
   }
