@@ -126,8 +126,9 @@ class DriftIT extends StackTest {
     stack.lakehouse().storage().put(file.getHost(), key, tampered.getBytes(StandardCharsets.UTF_8),
         "application/x-ndjson");
     Throwable refused = org.assertj.core.api.Assertions.catchThrowable(() -> new Publisher(lakehouse).publish(false));
-    assertThat(refused).isInstanceOf(PublishException.class);
-    assertThat(refused.getMessage()).startsWith("publish refused: check " + ArrivalChecks.LINES + " failed")
+    assertThat(refused).isInstanceOf(PublishRefused.class);
+    assertThat(refused.getMessage()).startsWith("publish refused by check " + ArrivalChecks.LINES + ": ");
+    assertThat(String.join("\n", ((PublishRefused) refused).details()))
         .contains("key coupon: 1 value(s) landed, 0 kept");
 
     stack.lakehouse().storage().put(file.getHost(), key, original, "application/x-ndjson");
