@@ -16,8 +16,8 @@ import picocli.CommandLine.Spec;
         "It reads, on the configured branch, the stream-batches table (every micro-batch of every stream run), the "
             + "restatement log and the tables' metadata, and shows the time per stream per arrival, the late rows "
             + "dropped per arrival next to what the restatements recovered, the state size over the runs, the "
-            + "watermarks against the newest event times, and the data files per table before and after the last "
-            + "compaction. It changes nothing."})
+            + "watermarks against the newest event times, the data files per table before and after the last "
+            + "compaction, and the keys the raw archives kept beyond the feeds' columns. It changes nothing."})
 final class ReportCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;

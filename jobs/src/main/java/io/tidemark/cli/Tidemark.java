@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
         LandCommand.class,
         StreamCommand.class,
         PublishCommand.class,
+        EvolveCommand.class,
         RestateCommand.class,
         MaintainCommand.class,
         BenchCommand.class,

@@ -2,7 +2,7 @@ package io.tidemark.core;
 
 /**
  * One micro-batch of a stream's run, as the stream-batches table keeps it: which arrivals it read, rows in, written
- * (per table, with the snapshot of each commit), quarantined and dropped, state, watermark and event times, and
+ * (per table, with the snapshot of each commit), quarantined, carrying rescued data and dropped, state, watermark and event times, and
  * where the time went.
  */
 public final class BatchColumns {
@@ -17,6 +17,8 @@ public final class BatchColumns {
   public static final Column INPUT_ROWS = Column.of("input_rows", Type.BIGINT);
   public static final Column ROWS_WRITTEN = Column.of("rows_written", Type.COUNTS);
   public static final Column ROWS_QUARANTINED = Column.of("rows_quarantined", Type.BIGINT);
+  /** A raw archive's rows that carried rescued data ({@link Rescued}); null for the other streams. */
+  public static final Column ROWS_RESCUED = Column.of("rows_rescued", Type.BIGINT);
   public static final Column LATE_ROWS_DROPPED = Column.of("late_rows_dropped", Type.BIGINT);
   public static final Column LATE_UNIT = Column.of("late_unit", Type.STRING);
   public static final Column DUPLICATES_DROPPED = Column.of("duplicates_dropped", Type.BIGINT);
@@ -35,7 +37,7 @@ public final class BatchColumns {
   public static final Column RECOVERED = Column.of("recovered", Type.BOOLEAN);
 
   public static final Schema SCHEMA = Schema.of(STREAM, QUERY_ID, RUN_ID, BATCH_ID, ARRIVAL, ARRIVALS, STARTED_AT,
-      ENDED_AT, INPUT_ROWS, ROWS_WRITTEN, ROWS_QUARANTINED, LATE_ROWS_DROPPED, LATE_UNIT, DUPLICATES_DROPPED,
+      ENDED_AT, INPUT_ROWS, ROWS_WRITTEN, ROWS_QUARANTINED, ROWS_RESCUED, LATE_ROWS_DROPPED, LATE_UNIT, DUPLICATES_DROPPED,
       STATE_ROWS, STATE_BYTES, WATERMARK_BEFORE, WATERMARK_AFTER, EVENT_TIME_MIN, EVENT_TIME_MAX, DURATION_MS,
       PLANNING_MS, WORK_MS, COMMIT_MS, SNAPSHOTS, REPLAYED_TABLES, RECOVERED);
 

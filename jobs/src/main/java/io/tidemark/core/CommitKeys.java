@@ -17,6 +17,8 @@ public final class CommitKeys {
   public static final String STREAM = "tidemark.stream";
   /** The value of {@link #STREAM} on the restatement's commits. */
   public static final String RESTATEMENT_STREAM = "restate";
+  /** The value of {@link #STREAM} on the commits of {@code tidemark evolve} (a column added and backfilled). */
+  public static final String EVOLVE_STREAM = "evolve";
   /** The streaming query (its id, kept in its checkpoint) whose micro-batch made the commit. */
   public static final String QUERY_ID = "tidemark.query-id";
   /** The micro-batch of that query. */

@@ -4,25 +4,17 @@ import java.util.List;
 
 /** The shape of every table of the pipeline, each built from the feeds it keeps ({@link Events}, {@link CompanyChanges}). */
 public final class TableSchemas {
-  public static final TableShape RAW_EVENTS = new TableShape(Events.FEED.columns().plus(Ingest.SCHEMA),
-      List.of(TableShape.days(Events.EVENT_TS)),
-      "Every parsed event as it arrived, duplicates and late ones included (no watermark)");
+  public static final TableShape RAW_EVENTS = rawEvents(Events.FEED);
 
   public static final TableShape REJECTED = new TableShape(Quarantine.LINE_SCHEMA.plus(Ingest.SCHEMA),
       List.of(TableShape.days(Ingest.INGEST_TS)),
       "Quarantine: input lines that do not parse or miss required fields, with the reason");
 
-  public static final TableShape RAW_COMPANY_CHANGES = new TableShape(
-      CompanyChanges.FEED.columns().plus(Ingest.SCHEMA), List.of(TableShape.days(CompanyChanges.CHANGE_TS)),
-      "Every parsed company change as it arrived, late and repeated ones included (no watermark)");
+  public static final TableShape RAW_COMPANY_CHANGES = rawCompanyChanges(CompanyChanges.FEED);
 
-  public static final TableShape COMPANY_CHANGES = new TableShape(CompanyChanges.FEED.columns(),
-      List.of(TableShape.bucket(16, CompanyChanges.COMPANY_ID)),
-      "The company changes applied to the SCD2 dimension, once each; its history is rebuilt from them");
+  public static final TableShape COMPANY_CHANGES = companyChanges(CompanyChanges.FEED);
 
-  public static final TableShape EVENTS = new TableShape(Events.FEED.columns(),
-      List.of(TableShape.days(Events.EVENT_TS)),
-      "Events deduplicated on " + Events.FEED.key() + " within a 30-minute watermark");
+  public static final TableShape EVENTS = events(Events.FEED);
 
   public static final TableShape EVENT_COUNTS = new TableShape(WindowCounts.SCHEMA,
       List.of(TableShape.days(WindowCounts.W_START)),
@@ -47,4 +39,31 @@ public final class TableSchemas {
       "One row per micro-batch of every stream run: input, output, late rows, state, watermark, timings");
 
   private TableSchemas() {}
+
+  // the tables that keep a feed's records, for the feed as declared when a job runs (promoted fields included)
+
+  /** Every valid event line: its columns, what they do not hold ({@link Rescued}), then where it came from. */
+  public static TableShape rawEvents(FeedSchema events) {
+    return new TableShape(events.columns().plus(Rescued.DATA).plus(Ingest.SCHEMA),
+        List.of(TableShape.days(Events.EVENT_TS)),
+        "Every parsed event as it arrived, duplicates and late ones included (no watermark), with what its columns "
+            + "do not hold in " + Rescued.DATA);
+  }
+
+  public static TableShape rawCompanyChanges(FeedSchema companies) {
+    return new TableShape(companies.columns().plus(Rescued.DATA).plus(Ingest.SCHEMA),
+        List.of(TableShape.days(CompanyChanges.CHANGE_TS)),
+        "Every parsed company change as it arrived, late and repeated ones included (no watermark), with what its "
+            + "columns do not hold in " + Rescued.DATA);
+  }
+
+  public static TableShape companyChanges(FeedSchema companies) {
+    return new TableShape(companies.columns(), List.of(TableShape.bucket(16, CompanyChanges.COMPANY_ID)),
+        "The company changes applied to the SCD2 dimension, once each; its history is rebuilt from them");
+  }
+
+  public static TableShape events(FeedSchema events) {
+    return new TableShape(events.columns(), List.of(TableShape.days(Events.EVENT_TS)),
+        "Events deduplicated on " + Events.FEED.key() + " within a 30-minute watermark");
+  }
 }

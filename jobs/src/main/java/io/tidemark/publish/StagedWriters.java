@@ -11,8 +11,10 @@ import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Snapshot;
 
 /**
- * Every staged snapshot was made by a stream, the restatement or compaction, and a stream's snapshot of an append-only
- * table only appends: a row written or deleted by hand on the staging branch fails.
+ * Every staged snapshot was made by a stream, the restatement, {@code tidemark evolve} or compaction, and a stream's
+ * snapshot of an append-only table only appends: a row written or deleted by hand on the staging branch fails. The
+ * restatement and evolve rewrite rows of those tables (corrections, a promoted column's backfill), audited by
+ * themselves before they reach the staging branch.
  */
 final class StagedWriters extends ArrivalCheck {
   static final String NAME = "staged-writers";
@@ -37,7 +39,8 @@ final class StagedWriters extends ArrivalCheck {
         }
         if (stream == null) {
           bad.add(c.name() + " snapshot " + s.snapshotId() + " (" + s.operation() + ") made by none of tidemark's jobs");
-        } else if (!CommitKeys.RESTATEMENT_STREAM.equals(stream) && appendOnly.contains(c.name())
+        } else if (!CommitKeys.RESTATEMENT_STREAM.equals(stream) && !CommitKeys.EVOLVE_STREAM.equals(stream)
+            && appendOnly.contains(c.name())
             && !DataOperations.APPEND.equals(s.operation())) {
           bad.add(c.name() + " snapshot " + s.snapshotId() + ": stream " + stream + " did " + s.operation()
               + ", it only appends");
@@ -45,6 +48,6 @@ final class StagedWriters extends ArrivalCheck {
       }
     }
     return AuditCheck.of(NAME, "staged tables", bad.size(), bad.isEmpty()
-        ? seen + " staged snapshot(s), all by the streams, the restatement or compaction" : CheckReads.first(bad));
+        ? seen + " staged snapshot(s), all by the streams, the restatement, evolve or compaction" : CheckReads.first(bad));
   }
 }

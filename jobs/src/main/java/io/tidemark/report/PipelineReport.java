@@ -3,6 +3,7 @@ package io.tidemark.report;
 import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.core.KeySurvey;
 import io.tidemark.core.RestatementRecords;
 import io.tidemark.lakehouse.tables.IcebergTables;
 import io.tidemark.report.ArrivalRuns;
@@ -69,7 +70,8 @@ public final class PipelineReport {
     for (TableName table : t.all()) {
       files.add(files(IcebergTables.load(spark, table), table));
     }
-    String html = html(config, records, restatements, files);
+    String html = html(config, records, restatements, files,
+        RescuedKeys.of(spark, t.rawEvents(), t.rawCompanyChanges()));
     Path dir = page.toAbsolutePath().getParent();
     java.nio.file.Files.createDirectories(dir);
     // whole or not at all: a browser (or a test) may have the previous one open
@@ -144,7 +146,7 @@ public final class PipelineReport {
   }
 
   static String html(TidemarkConfig config, List<BatchRecord> records, List<Restatement> restatements,
-                     List<Files> files) throws IOException {
+                     List<Files> files, List<KeySurvey.Finding> keys) throws IOException {
     SortedMap<Integer, List<RunReport>> arrivals = ArrivalRuns.of(records);
     StringBuilder body = new StringBuilder();
     long runs = records.stream().map(r -> r.stream() + "/" + r.runId()).distinct().count();
@@ -188,6 +190,7 @@ public final class PipelineReport {
     if (!restatements.isEmpty()) {
       body.append(restatementTable(restatements));
     }
+    body.append(keysTable(keys));
     if (!arrivals.isEmpty()) {
       body.append("<h2>Per arrival, as the runs printed it</h2>\n<pre>");
       arrivals.forEach((arrival, reports) -> {
@@ -366,6 +369,28 @@ public final class PipelineReport {
       sb.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%s</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td>"
           + "<td>%d</td></tr>%n", esc(r.runId()), r.at(), r.afterArrival(), r.windows(), r.eventsCounted(),
           r.events(), r.changes()));
+    }
+    return sb.append("</table>\n").toString();
+  }
+
+  /**
+   * The keys the raw archives kept in their rescued data: each unknown key (with the arrival it first came in and how
+   * often) and each declared field whose values did not convert, with what {@code tidemark evolve} would do.
+   */
+  static String keysTable(List<KeySurvey.Finding> keys) {
+    StringBuilder sb = new StringBuilder("<h2>Keys beyond the feeds' columns</h2>\n");
+    if (keys.isEmpty()) {
+      return sb.append("<p>Every key of every archived line is a column of its feed: no rescued data.</p>\n")
+          .toString();
+    }
+    sb.append("<p>Kept in the raw archives' <code>rescued_data</code>; promote one with <code>tidemark evolve"
+        + "</code>.</p>\n<table><tr><th>feed</th><th>key</th><th>rows</th><th>first arrival</th><th>arrivals</th>"
+        + "<th>what</th></tr>\n");
+    for (KeySurvey.Finding f : keys) {
+      sb.append("<tr><td>").append(esc(f.feed())).append("</td><td>").append(esc(f.key())).append("</td><td>")
+          .append(f.rows()).append("</td><td>").append(f.firstArrival() == null ? "" : f.firstArrival())
+          .append("</td><td>").append(f.arrivals()).append("</td><td>").append(esc(f.describe()))
+          .append("</td></tr>\n");
     }
     return sb.append("</table>\n").toString();
   }

@@ -41,6 +41,8 @@ final class BatchCommitter {
   private final Map<TableName, Long> lastCommitted = new java.util.HashMap<>();
   /** Per batch: the rows a stream without a stateful operator dropped itself, late and repeated. */
   private final Map<Long, long[]> dropped = new java.util.HashMap<>();
+  /** Per batch: the rows that carried rescued data (a raw archive's). */
+  private final Map<Long, Long> rescued = new java.util.HashMap<>();
   /** Per batch: the arrivals it read, as its commits carry them. */
   private final Map<Long, String> arrivals = new java.util.HashMap<>();
   private final TableName quarantine;
@@ -111,6 +113,16 @@ final class BatchCommitter {
     return dropped.getOrDefault(batchId, new long[2])[1];
   }
 
+  /** The rows of a raw archive's batch that carried rescued data. */
+  void rescued(long batchId, long rows) {
+    rescued.put(batchId, rows);
+  }
+
+  /** The rows of the batch that carried rescued data; null for a stream that keeps none. */
+  Long rescued(long batchId) {
+    return rescued.get(batchId);
+  }
+
   /** The arrivals the batch read ({@link BatchArrivals}): as its commits carried them, else from the checkpoint. */
   String arrivals(SparkSession spark, long batchId) {
     return arrivals.computeIfAbsent(batchId, b -> BatchArrivals.of(spark, checkpoint, b));
@@ -139,6 +151,20 @@ final class BatchCommitter {
           throw new StreamException("table " + e.getKey() + " disappeared while the stream ran");
         }
       });
+    }
+  }
+
+  /** The same for rows the caller cached and counted ({@code rows} per table). */
+  void appendCounted(long batchId, Map<TableName, Dataset<Row>> outputs, Map<TableName, Long> rows) {
+    for (Map.Entry<TableName, Dataset<Row>> e : outputs.entrySet()) {
+      commit(e.getValue().sparkSession(), batchId, e.getKey(), e.getValue(), Output.DERIVED, rows.get(e.getKey()),
+          out -> {
+            try {
+              out.writeTo(e.getKey().sql()).append();
+            } catch (org.apache.spark.sql.catalyst.analysis.NoSuchTableException gone) {
+              throw new StreamException("table " + e.getKey() + " disappeared while the stream ran");
+            }
+          });
     }
   }
 

@@ -17,7 +17,8 @@ import java.util.Map;
  * table the batch committed to (its name) to the rows and the snapshot of that commit; {@code replayedTables} are the
  * tables whose commit of the batch an earlier attempt (that crashed) had made, which those then name. {@code lateRowsDropped} counts
  * in {@code lateUnit}s (a stateful operator drops what it holds: the counts drop a late partial count per window and
- * company). State and watermarks are null for a stream without them. Times: {@code durationMs} the whole trigger,
+ * company). {@code rowsRescued}: a raw archive's rows that carried rescued data (null for the other streams). State and
+ * watermarks are null for a stream without them. Times: {@code durationMs} the whole trigger,
  * {@code planningMs} Spark's planning, {@code commitMs} the Iceberg catalog commits, {@code workMs} the rest of the
  * batch's work (reading, computing, writing data files).
  *
@@ -28,7 +29,8 @@ import java.util.Map;
  */
 public record BatchRecord(String stream, String queryId, String runId, long batchId, Integer arrival,
                           String arrivals, Instant startedAt, Instant endedAt, Long inputRows,
-                          Map<String, Long> rowsWritten, long rowsQuarantined, Long lateRowsDropped, String lateUnit,
+                          Map<String, Long> rowsWritten, long rowsQuarantined, Long rowsRescued,
+                          Long lateRowsDropped, String lateUnit,
                           Long duplicatesDropped, Long stateRows, Long stateBytes, Instant watermarkBefore,
                           Instant watermarkAfter, Instant eventTimeMin, Instant eventTimeMax, Long durationMs,
                           Long planningMs, Long workMs, Long commitMs, Map<String, Long> snapshots,
@@ -48,7 +50,7 @@ public record BatchRecord(String stream, String queryId, String runId, long batc
   /** The row of the table: values in the order of {@link BatchColumns#SCHEMA}, times as instants. */
   public List<Object> values() {
     return Arrays.asList(stream, queryId, runId, batchId, arrival, arrivals, startedAt, endedAt, inputRows,
-        rowsWritten, rowsQuarantined, lateRowsDropped, lateUnit, duplicatesDropped, stateRows, stateBytes,
+        rowsWritten, rowsQuarantined, rowsRescued, lateRowsDropped, lateUnit, duplicatesDropped, stateRows, stateBytes,
         watermarkBefore, watermarkAfter, eventTimeMin, eventTimeMax, durationMs, planningMs, workMs, commitMs, snapshots,
         replayedTables, recovered);
   }
@@ -60,7 +62,8 @@ public record BatchRecord(String stream, String queryId, String runId, long batc
         r.string(BatchColumns.RUN_ID), r.bigint(BatchColumns.BATCH_ID), r.integer(BatchColumns.ARRIVAL),
         r.string(BatchColumns.ARRIVALS), r.instant(BatchColumns.STARTED_AT), r.instant(BatchColumns.ENDED_AT),
         r.bigint(BatchColumns.INPUT_ROWS), map(r.get(BatchColumns.ROWS_WRITTEN)),
-        orZero(r.bigint(BatchColumns.ROWS_QUARANTINED)), r.bigint(BatchColumns.LATE_ROWS_DROPPED),
+        orZero(r.bigint(BatchColumns.ROWS_QUARANTINED)), r.bigint(BatchColumns.ROWS_RESCUED),
+        r.bigint(BatchColumns.LATE_ROWS_DROPPED),
         r.string(BatchColumns.LATE_UNIT), r.bigint(BatchColumns.DUPLICATES_DROPPED), r.bigint(BatchColumns.STATE_ROWS),
         r.bigint(BatchColumns.STATE_BYTES), r.instant(BatchColumns.WATERMARK_BEFORE),
         r.instant(BatchColumns.WATERMARK_AFTER), r.instant(BatchColumns.EVENT_TIME_MIN),

@@ -4,6 +4,7 @@ import io.tidemark.CrashPoints;
 import io.tidemark.config.Durations;
 import io.tidemark.config.TableName;
 import io.tidemark.core.Events;
+import io.tidemark.core.FeedSchema;
 import io.tidemark.lakehouse.tables.TableCatalog;
 import java.time.Duration;
 import java.util.Map;
@@ -36,8 +37,18 @@ public final class Dedup {
 
   public static RunReport run(SparkSession spark, String source, TableName table, String checkpoint,
                               Duration watermark, Mode mode, CrashPoints crash) {
-    Preflight.check(spark, source, TableCatalog.events(table));
-    Dataset<Row> events = LineFormat.EVENTS.valid(spark, source);
+    return run(spark, source, table, checkpoint, watermark, mode, crash, Events.FEED);
+  }
+
+  /**
+   * The same for the events as declared when the run starts ({@code feed}: promoted fields too, which the rows carry
+   * into the table). The state is keyed on the event id alone, so a field promoted between two runs changes nothing
+   * in it: the same checkpoint goes on.
+   */
+  public static RunReport run(SparkSession spark, String source, TableName table, String checkpoint,
+                              Duration watermark, Mode mode, CrashPoints crash, FeedSchema feed) {
+    Preflight.check(spark, source, TableCatalog.events(table, feed));
+    Dataset<Row> events = LineFormat.of(feed).valid(spark, source);
     Dataset<Row> unique = mode == Mode.WITHIN_WATERMARK
         ? events.withWatermark(Events.FEED.eventTime().name(), Durations.spark(watermark))
             .dropDuplicatesWithinWatermark(new String[] {Events.FEED.key().name()})

@@ -2,12 +2,11 @@ package io.tidemark.stream;
 
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.concat;
-import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.from_json;
-import static org.apache.spark.sql.functions.json_object_keys;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.regexp_extract;
 import static org.apache.spark.sql.functions.trim;
+import static org.apache.spark.sql.functions.udf;
 import static org.apache.spark.sql.functions.when;
 
 import io.tidemark.core.CompanyChanges;
@@ -15,38 +14,51 @@ import io.tidemark.core.Events;
 import io.tidemark.core.Feed;
 import io.tidemark.core.FeedSchema;
 import io.tidemark.core.Ingest;
+import io.tidemark.core.JsonMembers;
 import io.tidemark.core.Quarantine;
+import io.tidemark.core.Rescued;
 import io.tidemark.lakehouse.spark.SparkRows;
 import io.tidemark.land.LandingLayout;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.api.java.UDF2;
+import org.apache.spark.sql.expressions.UserDefinedFunction;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A kind of JSON lines that lands, with one rule of validity for every stream that reads it: a line is valid
- * when it is a JSON object whose fields all convert to the schema and whose required fields are there. The raw
- * archive keeps each invalid line with the reason; the other streams skip it.
+ * A kind of JSON lines that lands, as its feed is declared when a stream runs, with one rule of validity for every
+ * stream that reads it: a line is valid when it is a JSON object whose required fields are there and convert to
+ * their types. An optional field whose value does not convert is null in its column, and its value is kept in the
+ * raw archive's rescued data with every key the feed does not declare ({@link Rescued}); the line still flows on to
+ * the other streams. The raw archive keeps each invalid line with the reason; the other streams skip it.
  */
 public record LineFormat(String dataset, FeedSchema feed, StructType schema, List<String> required) {
-  /** Events ({@link Events#FEED}). */
-  public static final LineFormat EVENTS = of(Feed.EVENTS);
-  /** Company changes ({@link CompanyChanges#FEED}); {@code "deleted": true} marks a delete. */
-  public static final LineFormat COMPANY_CHANGES = of(Feed.COMPANIES);
+  /** Events as statically declared ({@link Events#FEED}): what a stream that reads no promoted field needs. */
+  public static final LineFormat EVENTS = of(Feed.EVENTS.schema());
+  /** Company changes as statically declared ({@link CompanyChanges#FEED}); {@code "deleted": true} marks a delete. */
+  public static final LineFormat COMPANY_CHANGES = of(Feed.COMPANIES.schema());
 
-  private static LineFormat of(Feed feed) {
-    FeedSchema schema = feed.schema();
-    return new LineFormat(feed.dir(), schema, SparkRows.struct(schema.columns()),
+  /** The lines of a feed as declared (statically, or by its raw archive: {@link FeedSchema#declaredBy}). */
+  public static LineFormat of(FeedSchema schema) {
+    return new LineFormat(schema.name(), schema, SparkRows.struct(schema.columns()),
         schema.required().stream().map(io.tidemark.core.Column::name).toList());
   }
 
   private static final String CORRUPT = "_corrupt_record";
+
+  /** Whether a line is a JSON object as Spark's JSON reader reads one: the core's rule ({@link JsonMembers}). */
+  private static final UserDefinedFunction IS_OBJECT = udf(
+      (UDF1<String, Boolean>) line -> JsonMembers.scan(line, k -> false, new HashMap<>()), DataTypes.BooleanType)
+      .withName("tidemark_is_json_object");
 
   public String[] fields() {
     return schema.fieldNames();
@@ -73,7 +85,12 @@ public record LineFormat(String dataset, FeedSchema feed, StructType schema, Lis
             1).cast(Ingest.ARRIVAL.type().sql()));
   }
 
-  /** The valid rows, parsed once with Spark's JSON source (twice as fast as from_json over text lines). */
+  /**
+   * The valid rows, parsed once with Spark's JSON source (twice as fast as from_json over text lines). A line whose
+   * optional field did not convert is valid, with that field null: Spark's reader keeps the fields that converted and
+   * names the line its corrupt record, which is then only checked to be a JSON object. A column a query leaves out is
+   * not converted at all, which changes nothing now that no optional field decides whether a line is valid.
+   */
   public Dataset<Row> valid(SparkSession spark, String source) {
     return spark.readStream()
         .schema(schema.add(CORRUPT, "string"))
@@ -81,30 +98,14 @@ public record LineFormat(String dataset, FeedSchema feed, StructType schema, Lis
         .option("columnNameOfCorruptRecord", CORRUPT)
         .option("recursiveFileLookup", "true")
         .json(source)
-        .where(validity("").and(everyFieldUsed()))
+        .where(validity("", col(CORRUPT)))
         .select(Arrays.stream(fields()).map(f -> col(f)).toArray(Column[]::new));
   }
 
   /**
-   * True for every row, and it uses every field: Spark's JSON reader converts only the columns a query uses, so a
-   * query that leaves one out (the counts use no amount) would keep a line whose left-out field does not convert,
-   * which the raw archive rejects. {@code f = f} holds for any value (NaN too), and the optimizer does not drop it
-   * for a column that may be null. Parsed from SQL: Column's own equality warns in the log of every run that it
-   * compares a column with itself.
-   */
-  private Column everyFieldUsed() {
-    Column all = lit(true);
-    for (String f : fields()) {
-      if (!required.contains(f)) {
-        all = all.and(expr("`" + f + "` IS NULL OR `" + f + "` = `" + f + "`"));
-      }
-    }
-    return all;
-  }
-
-  /**
-   * Adds the schema's columns and {@code reason}: null for a valid line (the rule of {@link #valid}), else why
-   * it is rejected. The reason is worked out only for lines that are not valid.
+   * Adds the schema's columns, the rescued data ({@link Rescued#DATA}, for a valid line) and {@code reason}: null for
+   * a valid line (the rule of {@link #valid}), else why it is rejected. The reason is worked out only for lines that
+   * are not valid, the rescued data only for those that are.
    */
   public Dataset<Row> parse(Dataset<Row> lines) {
     Map<String, String> opts = Map.of("mode", "PERMISSIVE");
@@ -114,36 +115,56 @@ public record LineFormat(String dataset, FeedSchema feed, StructType schema, Lis
     }
     Column line = col(Quarantine.LINE.name());
     Column text = from_json(line, asText, opts);
-    Column reason = when(validity("e."), lit(null).cast("string"))
+    Column valid = validity("e.", line);
+    Column reason = when(valid, lit(null).cast("string"))
         .when(trim(line).equalTo(""), lit("blank line"))
-        .when(json_object_keys(line).isNull(), lit("not a JSON object"));
-    for (io.tidemark.core.Column f : feed.columns().columns()) {
+        .when(IS_OBJECT.apply(line).unary_$bang(), lit("not a JSON object"));
+    for (io.tidemark.core.Column f : feed.required()) {
       Column present = text.getField(f.name()).isNotNull();
-      if (feed.isRequired(f)) {
-        reason = reason.when(present.unary_$bang(), lit("missing " + f.name()));
-      }
-      reason = reason.when(present.and(col("e." + f.name()).isNull()),
-          concat(lit(f.name() + " is not " + f.type().phrase() + ": "), text.getField(f.name())));
+      reason = reason.when(present.unary_$bang(), lit("missing " + f.name()))
+          .when(col("e." + f.name()).isNull(), concat(lit(f.name() + " is not " + f.type().phrase() + ": "),
+              text.getField(f.name())));
     }
     reason = reason.otherwise(concat(lit("does not convert to the " + dataset + " schema: "), col("e." + CORRUPT)));
     Dataset<Row> typed = lines.withColumn("e", from_json(line, schema.add(CORRUPT, "string"),
         Map.of("mode", "PERMISSIVE", "columnNameOfCorruptRecord", CORRUPT)));
-    Column[] out = new Column[fields().length + 4];
+    Column[] out = new Column[fields().length + 5];
     out[0] = line;
     out[1] = col(Ingest.SOURCE_FILE.name());
     out[2] = col(Ingest.ARRIVAL.name());
     for (int i = 0; i < fields().length; i++) {
       out[3 + i] = col("e." + fields()[i]).as(fields()[i]);
     }
+    out[out.length - 2] = when(valid, rescue().apply(line, typedNull())).as(Rescued.DATA.name());
     out[out.length - 1] = reason.as(Quarantine.REASON.name());
     return typed.select(out);
   }
 
-  private Column validity(String prefix) {
-    Column ok = col(prefix + CORRUPT).isNull();
+  /** The rescued data of a valid line: the core's rule, given which optional fields' typed values are null. */
+  private UserDefinedFunction rescue() {
+    Rescued.Rule rule = new Rescued.Rule(feed);
+    return udf((UDF2<String, Long, String>) rule::of, DataTypes.StringType).withName("tidemark_rescued_data");
+  }
+
+  /** Bit i set when the i-th optional field's typed value is null ({@link Rescued.Rule}). */
+  private Column typedNull() {
+    Column mask = lit(0L);
+    List<io.tidemark.core.Column> optional = feed.optional();
+    for (int i = 0; i < optional.size(); i++) {
+      mask = mask.plus(when(col("e." + optional.get(i).name()).isNull(), lit(1L << i)).otherwise(lit(0L)));
+    }
+    return mask;
+  }
+
+  /**
+   * Valid: every required field holds a value (it was there and converted), and the line is a JSON object: Spark's
+   * reader named no corrupt record, or the one it named (an optional field that did not convert) is an object.
+   */
+  private Column validity(String prefix, Column lineText) {
+    Column ok = lit(true);
     for (String f : required) {
       ok = ok.and(col(prefix + f).isNotNull());
     }
-    return ok;
+    return ok.and(when(col(prefix + CORRUPT).isNull(), lit(true)).otherwise(IS_OBJECT.apply(lineText)));
   }
 }

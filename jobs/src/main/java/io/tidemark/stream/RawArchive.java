@@ -1,14 +1,20 @@
 package io.tidemark.stream;
 
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.when;
 import static org.apache.spark.sql.functions.current_timestamp;
 import static org.apache.spark.sql.functions.lit;
 
 import io.tidemark.CrashPoints;
 import io.tidemark.config.TableName;
+import io.tidemark.core.Feed;
+import io.tidemark.core.FeedSchema;
 import io.tidemark.core.Ingest;
 import io.tidemark.core.Quarantine;
+import io.tidemark.core.Rescued;
 import io.tidemark.lakehouse.spark.SparkRows;
+import io.tidemark.lakehouse.tables.FeedDeclarations;
 import io.tidemark.lakehouse.tables.TableCatalog;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,8 +26,11 @@ import org.apache.spark.storage.StorageLevel;
 
 /**
  * The raw archive: every valid line as it arrived (events, or company changes), duplicates and late ones
- * included (no watermark), with its source file, arrival, batch and ingest time; and the quarantine: every line
- * that is not valid, with the reason. Together they account for every input line.
+ * included (no watermark), with its source file, arrival, batch and ingest time, and what its typed columns do not
+ * hold ({@link Rescued}: unknown keys, optional values that did not convert); and the quarantine: every line that is
+ * not valid, with the reason. Together they account for every input line, and every key of every line. The feed is
+ * read as its archive declares it when the run starts ({@link FeedDeclarations}): a field promoted since the last run
+ * is a column from this run on, with the same checkpoint.
  */
 public final class RawArchive {
   public static final String NAME = "raw";
@@ -37,8 +46,9 @@ public final class RawArchive {
 
   public static RunReport run(SparkSession spark, String source, TableName rawTable, TableName rejectedTable,
                               String checkpoint, CrashPoints crash) {
-    Preflight.check(spark, source, TableCatalog.rawEvents(rawTable), TableCatalog.rejected(rejectedTable));
-    return run(spark, NAME, LineFormat.EVENTS, source, rawTable, rejectedTable, checkpoint, crash);
+    FeedSchema feed = FeedDeclarations.read(spark, rawTable.toString(), Feed.EVENTS);
+    Preflight.check(spark, source, TableCatalog.rawEvents(rawTable, feed), TableCatalog.rejected(rejectedTable));
+    return run(spark, NAME, LineFormat.of(feed), source, rawTable, rejectedTable, checkpoint, crash);
   }
 
   /** The company changes' archive and quarantine. */
@@ -49,8 +59,10 @@ public final class RawArchive {
 
   public static RunReport companies(SparkSession spark, String source, TableName rawTable, TableName rejectedTable,
                                     String checkpoint, CrashPoints crash) {
-    Preflight.check(spark, source, TableCatalog.rawCompanyChanges(rawTable), TableCatalog.rejected(rejectedTable));
-    return run(spark, COMPANIES, LineFormat.COMPANY_CHANGES, source, rawTable, rejectedTable, checkpoint, crash);
+    FeedSchema feed = FeedDeclarations.read(spark, rawTable.toString(), Feed.COMPANIES);
+    Preflight.check(spark, source, TableCatalog.rawCompanyChanges(rawTable, feed),
+        TableCatalog.rejected(rejectedTable));
+    return run(spark, COMPANIES, LineFormat.of(feed), source, rawTable, rejectedTable, checkpoint, crash);
   }
 
   private static RunReport run(SparkSession spark, String name, LineFormat format, String source, TableName rawTable,
@@ -59,7 +71,7 @@ public final class RawArchive {
     // again after a crash gets the same ingest time
     Dataset<Row> lines = format.parse(LineFormat.read(spark, source))
         .withColumn(Ingest.INGEST_TS.name(), current_timestamp());
-    Column[] archived = SparkRows.columns(format.feed().columns().plus(Ingest.SCHEMA));
+    Column[] archived = SparkRows.columns(format.feed().columns().plus(Rescued.DATA).plus(Ingest.SCHEMA));
     Column[] quarantined = SparkRows.columns(Quarantine.LINE_SCHEMA.plus(Ingest.SCHEMA));
     BatchCommitter committer = new BatchCommitter(name, checkpoint, rejectedTable, crash);
     return StreamRun.run(name, "row", StreamRun.availableNow(lines, checkpoint, (batch, id) -> {
@@ -68,10 +80,14 @@ public final class RawArchive {
         Dataset<Row> rows = parsed.withColumn(Ingest.BATCH_ID.name(), lit(id))
             .withColumn(Quarantine.DATASET.name(), lit(format.dataset()));
         Column reason = col(Quarantine.REASON.name());
+        // one job counts what each table gets and the rows that carried rescued data (the batch's record has them)
+        Row n = parsed.agg(count(when(reason.isNull(), lit(1))), count(when(reason.isNotNull(), lit(1))),
+            count(col(Rescued.DATA.name()))).first();
+        committer.rescued(id, n.getLong(2));
         Map<TableName, Dataset<Row>> out = new LinkedHashMap<>();
         out.put(rawTable, rows.where(reason.isNull()).select(archived));
         out.put(rejectedTable, rows.where(reason.isNotNull()).select(quarantined));
-        committer.append(id, out, BatchCommitter.Output.DERIVED);
+        committer.appendCounted(id, out, Map.of(rawTable, n.getLong(0), rejectedTable, n.getLong(1)));
       } finally {
         parsed.unpersist();
       }

@@ -188,7 +188,7 @@ public final class StreamBatches {
       Long input = raw ? written.values().stream().mapToLong(Long::longValue).sum() : null;
       out.add(new BatchRecord(run.stream(), queryId, null, b, BatchArrivals.newest(arrivals),
           arrivals.isEmpty() ? null : arrivals, Instant.ofEpochMilli(meta.timestampMs()),
-          Instant.ofEpochMilli(committedAt), input, written, quarantined, null, unit, null, null, null, before, after,
+          Instant.ofEpochMilli(committedAt), input, written, quarantined, null, null, unit, null, null, null, before, after,
           null, null, null, null, null, null, snapshots, List.of(), true));
     }
     return out;

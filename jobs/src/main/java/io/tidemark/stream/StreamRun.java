@@ -154,7 +154,7 @@ final class StreamRun {
     long duration = d.getOrDefault("triggerExecution", 0L);
     return new BatchRecord(committer.stream(), p.id().toString(), p.runId().toString(), batchId,
         BatchArrivals.newest(arrivals), arrivals.isEmpty() ? null : arrivals, started, started.plusMillis(duration),
-        p.numInputRows(), written, quarantined, late, lateUnit, duplicates, stateRows, stateBytes, before, after,
+        p.numInputRows(), written, quarantined, committer.rescued(batchId), late, lateUnit, duplicates, stateRows, stateBytes, before, after,
         eventTime(p, "min"), eventTime(p, "max"), duration, d.getOrDefault("queryPlanning", 0L),
         Math.max(0, d.getOrDefault("addBatch", 0L) - commitMs), commitMs, snapshots, replayed, false);
   }

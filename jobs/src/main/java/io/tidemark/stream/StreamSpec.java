@@ -4,6 +4,9 @@ import io.tidemark.CrashPoints;
 import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.core.Feed;
+import io.tidemark.core.FeedSchema;
+import io.tidemark.lakehouse.tables.FeedDeclarations;
 import io.tidemark.land.Lander;
 import java.time.Duration;
 import java.util.Arrays;
@@ -18,10 +21,11 @@ import org.apache.spark.sql.SparkSession;
  * commits carry the stream's watermark; {@code sideTable} the second table it writes: the quarantine of a raw
  * archive, the change log of the SCD2 dimension, null for the others. {@code watermark} is null for the raw
  * archives (they have none), {@code window} null but for the windowed counts. {@code batches} is the table each run's
- * micro-batches are recorded in ({@link StreamBatches}).
+ * micro-batches are recorded in ({@link StreamBatches}); {@code archive} the raw archive of the stream's feed, whose
+ * columns declare the feed when a run starts ({@link FeedDeclarations}).
  */
 public record StreamSpec(StreamKind kind, String source, TableName table, TableName sideTable, String checkpoint,
-                         Duration watermark, Duration window, TableName batches) {
+                         Duration watermark, Duration window, TableName batches, TableName archive) {
 
   public StreamSpec {
     Objects.requireNonNull(kind);
@@ -29,6 +33,7 @@ public record StreamSpec(StreamKind kind, String source, TableName table, TableN
     Objects.requireNonNull(table);
     Objects.requireNonNull(checkpoint);
     Objects.requireNonNull(batches);
+    Objects.requireNonNull(archive);
   }
 
   /** The stream as configured: landing zone, tables, checkpoint root and delays from {@code config}. */
@@ -38,16 +43,18 @@ public record StreamSpec(StreamKind kind, String source, TableName table, TableN
     String root = config.checkpointRoot();
     String checkpoint = (root.endsWith("/") ? root : root + "/") + kind.streamName();
     TableName batches = t.streamBatches();
+    TableName archive = kind.dataset() == Feed.EVENTS ? t.rawEvents() : t.rawCompanyChanges();
     return switch (kind) {
-      case RAW -> new StreamSpec(kind, source, t.rawEvents(), t.rejected(), checkpoint, null, null, batches);
+      case RAW -> new StreamSpec(kind, source, t.rawEvents(), t.rejected(), checkpoint, null, null, batches,
+          archive);
       case DEDUP -> new StreamSpec(kind, source, t.events(), null, checkpoint, config.dedupWatermark(), null,
-          batches);
+          batches, archive);
       case COUNTS -> new StreamSpec(kind, source, t.eventCounts(), null, checkpoint, config.countsWatermark(),
-          config.countsWindow(), batches);
+          config.countsWindow(), batches, archive);
       case RAW_COMPANIES -> new StreamSpec(kind, source, t.rawCompanyChanges(), t.rejected(), checkpoint, null,
-          null, batches);
+          null, batches, archive);
       case SCD2 -> new StreamSpec(kind, source, t.companies(), t.companyChanges(), checkpoint,
-          config.scd2Watermark(), null, batches);
+          config.scd2Watermark(), null, batches, archive);
     };
   }
 
@@ -63,22 +70,22 @@ public record StreamSpec(StreamKind kind, String source, TableName table, TableN
   /** Another source, or this one when {@code source} is null. */
   public StreamSpec withSource(String source) {
     return source == null ? this
-        : new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window, batches);
+        : new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window, batches, archive);
   }
 
   public StreamSpec withTable(TableName table) {
     return table == null ? this
-        : new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window, batches);
+        : new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window, batches, archive);
   }
 
   public StreamSpec withSideTable(TableName sideTable) {
     return sideTable == null ? this
-        : new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window, batches);
+        : new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window, batches, archive);
   }
 
   public StreamSpec withCheckpoint(String checkpoint) {
     return checkpoint == null ? this
-        : new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window, batches);
+        : new StreamSpec(kind, source, table, sideTable, checkpoint, watermark, window, batches, archive);
   }
 
   /** The duration in a run's report of recording its micro-batches. */
@@ -106,10 +113,16 @@ public record StreamSpec(StreamKind kind, String source, TableName table, TableN
     return switch (kind) {
       case RAW -> RawArchive.run(spark, source, table, sideTable, checkpoint, crash);
       case RAW_COMPANIES -> RawArchive.companies(spark, source, table, sideTable, checkpoint, crash);
-      case DEDUP -> Dedup.run(spark, source, table, checkpoint, watermark, Dedup.Mode.WITHIN_WATERMARK, crash);
+      case DEDUP -> Dedup.run(spark, source, table, checkpoint, watermark, Dedup.Mode.WITHIN_WATERMARK, crash,
+          declared(spark));
       case COUNTS -> WindowedCounts.run(spark, source, table, checkpoint,
           new WindowedCounts.Options(watermark, window), crash);
       case SCD2 -> Scd2Upsert.run(spark, source, table, sideTable, checkpoint, watermark, crash);
     };
+  }
+
+  /** The stream's feed as its raw archive declares it now: read at the start of each run. */
+  private FeedSchema declared(SparkSession spark) {
+    return FeedDeclarations.read(spark, archive.toString(), kind.dataset());
   }
 }

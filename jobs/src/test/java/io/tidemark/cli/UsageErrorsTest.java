@@ -44,7 +44,8 @@ class UsageErrorsTest {
       if (required != null || spec.argGroups().stream().anyMatch(g -> g.multiplicity().min() > 0)) {
         // the required argument left out
         expected = required instanceof OptionSpec o ? "missing required option: '" + o.longestName()
-            : required != null ? "missing required parameter: '" + required.paramLabel()
+            : required != null ? "missing required parameter" + (spec.positionalParameters().stream()
+                .filter(x -> x.required()).count() > 1 ? "s" : "") + ": '" + required.paramLabel()
             : "missing required argument (specify one of these)";
       } else {
         // an option that takes a value, given none: the command's own, else a setting every command takes

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class ColumnNamesTest {
   private static final List<Class<?>> DECLARATIONS = List.of(Events.class, CompanyChanges.class, Ingest.class,
       Quarantine.class, Dimension.class, WindowCounts.class, RestatementRecords.class, AuditRecords.class,
-      BatchColumns.class);
+      BatchColumns.class, Rescued.class);
   private static final Pattern LITERAL = Pattern.compile("\"((?:[^\"\\\\]|\\\\.)*)\"");
   /** Methods whose string arguments are column names (Spark's, Iceberg's expressions, rows). */
   private static final Pattern COLUMN_ARGUMENT = Pattern.compile("\\b(col|getAs|getField|fieldIndex|withColumn|"

@@ -21,7 +21,7 @@ class ArrivalRunsTest {
     Map<String, Long> rows = new LinkedHashMap<>();
     rows.put("facts.event_counts", written);
     return new BatchRecord(WindowedCounts.NAME, "q", run, batch, arrival, arrival == null ? null : arrival.toString(),
-        T0.plusSeconds(batch * 10), T0.plusSeconds(batch * 10 + 2), recovered ? null : input, rows, 0,
+        T0.plusSeconds(batch * 10), T0.plusSeconds(batch * 10 + 2), recovered ? null : input, rows, 0, null,
         recovered ? null : late, "partial count", recovered ? null : 0L, recovered ? null : 3L, null,
         T0.plusSeconds(batch), T0.plusSeconds(batch + 1), null, null, recovered ? null : 2000L, 100L, 1500L, 400L,
         Map.of(), List.of(), recovered);

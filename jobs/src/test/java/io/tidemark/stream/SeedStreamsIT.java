@@ -96,17 +96,19 @@ class SeedStreamsIT extends StackTest {
   }
 
   /**
-   * A line whose every field but one converts is invalid for every stream, whichever columns a stream's query
-   * uses: counts use no amount, and Spark's JSON reader parses only the columns a query needs, so an amount that
-   * is not a number would go unnoticed there while the raw archive quarantines the line.
+   * One rule of validity for every stream, whichever columns a stream's query uses (counts use no amount, and Spark's
+   * JSON reader parses only the columns a query needs): a line whose optional field does not convert is valid for
+   * all of them, with that field null and its value kept in the raw archive's rescued data; a line whose required
+   * field does not convert is quarantined and counted by none.
    */
   @Test
-  void aLineTheRawArchiveRejectsIsCountedByNoStream() throws Exception {
+  void anOptionalFieldThatDoesNotConvertIsRescuedAndTheLineCountedByEveryStream() throws Exception {
     Landing landing = stack.landing("badfield").land(new Arrival(1, List.of(LandingFile.of(Feed.EVENTS, "a.jsonl",
         """
         {"event_id":1,"company_id":"c1","amount":1.5,"event_ts":"2026-01-01T00:01:00Z"}
         {"event_id":2,"company_id":"c1","amount":"n/a","event_ts":"2026-01-01T00:02:00Z"}
         {"event_id":3,"company_id":"c1","amount":2,"event_ts":"2026-01-01T01:00:00Z"}
+        {"event_id":4,"company_id":"c1","amount":2,"event_ts":"soon"}
         """))));
     String source = landing.source(Feed.EVENTS);
     TableName raw = fx.table(TableCatalog::rawEvents, "badfield_raw");
@@ -116,11 +118,15 @@ class SeedStreamsIT extends StackTest {
     RawArchive.run(spark, source, raw, rejected, tmp.resolve("cp-raw").toString());
     SeedContract.counts(spark, source, counts.toString(), tmp.resolve("cp-counts").toString());
     SeedContract.dedup(spark, source, events.toString(), tmp.resolve("cp-dedup").toString());
-    assertThat(fx.strings("SELECT reason FROM " + rejected.sql())).containsExactly("amount is not a number: n/a");
-    assertThat(fx.countRows(counts)).as("the window counts the raw archive's one valid event in it")
-        .containsExactly("c1|2026-01-01 00:00:00|1");
+    assertThat(fx.strings("SELECT reason FROM " + rejected.sql())).as("a required field that does not convert")
+        .containsExactly("event_ts is not a timestamp: soon");
+    assertThat(fx.strings("SELECT concat_ws('|', CAST(event_id AS STRING), coalesce(CAST(amount AS STRING), 'NULL'), "
+        + "coalesce(rescued_data, 'NULL')) FROM " + raw.sql() + " ORDER BY event_id"))
+        .containsExactly("1|1.5|NULL", "2|NULL|{\"amount\":\"n/a\"}", "3|2.0|NULL");
+    assertThat(fx.countRows(counts)).as("the window counts both events in it")
+        .containsExactly("c1|2026-01-01 00:00:00|2");
     assertThat(fx.strings("SELECT CAST(event_id AS STRING) FROM " + events.sql() + " ORDER BY event_id"))
-        .containsExactly("1", "3");
+        .containsExactly("1", "2", "3");
   }
 
   @Test

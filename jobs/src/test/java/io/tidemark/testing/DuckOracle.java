@@ -55,12 +55,12 @@ public final class DuckOracle implements AutoCloseable {
               WHEN json_type(j, '$.event_ts') <> 'VARCHAR'
                 OR TRY_CAST(json_extract_string(j, '$.event_ts') AS TIMESTAMPTZ) IS NULL
                 THEN 'event_ts is not a timestamp'
-              WHEN coalesce(json_type(j, '$.amount'), 'NULL') NOT IN ('NULL', 'BIGINT', 'UBIGINT', 'DOUBLE')
-                THEN 'amount is not a number'
             END AS reason,
             TRY_CAST(json_extract_string(j, '$.event_id') AS INTEGER) AS event_id,
             json_extract_string(j, '$.company_id') AS company_id,
-            TRY_CAST(json_extract_string(j, '$.amount') AS DOUBLE) AS amount,
+            -- an amount that is not a number is an optional field that did not convert: null, the line valid
+            CASE WHEN json_type(j, '$.amount') IN ('BIGINT', 'UBIGINT', 'DOUBLE')
+              THEN TRY_CAST(json_extract_string(j, '$.amount') AS DOUBLE) END AS amount,
             CAST(TRY_CAST(json_extract_string(j, '$.event_ts') AS TIMESTAMPTZ) AS TIMESTAMP) AS event_ts
           FROM o""");
       st.execute("CREATE TABLE ev AS SELECT run, event_id, company_id, amount, event_ts FROM parsed "

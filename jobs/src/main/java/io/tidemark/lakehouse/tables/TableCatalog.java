@@ -2,6 +2,7 @@ package io.tidemark.lakehouse.tables;
 
 import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
+import io.tidemark.core.FeedSchema;
 import io.tidemark.core.TableSchemas;
 import io.tidemark.core.TableShape;
 import java.util.List;
@@ -47,6 +48,24 @@ public final class TableCatalog {
 
   public static TableDefinition companies(TableName name) {
     return of(name, TableSchemas.COMPANIES);
+  }
+
+  // the same for a feed as declared when a job runs (its promoted fields too)
+
+  public static TableDefinition rawEvents(TableName name, FeedSchema events) {
+    return of(name, TableSchemas.rawEvents(events));
+  }
+
+  public static TableDefinition rawCompanyChanges(TableName name, FeedSchema companies) {
+    return of(name, TableSchemas.rawCompanyChanges(companies));
+  }
+
+  public static TableDefinition events(TableName name, FeedSchema events) {
+    return of(name, TableSchemas.events(events));
+  }
+
+  public static TableDefinition companyChanges(TableName name, FeedSchema companies) {
+    return of(name, TableSchemas.companyChanges(companies));
   }
 
   public static TableDefinition restatementLog(TableName name) {

@@ -1,0 +1,216 @@
+package io.tidemark.evolve;
+
+import io.tidemark.audit.AuditCheck;
+import io.tidemark.core.Rescued;
+import io.tidemark.core.Type;
+import io.tidemark.lakehouse.storage.Storage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Types;
+
+/**
+ * The audit of a promotion before it is merged, in DuckDB over the Parquet files of the raw archive and the events
+ * as they were (the staging branch's snapshots the branch started from) and as the backfill left them: the rows
+ * backfilled are the rows that carried the key (those whose value did not convert keep it in the rescued data), each
+ * value moved from the rescued data to the column and nothing else changed, and each event holds the value of the
+ * archived rows it came from. DuckDB reads the JSON and converts the values itself: an engine other than the one
+ * that wrote.
+ */
+final class BackfillAudit {
+  /** The checks, and the rows that hold a value in the new column. */
+  record Outcome(List<AuditCheck> checks, long rawRows, long eventRows) {}
+
+  private final Storage storage;
+  private final Path workDir;
+
+  BackfillAudit(Storage storage, Path workDir) {
+    this.storage = storage;
+    this.workDir = workDir;
+  }
+
+  Outcome audit(Table raw, long rawBefore, Table events, Long eventsBefore, String key, Type type) {
+    try (Connection db = DriverManager.getConnection("jdbc:duckdb:"); Statement st = db.createStatement()) {
+      st.execute("SET TimeZone = 'UTC'");
+      load(st, "rb", raw, rawBefore);
+      load(st, "ra", raw, raw.currentSnapshot().snapshotId());
+      load(st, "eb", events, eventsBefore);
+      load(st, "ea", events, events.currentSnapshot() == null ? null : events.currentSnapshot().snapshotId());
+      // a widening: the column was there before, with the values that converted to its narrower type
+      boolean widening = has(st, "rb", key);
+      ensureColumn(st, "ra", key, type);
+      ensureColumn(st, "ea", key, type);
+      String k = "\"" + key + "\"";
+      String path = "'$.\"" + key + "\"'";
+      String rescued = Rescued.DATA.name();
+      List<String> rawTyped = others(raw, key, rescued);
+      List<String> eventTyped = others(events, key, null);
+      String rt = String.join(", ", rawTyped);
+      String et = String.join(", ", eventTyped);
+      List<AuditCheck> checks = new ArrayList<>();
+      String table = raw.name();
+
+      checks.add(AuditCheck.of("raw: other columns unchanged", table, differ(st, "SELECT " + rt + " FROM rb",
+          "SELECT " + rt + " FROM ra"), "the archive's rows, apart from " + key + " and " + rescued
+          + ", are the same before and after"));
+
+      long carried = one(st, "SELECT count(*) FROM rb WHERE coalesce(json_type(" + rescued + ", " + path
+          + "), 'NULL') <> 'NULL'");
+      long backfilled = one(st, "SELECT count(*) FROM ra WHERE " + k + " IS NOT NULL")
+          - (widening ? one(st, "SELECT count(*) FROM rb WHERE " + k + " IS NOT NULL") : 0);
+      long stayed = one(st, "SELECT count(*) FROM ra WHERE coalesce(json_type(" + rescued + ", " + path
+          + "), 'NULL') <> 'NULL'");
+      long both = one(st, "SELECT count(*) FROM ra WHERE " + k + " IS NOT NULL AND json_type(" + rescued + ", "
+          + path + ") IS NOT NULL");
+      checks.add(AuditCheck.of("raw: rows backfilled = rows that carried the key", table,
+          (backfilled + stayed == carried ? 0 : 1) + both, backfilled + " row(s) backfilled, " + stayed
+              + " kept in the rescued data (not " + type.phrase() + "), of " + carried + " that carried " + key
+              + (both > 0 ? "; " + both + " row(s) hold it twice" : "")));
+
+      // each value: DuckDB's conversion of the rescued JSON, where it is of a kind Spark's reader converts
+      String base = "json_merge_patch(json_merge_patch('{}', coalesce(" + rescued + ", '{}')), '{\"" + key
+          + "\":null}')";
+      String raw0 = "NULLIF(CAST(json_extract(" + rescued + ", " + path + ") AS VARCHAR), 'null')";
+      String cast = "TRY_CAST(json_extract_string(" + rescued + ", " + path + ") AS " + duck(type) + ")";
+      String convertible = "json_type(" + rescued + ", " + path + ") IN (" + kinds(type) + ")";
+      String before = "SELECT " + rt + ", " + base + " AS rest, " + (widening ? "coalesce(CAST(" + k + " AS "
+          + duck(type) + "), " : "(") + "CASE WHEN " + convertible + " THEN " + cast
+          + " END) AS v, CASE WHEN " + convertible + " AND " + cast + " IS NOT NULL THEN NULL ELSE " + raw0
+          + " END AS kept FROM rb";
+      String after = "SELECT " + rt + ", " + base + " AS rest, " + k + " AS v, " + raw0 + " AS kept FROM ra";
+      long moved = differ(st, before, after);
+      checks.add(AuditCheck.of("raw: each value moved from the rescued data to the column", table, moved,
+          moved == 0 ? "DuckDB's reading of the rescued data before equals the column and the rescued data after"
+              : moved + " row(s) differ from DuckDB's reading of the rescued data before"));
+
+      checks.add(AuditCheck.of("events: other columns unchanged", events.name(), differ(st,
+          "SELECT " + et + " FROM eb", "SELECT " + et + " FROM ea"), "the events, apart from " + key
+          + ", are the same before and after"));
+      String same = eventTyped.stream().map(c -> "r." + c + " IS NOT DISTINCT FROM e." + c)
+          .collect(Collectors.joining(" AND "));
+      long wrong = one(st, "SELECT count(*) FROM ea e WHERE e." + k + " IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ra r "
+          + "WHERE " + same + " AND r." + k + " = e." + k + ")");
+      long missing = one(st, "SELECT count(*) FROM ea e WHERE e." + k + " IS NULL AND EXISTS (SELECT 1 FROM ra r WHERE "
+          + same + " AND r." + k + " IS NOT NULL)");
+      long eventRows = one(st, "SELECT count(*) FROM ea WHERE " + k + " IS NOT NULL")
+          - (widening ? one(st, "SELECT count(*) FROM eb WHERE " + k + " IS NOT NULL") : 0);
+      checks.add(AuditCheck.of("events: the value of the archived rows they came from", events.name(),
+          wrong + missing, eventRows + " event(s) backfilled" + (wrong + missing > 0 ? "; " + wrong
+              + " with a value no archived row has, " + missing + " left without one" : "")));
+      return new Outcome(checks, backfilled, eventRows);
+    } catch (SQLException e) {
+      throw new EvolveException("evolve promote: the DuckDB audit failed: " + e.getMessage().lines().findFirst()
+          .orElse(""));
+    }
+  }
+
+  /** The table's columns but the promoted one (and the rescued data). */
+  private static List<String> others(Table table, String key, String rescued) {
+    return table.schema().columns().stream().map(Types.NestedField::name)
+        .filter(n -> !n.equals(key) && !n.equals(rescued)).map(n -> "\"" + n + "\"").toList();
+  }
+
+  /** Rows in one query and not the other, counted as multisets both ways. */
+  private static long differ(Statement st, String a, String b) throws SQLException {
+    return one(st, "SELECT count(*) FROM ((" + a + " EXCEPT ALL " + b + ") UNION ALL (" + b + " EXCEPT ALL " + a
+        + "))");
+  }
+
+  private static long one(Statement st, String sql) throws SQLException {
+    try (ResultSet rs = st.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** The JSON kinds (DuckDB's names) Spark's JSON reader converts to the type. */
+  private static String kinds(Type type) {
+    return switch (type) {
+      case INT, BIGINT -> "'BIGINT', 'UBIGINT'";
+      case DOUBLE -> "'BIGINT', 'UBIGINT', 'DOUBLE'";
+      case BOOLEAN -> "'BOOLEAN'";
+      case TIMESTAMP -> "'VARCHAR'";
+      default -> "'VARCHAR', 'BIGINT', 'UBIGINT', 'DOUBLE', 'BOOLEAN', 'OBJECT', 'ARRAY'";
+    };
+  }
+
+  /** The type in DuckDB, as it reads Iceberg's Parquet (timestamps with a time zone). */
+  private static String duck(Type type) {
+    return type == Type.TIMESTAMP ? "TIMESTAMPTZ" : type.duckDb();
+  }
+
+  private static void ensureColumn(Statement st, String table, String key, Type type) throws SQLException {
+    if (!has(st, table, key)) {
+      // no data file written since the column came: every row reads it as null
+      st.execute("ALTER TABLE " + table + " ADD COLUMN \"" + key + "\" " + duck(type));
+    }
+  }
+
+  private static boolean has(Statement st, String table, String column) throws SQLException {
+    return one(st, "SELECT count(*) FROM information_schema.columns WHERE table_name = '" + table
+        + "' AND column_name = '" + column + "'") > 0;
+  }
+
+  /** The table's rows at a snapshot as DuckDB table {@code name}; Iceberg's columns by name across old files. */
+  private void load(Statement st, String name, Table table, Long snapshot) throws SQLException {
+    List<Path> files = snapshot == null ? List.of() : download(table, snapshot);
+    if (files.isEmpty()) {
+      st.execute("CREATE TABLE " + name + " AS SELECT * FROM (SELECT " + table.schema().columns().stream()
+          .map(f -> "CAST(NULL AS " + duckType(f.type()) + ") AS \"" + f.name() + "\"")
+          .collect(Collectors.joining(", ")) + ") WHERE false");
+      return;
+    }
+    st.execute("CREATE TABLE " + name + " AS SELECT * FROM read_parquet([" + files.stream()
+        .map(f -> "'" + f.toAbsolutePath() + "'").collect(Collectors.joining(", ")) + "], union_by_name = true)");
+  }
+
+  private static String duckType(org.apache.iceberg.types.Type t) {
+    return switch (t.typeId()) {
+      case INTEGER -> "INTEGER";
+      case LONG -> "BIGINT";
+      case DOUBLE -> "DOUBLE";
+      case BOOLEAN -> "BOOLEAN";
+      case TIMESTAMP -> "TIMESTAMPTZ";
+      default -> "VARCHAR";
+    };
+  }
+
+  /** The snapshot's data files, copied to the work dir (each once); a delete file would be ignored, so refused. */
+  private List<Path> download(Table table, long snapshot) {
+    List<Path> out = new ArrayList<>();
+    try {
+      Files.createDirectories(workDir);
+      try (CloseableIterable<FileScanTask> tasks = table.newScan().useSnapshot(snapshot).planFiles()) {
+        for (FileScanTask task : tasks) {
+          if (!task.deletes().isEmpty()) {
+            throw new EvolveException("evolve promote: " + table.name() + " has delete files; run tidemark maintain "
+                + "compact first");
+          }
+          URI uri = URI.create(task.file().location());
+          String key = uri.getPath().replaceFirst("^/", "");
+          Path local = workDir.resolve(key.replace('/', '_'));
+          if (!Files.exists(local)) {
+            storage.download(uri.getHost(), key, local);
+          }
+          out.add(local);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out;
+  }
+}

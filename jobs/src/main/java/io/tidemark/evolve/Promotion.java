@@ -1,0 +1,240 @@
+package io.tidemark.evolve;
+
+import io.tidemark.CrashPoints;
+import io.tidemark.audit.AuditCheck;
+import io.tidemark.config.TableName;
+import io.tidemark.config.Tables;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.core.CommitKeys;
+import io.tidemark.core.Events;
+import io.tidemark.core.Feed;
+import io.tidemark.core.FeedSchema;
+import io.tidemark.core.KeySurvey;
+import io.tidemark.core.Rescued;
+import io.tidemark.core.Type;
+import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.lakehouse.nessie.NessieRefs;
+import io.tidemark.lakehouse.tables.FeedDeclarations;
+import io.tidemark.lakehouse.tables.IcebergTables;
+import io.tidemark.report.RescuedKeys;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.spark.CommitMetadata;
+import org.apache.iceberg.types.Types;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.api.java.UDF2;
+import org.apache.spark.sql.types.DataTypes;
+
+/**
+ * {@code tidemark evolve promote}: a key the events carried beyond their columns becomes a column of the raw archive
+ * and of the deduplicated events, on a branch of its own cut from the staging branch: the column added (Iceberg adds
+ * it in place, no file rewritten), backfilled from the rescued data of the rows already archived (Spark's JSON
+ * conversion, the one the streams use, so a value that does not convert stays in the rescued data), audited in DuckDB
+ * against the archive as it was, and merged into the staging branch in one commit; the next publish takes every
+ * table to main at once. The raw archive's columns in the catalog are then the feed's declaration ({@link
+ * FeedDeclarations}): the streams read them when a run starts, so the next arrival fills the column without a new
+ * checkpoint.
+ *
+ * <p>Safe to kill and to rerun: everything happens on the branch until the one merge; a rerun finds the column on the
+ * staging branch and does nothing, or starts the branch again from the staging branch's head.
+ */
+public final class Promotion {
+  static final String AUTHOR = "tidemark evolve";
+  private static final String VALUE = "tidemark_rescued_value";
+  private static final String WITHOUT = "tidemark_rescued_without";
+
+  /** What a promotion did: nothing when the key was promoted before ({@code merged} null). */
+  public record Result(String feed, String key, Type type, boolean widened, long rawRows, long eventRows,
+                       List<AuditCheck> checks, String merged) {
+    public String summary() {
+      return merged == null ? feed + "." + key + " is a column already, of a type that holds what it carried: "
+          + "nothing to do"
+          : (widened ? "widened " + feed + "." + key + " to " : "promoted " + feed + "." + key + " as ") + type.sql()
+              + ": " + rawRows + " archived row(s) and " + eventRows
+              + " event(s) backfilled, " + checks.size() + " audit check(s) passed, merged into the staging branch ("
+              + merged.substring(0, Math.min(8, merged.length())) + "); the next publish takes it to main";
+    }
+  }
+
+  private final Lakehouse lh;
+  private final CrashPoints crash;
+
+  public Promotion(Lakehouse lh, CrashPoints crash) {
+    this.lh = lh;
+    this.crash = crash;
+  }
+
+  /** The keys the raw archives kept on the staging branch, events first. */
+  public List<KeySurvey.Finding> list() {
+    Tables t = lh.config().tables();
+    String staging = lh.config().stagingBranch();
+    List<KeySurvey.Finding> out = new java.util.ArrayList<>(RescuedKeys.of(lh.spark(), t.rawEvents().sqlAt(staging),
+        Feed.EVENTS));
+    out.addAll(RescuedKeys.of(lh.spark(), t.rawCompanyChanges().sqlAt(staging), Feed.COMPANIES));
+    return out;
+  }
+
+  /** Promotes {@code key} of {@code feed} with {@code type} (null: the suggested one). */
+  public Result promote(Feed feed, String key, Type type) {
+    if (feed != Feed.EVENTS) {
+      throw new EvolveException("evolve promote: only keys of the events can be promoted so far; " + feed.dir()
+          + "." + key + " stays in " + lh.config().tables().rawCompanyChanges() + ".rescued_data");
+    }
+    SparkSession spark = lh.spark();
+    TidemarkConfig config = lh.config();
+    Tables t = config.tables();
+    String staging = config.stagingBranch();
+    FeedSchema declared = FeedDeclarations.read(spark, t.rawEvents().sqlAt(staging), feed);
+    if (Events.FEED.declares(key)) {
+      throw new EvolveException("evolve promote: " + key + " is declared by the events as "
+          + Events.FEED.columns().column(key).type().sql() + "; Iceberg cannot widen it in place to hold what did not"
+          + " convert, which stays in the rescued data");
+    }
+    KeySurvey.Finding finding = RescuedKeys.of(spark, t.rawEvents().sqlAt(staging), feed).stream()
+        .filter(f -> f.key().equals(key)).findFirst().orElse(null);
+    if (declared.declares(key)) {
+      Type now = declared.columns().column(key).type();
+      // a promoted column whose later values outgrow its type: widened in place when Iceberg can, else nothing
+      Type wider = finding == null ? null : type != null ? type : finding.suggested();
+      if (wider == null || wider == now || !KeySurvey.widens(now, wider)) {
+        return new Result(feed.dir(), key, now, false, 0, 0, List.of(), null);
+      }
+      return onBranch(feed, key, wider, true);
+    }
+    if (finding == null) {
+      throw new EvolveException("evolve promote: no row of " + t.rawEvents() + " on " + staging + " carries " + key
+          + "; see tidemark evolve list");
+    }
+    if (!finding.promotable() && type == null) {
+      throw new EvolveException("evolve promote: " + finding.describe());
+    }
+    if (!key.matches("[A-Za-z_][A-Za-z0-9_]{0,127}")) {
+      throw new EvolveException("evolve promote: '" + key + "' is not a column name; it stays in the rescued data");
+    }
+    return onBranch(feed, key, type == null ? finding.suggested() : type, false);
+  }
+
+  /** The column added (or widened) on a branch of its own, backfilled, audited and merged into the staging branch. */
+  private Result onBranch(Feed feed, String key, Type as, boolean widen) {
+    SparkSession spark = lh.spark();
+    TidemarkConfig config = lh.config();
+    Tables t = config.tables();
+    String staging = config.stagingBranch();
+    String branch = "evolve-" + feed.dir() + "-" + key;
+    try (NessieRefs refs = new NessieRefs(lh.endpoints())) {
+      if (refs.exists(branch)) {
+        // left by a run that was killed before its merge: nothing else writes it, start again from the staging head
+        refs.deleteBranch(branch);
+      }
+      refs.createBranch(branch, refs.branch(staging));
+      registerFunctions(spark);
+      TableName raw = t.rawEvents();
+      TableName events = t.events();
+      Table rawBefore = IcebergTables.load(spark, raw.sqlAt(branch));
+      Table eventsBefore = IcebergTables.load(spark, events.sqlAt(branch));
+      long rawSnapshot = rawBefore.currentSnapshot().snapshotId();
+      Long eventsSnapshot = eventsBefore.currentSnapshot() == null ? null
+          : eventsBefore.currentSnapshot().snapshotId();
+      addColumn(rawBefore, key, as);
+      addColumn(eventsBefore, key, as);
+      String what = (widen ? "widen " : "promote ") + feed.dir() + "." + key + (widen ? " to " : " as ") + as.sql();
+      crash.at("evolve:after-add");
+      Map<String, String> props = Map.of(CommitKeys.STREAM, CommitKeys.EVOLVE_STREAM);
+      withProperties(props, () -> spark.sql(backfillRaw(raw.sqlAt(branch), key, as)));
+      crash.at("evolve:after-raw");
+      withProperties(props, () -> spark.sql(backfillEvents(events.sqlAt(branch), raw.sqlAt(branch), key)));
+      crash.at("evolve:after-events");
+      Table rawAfter = IcebergTables.load(spark, raw.sqlAt(branch));
+      Table eventsAfter = IcebergTables.load(spark, events.sqlAt(branch));
+      rawAfter.refresh();
+      eventsAfter.refresh();
+      BackfillAudit.Outcome audit = new BackfillAudit(lh.storage(), workDir(config, branch))
+          .audit(rawAfter, rawSnapshot, eventsAfter, eventsSnapshot, key, as);
+      List<AuditCheck> failed = audit.checks().stream().filter(c -> !c.passed()).toList();
+      if (!failed.isEmpty()) {
+        throw new EvolveException("evolve promote refused: audit " + failed.get(0) + "; branch " + branch
+            + " kept for inspection, the staging branch unchanged");
+      }
+      String message = "evolve: " + what + " (" + audit.rawRows() + " archived row(s), " + audit.eventRows()
+          + " event(s) backfilled)";
+      String merged = refs.merge(refs.branch(branch), staging, message, AUTHOR,
+          Map.of(CommitKeys.STREAM, CommitKeys.EVOLVE_STREAM)).orElseThrow(() -> new EvolveException(
+              "evolve promote: the staging branch changed " + raw + " or " + events + " meanwhile (a stream ran?); "
+                  + "run it again between stream runs"));
+      crash.at("evolve:after-merge");
+      refs.deleteBranch(branch);
+      return new Result(feed.dir(), key, as, widen, audit.rawRows(), audit.eventRows(), audit.checks(), merged);
+    }
+  }
+
+  private static void registerFunctions(SparkSession spark) {
+    spark.udf().register(VALUE, (UDF2<String, String, String>) Rescued::value, DataTypes.StringType);
+    spark.udf().register(WITHOUT, (UDF2<String, String, String>) Rescued::without, DataTypes.StringType);
+  }
+
+  /**
+   * The archive's rows that carried the key get its value in the column, converted by Spark's JSON reader as the
+   * streams convert it, and lose it from the rescued data; a value that does not convert stays there, and a key sent
+   * as null is dropped (the column holds exactly that, as for a declared field).
+   */
+  static String backfillRaw(String raw, String key, Type type) {
+    String rescued = Rescued.DATA.name();
+    String converted = "from_json(" + rescued + ", '`" + key + "` " + type.sql() + "').`" + key + "`";
+    String value = VALUE + "(" + rescued + ", '" + key + "')";
+    return "UPDATE " + raw + " SET `" + key + "` = " + converted + ", " + rescued + " = CASE WHEN " + converted
+        + " IS NOT NULL OR " + value + " = 'null' THEN " + WITHOUT + "(" + rescued + ", '" + key + "') ELSE " + rescued
+        + " END WHERE " + rescued + " IS NOT NULL AND " + value + " IS NOT NULL";
+  }
+
+  /**
+   * The deduplicated events get the value of the archived rows they came from: the same event id, company, amount
+   * and event time (several such rows with different values: the greatest, so a rerun picks the same one).
+   */
+  static String backfillEvents(String events, String raw, String key) {
+    List<String> cols = Events.FEED.columns().names();
+    StringBuilder on = new StringBuilder();
+    for (String c : cols) {
+      on.append(on.length() == 0 ? "" : " AND ").append("e.").append(c).append(" <=> r.").append(c);
+    }
+    return "MERGE INTO " + events + " e USING (SELECT " + String.join(", ", cols) + ", max(`" + key + "`) AS v FROM "
+        + raw + " WHERE `" + key + "` IS NOT NULL GROUP BY " + String.join(", ", cols) + ") r ON " + on
+        + " WHEN MATCHED AND e.`" + key + "` IS NULL THEN UPDATE SET e.`" + key + "` = r.v";
+  }
+
+  /** The column added, or widened in place (Iceberg's type promotion: the data files stay as they are). */
+  private static void addColumn(Table table, String key, Type type) {
+    table.refresh();
+    Types.NestedField field = table.schema().findField(key);
+    if (field == null) {
+      table.updateSchema().addColumn(key, iceberg(type), "promoted by tidemark evolve from the rescued data")
+          .commit();
+    } else if (!field.type().equals(iceberg(type))) {
+      table.updateSchema().updateColumn(key, iceberg(type).asPrimitiveType()).commit();
+    }
+  }
+
+  static org.apache.iceberg.types.Type iceberg(Type type) {
+    return switch (type) {
+      case INT -> Types.IntegerType.get();
+      case BIGINT -> Types.LongType.get();
+      case DOUBLE -> Types.DoubleType.get();
+      case STRING -> Types.StringType.get();
+      case BOOLEAN -> Types.BooleanType.get();
+      case TIMESTAMP -> Types.TimestampType.withZone();
+      default -> throw new EvolveException("evolve promote: no column of type " + type.sql());
+    };
+  }
+
+  private static void withProperties(Map<String, String> props, Runnable write) {
+    CommitMetadata.withCommitProperties(props, () -> {
+      write.run();
+      return 0;
+    }, RuntimeException.class);
+  }
+
+  private static Path workDir(TidemarkConfig config, String branch) {
+    return config.home().resolve("work").resolve(branch);
+  }
+}

@@ -1,0 +1,209 @@
+package io.tidemark.evolve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.config.Setting;
+import io.tidemark.config.Tables;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.core.Feed;
+import io.tidemark.land.Arrival;
+import io.tidemark.land.Lander;
+import io.tidemark.land.LandingFile;
+import io.tidemark.land.SeedScenarios;
+import io.tidemark.lakehouse.nessie.NessieRefs;
+import io.tidemark.testing.Cli;
+import io.tidemark.testing.DuckOracle;
+import io.tidemark.testing.NessieRest;
+import io.tidemark.testing.StackTest;
+import io.tidemark.testing.Steps;
+import io.tidemark.testing.TestStack;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code tidemark evolve} on a pipeline with branches of its own: a key the events started to carry is listed, then
+ * promoted (killed once before its merge, then run again: promoted once), backfilled from the archive, the next
+ * arrival's rows fill it through the same checkpoints, and the next publish takes every table to main, equal to
+ * DuckDB's reading of the landed lines; a tag made before the promotion reads the tables as they were.
+ */
+@Steps
+class EvolveIT extends StackTest {
+  private static final String ARRIVAL_2 = """
+      {"event_id":9001,"company_id":"c1","amount":1.5,"event_ts":"2026-01-01T00:20:00Z","region":"eu"}
+      {"event_id":9002,"company_id":"c2","amount":2,"event_ts":"2026-01-01T00:21:00Z"}
+      {"event_id":9003,"company_id":"c1","amount":2,"event_ts":"2026-01-01T00:22:00Z","region":"us","channel":"web"}
+      {"event_id":9003,"company_id":"c1","amount":2,"event_ts":"2026-01-01T00:22:00Z","region":"us"}
+      """;
+  private static final String ARRIVAL_3 = """
+      {"event_id":9004,"company_id":"c2","amount":3,"event_ts":"2026-01-01T00:30:00Z","region":"apac"}
+      {"event_id":9005,"company_id":"c1","amount":3,"event_ts":"2026-01-01T00:31:00Z"}
+      """;
+  private static final String TAG = "before-evolve";
+
+  private Map<String, String> env;
+  private Tables t;
+  private String main;
+  private String ingest;
+  private Lander lander;
+  private NessieRest nessie;
+  private NessieRefs refs;
+  private Path dir;
+  private String tag;
+
+  @BeforeAll
+  void aPipelineWithBranchesOfItsOwn(@TempDir Path dir) {
+    this.dir = dir;
+    String name = TestStack.unique("evolve");
+    main = name + "_main";
+    ingest = name + "_ingest";
+    tag = name + "-" + TAG;
+    TidemarkConfig config = stack.config().scoped(name, dir.resolve("cp"))
+        .with(Map.of(Setting.NESSIE_REF, main, Setting.STAGING_BRANCH, ingest));
+    env = stack.env(config);
+    t = config.tables();
+    nessie = stack.nessie();
+    refs = new NessieRefs(stack.endpoints());
+    succeeds(Cli.run(env, "bootstrap"));
+    lander = new Lander(stack.lakehouse().storage(), config.landingBucket(), "");
+  }
+
+  @AfterAll
+  void close() {
+    refs.close();
+  }
+
+  @Test
+  @Order(1)
+  void aNewKeyIsListedWithItsFirstArrivalAndASuggestedType() {
+    lander.land(SeedScenarios.ALL.arrivals().get(0));
+    lander.land(new Arrival(2, List.of(LandingFile.of(Feed.EVENTS, "drift.jsonl", ARRIVAL_2))));
+    succeeds(Cli.run(env, "stream", "all"));
+    succeeds(Cli.run(env, "publish"));
+    refs.tag(tag, main, nessie.hash(main));
+    Cli.Result list = succeeds(Cli.run(env, "evolve", "list"));
+    assertThat(list.out()).contains("events.region: 3 row(s), first in arrival 2", "suggested type STRING")
+        .contains("events.channel: 1 row(s)");
+  }
+
+  @Test
+  @Order(2)
+  void aPromotionKilledBeforeItsMergeChangesNothingAndItsRerunPromotesOnce() {
+    String staged = nessie.hash(ingest);
+    Cli.Result killed = Cli.run(Cli.crashing(env, "evolve:after-raw"), "evolve", "promote", "events", "region");
+    assertThat(killed.exitCode()).as("%s", killed).isEqualTo(137);
+    assertThat(nessie.hash(ingest)).as("the staging branch is untouched").isEqualTo(staged);
+    assertThat(columns(t.rawEvents().sqlAt(ingest))).doesNotContain("region");
+
+    Cli.Result r = succeeds(Cli.run(env, "evolve", "promote", "events", "region"));
+    assertThat(r.out()).contains("promoted events.region as STRING: 3 archived row(s) and 2 event(s) backfilled")
+        .contains("5 audit check(s) passed");
+    assertThat(nessie.entriesSince(ingest, staged)).as("one merge commit").hasSize(1);
+    assertThat(refs.exists("evolve-events-region")).as("the branch is gone").isFalse();
+
+    String promoted = nessie.hash(ingest);
+    Cli.Result again = succeeds(Cli.run(env, "evolve", "promote", "events", "region"));
+    assertThat(again.out())
+        .contains("events.region is a column already, of a type that holds what it carried: nothing to do");
+    assertThat(nessie.hash(ingest)).isEqualTo(promoted);
+  }
+
+  @Test
+  @Order(3)
+  void thePastRowsHoldTheValueAndTheRescuedDataLosesIt() {
+    assertThat(strings("SELECT concat_ws('|', CAST(event_id AS STRING), coalesce(region, 'NULL'), "
+        + "coalesce(rescued_data, 'NULL')) FROM " + t.rawEvents().sqlAt(ingest) + " WHERE event_id > 9000"))
+        .containsExactlyInAnyOrder("9001|eu|NULL", "9002|NULL|NULL", "9003|us|{\"channel\":\"web\"}", "9003|us|NULL");
+    assertThat(strings("SELECT concat_ws('|', CAST(event_id AS STRING), coalesce(region, 'NULL')) FROM "
+        + t.events().sqlAt(ingest) + " WHERE event_id > 9000")).containsExactlyInAnyOrder("9001|eu", "9002|NULL",
+        "9003|us");
+    assertThat(spark.sql("SELECT * FROM " + t.events().sqlAt(ingest) + " WHERE event_id <= 9000 AND region IS NOT "
+        + "NULL").count()).as("the seed's events carried no region").isZero();
+  }
+
+  @Test
+  @Order(4)
+  void theNextArrivalFillsTheColumnThroughTheSameCheckpointsAndPublishTakesItToMain() throws Exception {
+    lander.land(new Arrival(3, List.of(LandingFile.of(Feed.EVENTS, "drift.jsonl", ARRIVAL_3))));
+    succeeds(Cli.run(env, "stream", "all"));
+    assertThat(strings("SELECT concat_ws('|', CAST(event_id AS STRING), coalesce(region, 'NULL'), "
+        + "coalesce(rescued_data, 'NULL')) FROM " + t.rawEvents().sqlAt(ingest) + " WHERE arrival = 3"))
+        .containsExactlyInAnyOrder("9004|apac|NULL", "9005|NULL|NULL");
+    succeeds(Cli.run(env, "publish"));
+
+    Path lines = dir.resolve("events.jsonl");
+    Files.writeString(lines, ARRIVAL_2 + ARRIVAL_3);
+    try (DuckOracle oracle = new DuckOracle(List.of(List.of(lines)))) {
+      List<String> expected = oracle.strings("SELECT DISTINCT CAST(json_extract(line, '$.event_id') AS VARCHAR) || '|'"
+          + " || json_extract_string(line, '$.region') FROM parsed WHERE reason IS NULL AND json_extract_string(line,"
+          + " '$.region') IS NOT NULL ORDER BY 1");
+      assertThat(expected).containsExactly("9001|eu", "9003|us", "9004|apac");
+      assertThat(sorted(strings("SELECT concat_ws('|', CAST(event_id AS STRING), region) FROM "
+          + t.events().sqlAt(main) + " WHERE region IS NOT NULL"))).as("main's events against the landed lines")
+          .isEqualTo(expected);
+    }
+  }
+
+  @Test
+  @Order(5)
+  void aTagMadeBeforeThePromotionReadsAsBefore() {
+    assertThat(columns(t.events().sqlAt(tag))).doesNotContain("region");
+    assertThat(columns(t.rawEvents().sqlAt(tag))).doesNotContain("region");
+    assertThat(strings("SELECT coalesce(rescued_data, 'NULL') FROM " + t.rawEvents().sqlAt(tag)
+        + " WHERE event_id = 9001")).containsExactly("{\"region\":\"eu\"}");
+    assertThat(columns(t.events().sqlAt(main))).contains("region");
+  }
+
+  @Test
+  @Order(6)
+  void anIntegerThatOutgrowsItsPromotedColumnIsRescuedThenWidenedInPlace() {
+    lander.land(new Arrival(4, List.of(LandingFile.of(Feed.EVENTS, "qty.jsonl",
+        "{\"event_id\":9006,\"company_id\":\"c1\",\"event_ts\":\"2026-01-01T00:40:00Z\",\"qty\":5}\n"))));
+    succeeds(Cli.run(env, "stream", "all"));
+    assertThat(succeeds(Cli.run(env, "evolve", "promote", "events", "qty")).out())
+        .contains("promoted events.qty as INT: 1 archived row(s) and 1 event(s) backfilled");
+    lander.land(new Arrival(5, List.of(LandingFile.of(Feed.EVENTS, "qty.jsonl",
+        "{\"event_id\":9007,\"company_id\":\"c1\",\"event_ts\":\"2026-01-01T00:41:00Z\",\"qty\":3000000000}\n"))));
+    succeeds(Cli.run(env, "stream", "all"));
+    assertThat(strings("SELECT concat_ws('|', coalesce(CAST(qty AS STRING), 'NULL'), rescued_data) FROM "
+        + t.rawEvents().sqlAt(ingest) + " WHERE event_id = 9007")).as("beyond an INT: rescued, the line kept")
+        .containsExactly("NULL|{\"qty\":3000000000}");
+    assertThat(succeeds(Cli.run(env, "evolve", "list")).out()).contains("events.qty: type drift, 1 row(s)")
+        .contains("widen to BIGINT");
+
+    Cli.Result widened = succeeds(Cli.run(env, "evolve", "promote", "events", "qty"));
+    assertThat(widened.out()).contains("widened events.qty to BIGINT: 1 archived row(s) and 1 event(s) backfilled");
+    for (String table : List.of(t.rawEvents().sqlAt(ingest), t.events().sqlAt(ingest))) {
+      assertThat(strings("SELECT concat_ws('|', CAST(event_id AS STRING), CAST(qty AS STRING)) FROM " + table
+          + " WHERE qty IS NOT NULL")).as(table).containsExactlyInAnyOrder("9006|5", "9007|3000000000");
+      assertThat(spark.table(table).schema().apply("qty").dataType().typeName()).isEqualTo("long");
+    }
+    assertThat(strings("SELECT coalesce(rescued_data, 'NULL') FROM " + t.rawEvents().sqlAt(ingest)
+        + " WHERE event_id = 9007")).containsExactly("NULL");
+    succeeds(Cli.run(env, "publish"));
+  }
+
+  private List<String> columns(String table) {
+    return Arrays.asList(spark.table(table).columns());
+  }
+
+  private List<String> strings(String sql) {
+    return spark.sql(sql).collectAsList().stream().map(r -> r.getString(0)).toList();
+  }
+
+  private static List<String> sorted(List<String> in) {
+    return in.stream().sorted().toList();
+  }
+
+  private static Cli.Result succeeds(Cli.Result r) {
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    return r;
+  }
+}
