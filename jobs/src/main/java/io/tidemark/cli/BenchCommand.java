@@ -1,5 +1,6 @@
 package io.tidemark.cli;
 
+import io.tidemark.bench.DriftBench;
 import io.tidemark.bench.LatencyBench;
 import io.tidemark.bench.MaintenanceBench;
 import io.tidemark.bench.PublishBench;
@@ -27,7 +28,7 @@ import picocli.CommandLine.Spec;
     description = "Benchmarks that print numbers (measured side by side in one run; nothing is asserted).",
     subcommands = {BenchCommand.Streams.class, BenchCommand.Scd2.class, BenchCommand.Restate.class,
         BenchCommand.Latency.class, BenchCommand.Maintenance.class, BenchCommand.Publish.class,
-        BenchCommand.Soak.class})
+        BenchCommand.Soak.class, BenchCommand.Drift.class})
 final class BenchCommand implements Runnable {
   @Spec
   CommandSpec spec;
@@ -375,6 +376,84 @@ final class BenchCommand implements Runnable {
         } finally {
           refs.deleteBranch(lh.config().stagingBranch());
           refs.deleteBranch(lh.config().publishedRef());
+        }
+      }
+    }
+  }
+
+  @Command(name = "drift", mixinStandardHelpOptions = true, sortOptions = false,
+      description = {"What schema drift costs: the raw stream's conversion of lines with no unknown key with and "
+          + "without the rescued data, side by side; then `evolve promote` of a key after a history and after one "
+          + "--factor times longer. Everything runs in namespaces and buckets of its own (bench_drift_*) on Nessie "
+          + "branches of its own (deleted at the end), never the configured ones."})
+  static final class Drift extends Bench {
+    @Option(names = "--lines", paramLabel = "<n>", defaultValue = "200000",
+        description = "Lines converted in each round of the rescued data's cost (default: ${DEFAULT-VALUE}).")
+    int lines;
+
+    @Option(names = "--rounds", paramLabel = "<n>", defaultValue = "6",
+        description = "Rounds of each variant, taking turns (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--history", paramLabel = "<n>", defaultValue = "5000",
+        description = "Events of the short history before the promotion (default: ${DEFAULT-VALUE}).")
+    int history;
+
+    @Option(names = "--factor", paramLabel = "<n>", defaultValue = "10",
+        description = "How many times longer the long history is (default: ${DEFAULT-VALUE}).")
+    int factor;
+
+    @Option(names = "--carrying", paramLabel = "<share>", defaultValue = "0.5",
+        description = "The share of the history's events that carry the key, above 0 and at most 1 "
+            + "(default: ${DEFAULT-VALUE}).")
+    double carrying;
+
+    @Mixin
+    OutDir out;
+
+    private final String branches = "bench_drift_" + Long.toHexString(System.nanoTime() & 0xffffff);
+
+    @Override
+    void validate() {
+      if (lines < 1 || rounds < 1 || history < 1 || factor < 1) {
+        throw invalid("--lines, --rounds, --history and --factor must be >= 1");
+      }
+      if (!(carrying > 0 && carrying <= 1)) {
+        throw invalid("--carrying must be above 0 and at most 1, not " + carrying);
+      }
+    }
+
+    @Override
+    void prepare(Lakehouse lh) {
+      // the branches are the benchmark's own, made (and deleted) by run
+    }
+
+    @Override
+    TidemarkConfig configure(TidemarkConfig writing) {
+      // a promotion merges into the staging branch: the benchmark's own, never the one the user stages on
+      return writing.with(java.util.Map.of(io.tidemark.config.Setting.NESSIE_REF, branches + "_main",
+          io.tidemark.config.Setting.STAGING_BRANCH, branches + "_ingest"));
+    }
+
+    @Override
+    void run(Lakehouse lh, PrintWriter print) throws Exception {
+      try (io.tidemark.lakehouse.nessie.NessieRefs refs = new io.tidemark.lakehouse.nessie.NessieRefs(
+          lh.endpoints())) {
+        // before the SparkSession, whose catalog works on the staging branch; the pipelines' bootstrap merges it
+        // into the published branch, which Nessie does only for branches with a common ancestor commit
+        String published = lh.config().publishedRef();
+        refs.ensureBranch(published, refs.defaultBranch());
+        if (refs.log(published).findFirst().isEmpty()) {
+          refs.mark(published, "tidemark bench drift: the benchmark's published branch",
+              io.tidemark.lakehouse.spark.SparkSessions.AUTHOR, java.util.Map.of());
+        }
+        refs.ensureBranch(lh.config().stagingBranch(), published);
+        try {
+          new DriftBench(lh, print, out.create(lh.config())).run(new DriftBench.Options(lines, rounds, history,
+              factor, carrying));
+        } finally {
+          refs.deleteBranch(lh.config().stagingBranch());
+          refs.deleteBranch(published);
         }
       }
     }
