@@ -415,8 +415,8 @@ final class BenchCommand implements Runnable {
 
     @Override
     void validate() {
-      if (lines < 1 || rounds < 1 || history < 1 || factor < 1) {
-        throw invalid("--lines, --rounds, --history and --factor must be >= 1");
+      if (lines < 1 || rounds < 1 || history < 1 || factor < 2) {
+        throw invalid("--lines, --rounds and --history must be >= 1, --factor >= 2");
       }
       if (!(carrying > 0 && carrying <= 1)) {
         throw invalid("--carrying must be above 0 and at most 1, not " + carrying);
