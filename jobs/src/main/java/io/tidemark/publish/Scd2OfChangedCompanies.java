@@ -7,7 +7,10 @@ import io.tidemark.config.Tables;
 import io.tidemark.core.CompanyChange;
 import io.tidemark.core.CompanyChanges;
 import io.tidemark.core.CompanyVersion;
+import io.tidemark.core.Column;
 import io.tidemark.core.Dimension;
+import io.tidemark.core.FeedSchema;
+import io.tidemark.lakehouse.tables.FeedDeclarations;
 import io.tidemark.core.Scd2Since;
 import io.tidemark.lakehouse.tables.DriverReads;
 import io.tidemark.lakehouse.tables.IcebergFields;
@@ -48,8 +51,11 @@ final class Scd2OfChangedCompanies extends ArrivalCheck {
     Timings times = reads.timings();
     ExecutorService files = reads.files();
     long budget = CheckReads.BUDGET;
+    // the attributes as the staged log holds them: a field promoted into the companies is tracked too
+    FeedSchema declared = FeedDeclarations.ofChangeLog(staged.table(t.companyChanges()));
+    List<Column> promoted = declared.beyond(CompanyChanges.FEED);
     List<CompanyChange> arrived = CheckReads.appended(staged, t.companyChanges(),
-        CompanyChanges.FEED.columns().names()).stream().map(r -> CompanyChange.of(IcebergFields.of(r))).toList();
+        declared.columns().names()).stream().map(r -> CompanyChange.of(IcebergFields.of(r), promoted)).toList();
     Map<String, Long> from = Scd2Since.earliest(arrived);
     if (from.isEmpty()) {
       // a dimension changed without its change log is a hand-made write, which the writers check names
@@ -67,7 +73,7 @@ final class Scd2OfChangedCompanies extends ArrivalCheck {
       published = null;
     }
     Long at = published;
-    List<String> columns = Dimension.VERSION.names();
+    List<String> columns = Dimension.version(declared).names();
     // the staged versions and the published ones, from one read of the dimension's files when the staged commits
     // only added files to it (the streams' do); the change log's read meanwhile
     CompletableFuture<DriverReads.Reads> dimensionRead = reads.async(() -> times.time(NAME + " dimension ms",
@@ -77,14 +83,15 @@ final class Scd2OfChangedCompanies extends ArrivalCheck {
             : dimensionChange == null ? twice(DriverReads.readAtOnce(dimension, null, keys, columns, files, budget))
             : DriverReads.readNowAndAt(dimension, at, keys, columns, files, budget)));
     DriverReads.Read logged = times.time(NAME + " log ms", () -> DriverReads.readAtOnce(
-        staged.table(t.companyChanges()), null, logFilter(from), CompanyChanges.FEED.columns().names(), files,
+        staged.table(t.companyChanges()), null, logFilter(from), declared.columns().names(), files,
         budget));
     DriverReads.Read stagedVersions = CheckReads.join(dimensionRead).now();
     DriverReads.Read publishedVersions = CheckReads.join(dimensionRead).then();
-    List<CompanyChange> changes = new ArrayList<>(Scd2Since.asChanges(versions(publishedVersions), from));
-    logged.rows().stream().map(r -> CompanyChange.of(IcebergFields.of(r))).filter(c -> Scd2Since.isFrom(c, from))
-        .forEach(changes::add);
-    List<CompanyVersion> versions = versions(stagedVersions);
+    List<CompanyChange> changes = new ArrayList<>(Scd2Since.asChanges(versions(publishedVersions, promoted),
+        from));
+    logged.rows().stream().map(r -> CompanyChange.of(IcebergFields.of(r), promoted))
+        .filter(c -> Scd2Since.isFrom(c, from)).forEach(changes::add);
+    List<CompanyVersion> versions = versions(stagedVersions, promoted);
     // what the reads' cost follows: files opened (the dimension's data and delete files)
     times.put(NAME + " log files", logged.files());
     times.put(NAME + " dimension files", (long) stagedVersions.files() + stagedVersions.deleteFiles());
@@ -92,7 +99,7 @@ final class Scd2OfChangedCompanies extends ArrivalCheck {
         + CheckReads.manifests(dimension));
     long d0 = System.nanoTime();
     try (Connection db = DriverManager.getConnection("jdbc:duckdb:")) {
-      List<Scd2Invariants.Violation> v = Scd2Invariants.check(db, versions, Optional.of(changes));
+      List<Scd2Invariants.Violation> v = Scd2Invariants.check(db, versions, Optional.of(changes), declared);
       times.put(NAME + " in duckdb", (System.nanoTime() - d0) / 1_000_000);
       return AuditCheck.of(NAME, t.companies().toString(), v.size(), v.isEmpty() ? from.size()
           + " changed companies: one open version, no gap or overlap, equal to the history rebuilt from the "
@@ -128,8 +135,8 @@ final class Scd2OfChangedCompanies extends ArrivalCheck {
     return any;
   }
 
-  private static List<CompanyVersion> versions(DriverReads.Read read) {
-    return read.rows().stream().map(r -> CompanyVersion.of(IcebergFields.of(r))).toList();
+  private static List<CompanyVersion> versions(DriverReads.Read read, List<Column> promoted) {
+    return read.rows().stream().map(r -> CompanyVersion.of(IcebergFields.of(r), promoted)).toList();
   }
 
   private static DriverReads.Reads twice(DriverReads.Read read) {
