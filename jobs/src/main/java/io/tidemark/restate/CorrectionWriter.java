@@ -121,6 +121,15 @@ final class CorrectionWriter {
     if (changes.isEmpty()) {
       return;
     }
+    List<io.tidemark.core.Column> promoted = io.tidemark.lakehouse.tables.FeedDeclarations
+        .ofChangeLog(branch.get(tables.companyChanges())).beyond(io.tidemark.core.CompanyChanges.FEED);
+    if (!promoted.isEmpty()) {
+      // the plan reads late changes with the static columns: applied as they are, they would drop the promoted
+      // values from the history; refused until the restatement carries them (the late changes stay in the archive)
+      throw new RestatementException("restate: " + changes.size() + " late company change(s) to apply, but the "
+          + "companies have promoted attribute(s) " + promoted.stream().map(io.tidemark.core.Column::name).toList()
+          + " the restatement does not carry yet; nothing written to " + tables.companies());
+    }
     // the write starts from the plan's commit every time, so each commit is made once: no batch ids to check
     new Scd2OnDriver(branch.get(tables.companyChanges()), branch.get(tables.companies())).apply(changes,
         new Scd2Apply.Commits() {
