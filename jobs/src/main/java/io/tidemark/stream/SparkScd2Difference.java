@@ -21,7 +21,7 @@ public final class SparkScd2Difference {
   private SparkScd2Difference() {}
 
   /** From the rebuilt history and the dimension's versions of the same companies. */
-  static Dataset<Row> of(Dataset<Row> history, Dataset<Row> current) {
+  public static Dataset<Row> of(Dataset<Row> history, Dataset<Row> current) {
     String[] key = {Dimension.COMPANY_ID.name(), Dimension.VALID_FROM.name()};
     Dataset<Row> upserts = history.except(current).withColumn(OP, lit(UPSERT));
     Dataset<Row> gone = current.select(key[0], key[1])
