@@ -72,6 +72,12 @@ final class Scd2OfChangedCompanies extends ArrivalCheck {
       from.replaceAll((company, time) -> Scd2Since.ALL);
       published = null;
     }
+    if (published != null && !promoted.isEmpty() && !hasAll(dimension, published, promoted)) {
+      // published before a promotion: its versions lack the attribute the history now tracks (a tag of then reads
+      // them so), so they cannot stand for the changes before; check against every logged change instead
+      from.replaceAll((company, time) -> Scd2Since.ALL);
+      published = null;
+    }
     Long at = published;
     List<String> columns = Dimension.version(declared).names();
     // the staged versions and the published ones, from one read of the dimension's files when the staged commits
@@ -107,6 +113,13 @@ final class Scd2OfChangedCompanies extends ArrivalCheck {
     } catch (SQLException e) {
       throw new IllegalStateException("the SCD2 check could not run in DuckDB: " + e.getMessage(), e);
     }
+  }
+
+  /** Whether the dimension's schema at that snapshot has every one of the columns. */
+  private static boolean hasAll(Table dimension, long snapshot, List<Column> columns) {
+    Integer schemaId = dimension.snapshot(snapshot).schemaId();
+    org.apache.iceberg.Schema then = schemaId == null ? dimension.schema() : dimension.schemas().get(schemaId);
+    return columns.stream().allMatch(c -> then.findField(c.name()) != null);
   }
 
   /** Companies past which a per-company filter is no longer worth evaluating row by row. */
