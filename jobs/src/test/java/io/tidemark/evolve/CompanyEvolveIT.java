@@ -114,7 +114,7 @@ class CompanyEvolveIT extends StackTest {
 
     Cli.Result r = succeeds(Cli.run(env, "evolve", "promote", "companies", "region"));
     assertThat(r.out()).contains("promoted companies.region as STRING: 4 archived row(s) and 4 logged change(s) "
-        + "backfilled, the dimension rebuilt").contains("7 audit check(s) passed");
+        + "backfilled, the dimension rebuilt (5 -> 6 version(s), 3 written)").contains("7 audit check(s) passed");
     assertThat(nessie.entriesSince(ingest, staged)).as("one merge commit").hasSize(1);
     assertThat(refs.exists("evolve-companies-region")).as("the branch is gone").isFalse();
 
