@@ -160,6 +160,23 @@ class CompanyEvolveIT extends StackTest {
         + "AND tier = 'gold'")).containsExactly("{\"region\":\"eu\"}");
   }
 
+  @Test
+  @Order(6)
+  void aRestatementWithLateCompanyChangesRefusesThemInOneLineAndWritesNothing() {
+    // a day before the scd2 watermark: the stream leaves it to the restatement, which cannot carry the region yet
+    lander.land(new Arrival(4, List.of(LandingFile.of(Feed.COMPANIES, "late.jsonl",
+        "{\"company_id\":\"k1\",\"name\":\"Kite\",\"tier\":\"gold\",\"change_ts\":\"2025-12-30T00:00:00Z\","
+            + "\"region\":\"sa\"}\n"))));
+    succeeds(Cli.run(env, "stream", "all"));
+    succeeds(Cli.run(env, "publish"));
+    List<String> before = history(t.companies().sqlAt(main));
+    Cli.Result r = Cli.run(env, "restate", "--run-id", "late-region");
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
+    assertThat(r.err()).contains("late company change(s) to apply", "promoted attribute(s) [region]")
+        .hasLineCount(1);
+    assertThat(history(t.companies().sqlAt(main))).isEqualTo(before);
+  }
+
   /** The k-companies' versions, "company|name|tier|region|valid_from|valid_to|is_current", sorted. */
   private List<String> history(String table) {
     return strings("SELECT concat_ws('|', company_id, coalesce(name, 'NULL'), coalesce(tier, 'NULL'), "
