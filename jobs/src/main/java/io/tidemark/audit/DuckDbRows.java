@@ -17,11 +17,11 @@ import java.util.stream.Collectors;
  * Rows the driver holds, as a DuckDB table, and DuckDB's answers as strings: how the audits hand their few rows
  * to an engine independent of Spark. Timestamps go in as UTC wall-clock time, as Spark's session shows them.
  */
-final class DuckDbRows {
+public final class DuckDbRows {
   private DuckDbRows() {}
 
   /** (Re)creates table {@code name} with the columns of {@code schema} and the rows (values in that order). */
-  static void create(Connection db, String name, Schema schema, List<List<Object>> rows) throws SQLException {
+  public static void create(Connection db, String name, Schema schema, List<List<Object>> rows) throws SQLException {
     try (Statement st = db.createStatement()) {
       st.execute("CREATE OR REPLACE TABLE " + name + " (" + columns(schema) + ")");
     }
@@ -42,7 +42,7 @@ final class DuckDbRows {
   }
 
   /** The first column of every row of the query, as text ("null" for a null). */
-  static List<String> firstColumn(Connection db, String sql) throws SQLException {
+  public static List<String> firstColumn(Connection db, String sql) throws SQLException {
     List<String> out = new ArrayList<>();
     try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(sql)) {
       while (rs.next()) {

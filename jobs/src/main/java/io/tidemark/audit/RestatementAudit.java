@@ -7,6 +7,8 @@ import io.tidemark.core.CompanyVersion;
 import io.tidemark.core.CorrectionLog;
 import io.tidemark.core.CorrectionRules;
 import io.tidemark.core.Dimension;
+import io.tidemark.core.FeedSchema;
+import io.tidemark.lakehouse.tables.FeedDeclarations;
 import io.tidemark.core.Event;
 import io.tidemark.core.Events;
 import io.tidemark.core.Fields;
@@ -150,12 +152,15 @@ public final class RestatementAudit {
   /** The SCD2 invariants of the rebuilt companies: their versions against their change log, by DuckDB. */
   private AuditCheck scd2(Connection db, Subject s, List<String> companies) throws SQLException {
     Expression theirs = Expressions.in(Dimension.COMPANY_ID.name(), companies.toArray());
-    List<CompanyVersion> versions = DriverReads.read(s.companies(), null, theirs, Dimension.VERSION.names(), false,
-        Long.MAX_VALUE).stream().map(r -> CompanyVersion.of(IcebergFields.of(r))).toList();
+    FeedSchema declared = FeedDeclarations.ofChangeLog(s.changeLog());
+    List<io.tidemark.core.Column> promoted = declared.beyond(CompanyChanges.FEED);
+    List<CompanyVersion> versions = DriverReads.read(s.companies(), null, theirs,
+        Dimension.version(declared).names(), false, Long.MAX_VALUE).stream()
+        .map(r -> CompanyVersion.of(IcebergFields.of(r), promoted)).toList();
     List<CompanyChange> changes = DriverReads.read(s.changeLog(), null, theirs,
-        CompanyChanges.FEED.columns().names(), false, Long.MAX_VALUE).stream()
-        .map(r -> CompanyChange.of(IcebergFields.of(r))).toList();
-    List<Scd2Invariants.Violation> v = Scd2Invariants.check(db, versions, Optional.of(changes));
+        declared.columns().names(), false, Long.MAX_VALUE).stream()
+        .map(r -> CompanyChange.of(IcebergFields.of(r), promoted)).toList();
+    List<Scd2Invariants.Violation> v = Scd2Invariants.check(db, versions, Optional.of(changes), declared);
     return new AuditCheck("companies: SCD2 invariants", names.companies().toString(), v.isEmpty(),
         v.isEmpty() ? companies.size() + " rebuilt companies: one open version, no gap or overlap, equal to the "
             + "rebuild from the change log" : v.toString());

@@ -5,8 +5,12 @@ import io.tidemark.core.CompanyChange;
 import io.tidemark.core.CompanyChanges;
 import io.tidemark.core.CompanyVersion;
 import io.tidemark.core.Dimension;
+import io.tidemark.core.FeedSchema;
+import io.tidemark.core.Schema;
 import io.tidemark.core.Scd2Checks;
 import io.tidemark.core.Scd2History;
+import io.tidemark.lakehouse.tables.FeedDeclarations;
+import io.tidemark.lakehouse.tables.IcebergTables;
 import io.tidemark.stream.SparkScd2History;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -35,20 +39,28 @@ public final class Scd2Invariants {
 
   private Scd2Invariants() {}
 
+  /** The companies' attributes as the change log declares them (promoted ones too), or the static ones. */
   public static List<Violation> check(SparkSession spark, TableName dimension, Optional<TableName> changeLog) {
-    return check(spark.table(dimension.sql()), changeLog.map(t -> spark.table(t.sql())));
+    FeedSchema companies = changeLog.map(t -> FeedDeclarations.ofChangeLog(IcebergTables.load(spark, t.sql())))
+        .orElse(CompanyChanges.FEED);
+    return check(spark.table(dimension.sql()), changeLog.map(t -> spark.table(t.sql())), companies);
   }
 
   /** Every violation found, by Spark; empty when the table is a correct SCD2 history. */
   public static List<Violation> check(Dataset<Row> dimension, Optional<Dataset<Row>> changes) {
+    return check(dimension, changes, CompanyChanges.FEED);
+  }
+
+  /** The same, with every attribute of the companies as declared ({@code companies}: promoted ones too). */
+  public static List<Violation> check(Dataset<Row> dimension, Optional<Dataset<Row>> changes, FeedSchema companies) {
     SparkSession spark = dimension.sparkSession();
     dimension.createOrReplaceTempView(DIM);
     changes.ifPresent(c -> {
-      SparkScd2History.normalize(c).createOrReplaceTempView(LOG);
-      SparkScd2History.rebuild(c).createOrReplaceTempView(REBUILT);
+      SparkScd2History.normalize(c, companies).createOrReplaceTempView(LOG);
+      SparkScd2History.rebuild(c, companies).createOrReplaceTempView(REBUILT);
     });
     return rules(sql -> spark.sql(sql).collectAsList().stream().map(r -> String.valueOf(r.get(0))).toList(),
-        changes.isPresent());
+        changes.isPresent(), companies);
   }
 
   /**
@@ -57,14 +69,22 @@ public final class Scd2Invariants {
    */
   public static List<Violation> check(Connection duckdb, List<CompanyVersion> versions,
                                       Optional<List<CompanyChange>> changes) throws SQLException {
-    DuckDbRows.create(duckdb, DIM, Dimension.VERSION, versions.stream().map(CompanyVersion::values).toList());
+    return check(duckdb, versions, changes, CompanyChanges.FEED);
+  }
+
+  /** The same, the versions and changes holding the promoted attributes of {@code companies}, in order. */
+  public static List<Violation> check(Connection duckdb, List<CompanyVersion> versions,
+                                      Optional<List<CompanyChange>> changes, FeedSchema companies)
+      throws SQLException {
+    Schema version = Dimension.version(companies);
+    DuckDbRows.create(duckdb, DIM, version, versions.stream().map(CompanyVersion::values).toList());
     if (changes.isPresent()) {
-      DuckDbRows.create(duckdb, LOG, CompanyChanges.FEED.columns(),
+      DuckDbRows.create(duckdb, LOG, companies.columns(),
           changes.get().stream().map(CompanyChange::values).toList());
-      DuckDbRows.create(duckdb, REBUILT, Dimension.VERSION, Scd2History.rebuild(changes.get()).stream()
+      DuckDbRows.create(duckdb, REBUILT, version, Scd2History.rebuild(changes.get()).stream()
           .map(CompanyVersion::values).toList());
     }
-    return rules(sql -> DuckDbRows.firstColumn(duckdb, sql), changes.isPresent());
+    return rules(sql -> DuckDbRows.firstColumn(duckdb, sql), changes.isPresent(), companies);
   }
 
   private static final String DIM = "tidemark_check_dim";
@@ -78,10 +98,11 @@ public final class Scd2Invariants {
   }
 
   /** The core's rules ({@link Scd2Checks}) over the views {@link #DIM}, {@link #LOG} and {@link #REBUILT}. */
-  private static List<Violation> rules(Engine engine, boolean withChanges) {
+  private static List<Violation> rules(Engine engine, boolean withChanges, FeedSchema companies) {
     List<Violation> out = new ArrayList<>();
     try {
-      for (Scd2Checks.Rule rule : Scd2Checks.rules(DIM, withChanges ? LOG : null, withChanges ? REBUILT : null)) {
+      for (Scd2Checks.Rule rule : Scd2Checks.rules(DIM, withChanges ? LOG : null, withChanges ? REBUILT : null,
+          companies)) {
         add(engine, out, rule.name(), rule.sql());
       }
     } catch (SQLException e) {

@@ -53,14 +53,16 @@ final class EvolveCommand implements Runnable {
   }
 
   @Command(name = "promote", mixinStandardHelpOptions = true,
-      description = {"Add <key> as a column of the feed's raw archive and of the deduplicated events, on a branch of "
-          + "its own; backfill it from the rescued data; audit the backfill in DuckDB; merge into the staging branch "
-          + "in one commit. Safe to kill and to rerun: a promoted key is not promoted again."})
+      description = {"Add <key> as a column of the feed's raw archive and of the tables its rows reach (events: the "
+          + "deduplicated events; companies: the SCD2 change log and the dimension, where a change of it makes a new "
+          + "version), on a branch of its own; backfill it from the rescued data (the dimension's history rebuilt); "
+          + "audit the backfill in DuckDB; merge into the staging branch in one commit. Safe to kill and to rerun: a "
+          + "promoted key is not promoted again."})
   static final class Promote implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "<feed>", description = "The feed: events (the only one whose keys promote so far).")
+    @Parameters(index = "0", paramLabel = "<feed>", description = "The feed: events or companies.")
     String feed;
 
     @Parameters(index = "1", paramLabel = "<key>", description = "The key, as `tidemark evolve list` names it.")

@@ -17,5 +17,15 @@ public final class CompanyChanges {
   /** The attributes a change sets, and a version of the dimension holds: what makes two states alike. */
   public static final List<Column> ATTRIBUTES = List.of(NAME, TIER);
 
+  /**
+   * The attributes of the feed as declared when a job runs: the static ones, then each field promoted into it (a
+   * change of a promoted field makes a new version, as a change of a name does).
+   */
+  public static List<Column> attributes(FeedSchema companies) {
+    List<Column> out = new java.util.ArrayList<>(ATTRIBUTES);
+    out.addAll(companies.beyond(FEED));
+    return List.copyOf(out);
+  }
+
   private CompanyChanges() {}
 }

@@ -15,7 +15,13 @@ public final class Dimension {
   public static final Column IS_CURRENT = Column.of("is_current", Type.BOOLEAN);
 
   /** A version. */
-  public static final Schema VERSION = Schema.of(COMPANY_ID, NAME, TIER, VALID_FROM, VALID_TO, IS_CURRENT);
+  public static final Schema VERSION = version(CompanyChanges.FEED);
+
+  /** A version of the companies as declared when a job runs: every attribute, promoted ones too. */
+  public static Schema version(FeedSchema companies) {
+    return Schema.of(COMPANY_ID).plus(new Schema(CompanyChanges.attributes(companies)))
+        .plus(VALID_FROM, VALID_TO, IS_CURRENT);
+  }
 
   private Dimension() {}
 }

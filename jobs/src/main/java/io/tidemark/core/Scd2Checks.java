@@ -21,14 +21,24 @@ public final class Scd2Checks {
    * null, the views {@code changes} (normalized changes) and {@code rebuilt} (the history rebuilt from them).
    */
   public static List<Rule> rules(String dimension, String changes, String rebuilt) {
+    return rules(dimension, changes, rebuilt, CompanyChanges.FEED);
+  }
+
+  /** The same for the companies as declared when the check runs: every attribute, promoted ones too. */
+  public static List<Rule> rules(String dimension, String changes, String rebuilt, FeedSchema companies) {
     String company = Dimension.COMPANY_ID.name();
     String from = Dimension.VALID_FROM.name();
     String to = Dimension.VALID_TO.name();
-    String name = Dimension.NAME.name();
-    String tier = Dimension.TIER.name();
-    String seq = "(SELECT *, lead(" + from + ") OVER w AS next_from, lead(" + name + ") OVER w AS next_name, "
-        + "lead(" + tier + ") OVER w AS next_tier FROM " + dimension + " WINDOW w AS (PARTITION BY " + company
-        + " ORDER BY " + from + "))";
+    List<Column> attributes = CompanyChanges.attributes(companies);
+    StringBuilder next = new StringBuilder();
+    StringBuilder alike = new StringBuilder();
+    for (int i = 0; i < attributes.size(); i++) {
+      String a = attributes.get(i).name();
+      next.append(", lead(").append(a).append(") OVER w AS next_attr_").append(i);
+      alike.append(" AND ").append(a).append(" IS NOT DISTINCT FROM next_attr_").append(i);
+    }
+    String seq = "(SELECT *, lead(" + from + ") OVER w AS next_from" + next + " FROM " + dimension
+        + " WINDOW w AS (PARTITION BY " + company + " ORDER BY " + from + "))";
     List<Rule> out = new ArrayList<>();
     out.add(new Rule("more than one open version", "SELECT " + company + " || ': ' || CAST(count(*) AS STRING) || "
         + "' open' FROM " + dimension + " WHERE " + to + " IS NULL GROUP BY " + company + " HAVING count(*) > 1"));
@@ -44,15 +54,14 @@ public final class Scd2Checks {
         + ", 'never') || ', next starts ' || " + str("next_from") + " FROM " + seq + " s WHERE next_from IS NOT "
         + "NULL AND (" + to + " IS NULL OR " + to + " > next_from)"));
     out.add(new Rule("neighbouring versions alike", "SELECT " + company + " || ' at ' || " + str("next_from")
-        + " FROM " + seq + " s WHERE " + to + " = next_from AND " + name + " IS NOT DISTINCT FROM next_name AND "
-        + tier + " IS NOT DISTINCT FROM next_tier"));
+        + " FROM " + seq + " s WHERE " + to + " = next_from" + alike));
     if (changes != null) {
       out.add(new Rule("gap between versions without a delete", "SELECT " + company + " || ': ends ' || "
           + str(to) + " || ', next starts ' || " + str("next_from") + " FROM " + seq + " s WHERE "
           + "next_from > " + to + " AND NOT EXISTS (SELECT 1 FROM " + changes + " c WHERE c." + company + " = s."
           + company + " AND c." + CompanyChanges.DELETED + " AND c." + CompanyChanges.CHANGE_TS + " = s." + to
           + ")"));
-      String cols = Dimension.VERSION.columnList();
+      String cols = Dimension.version(companies).columnList();
       out.add(new Rule("version not in the history rebuilt from the changes", "SELECT " + company + " || ' from ' || "
           + str(from) + " FROM (SELECT " + cols + " FROM " + dimension + " EXCEPT SELECT " + cols + " FROM "
           + rebuilt + ") d"));

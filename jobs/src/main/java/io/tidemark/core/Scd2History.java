@@ -14,15 +14,16 @@ import java.util.Objects;
  * where the state changes and ends where the next one starts (or a delete closes it); the last one is open. Because
  * it is rebuilt from all changes of a company, a change that arrives out of order lands where it belongs, and a
  * version it makes identical to its neighbour disappears. Two different changes of one company at the same instant
- * are settled the same way everywhere: a delete wins, else the greater name, then tier, nulls least and strings in
- * Spark's order ({@link SqlOrder}). The stream's Spark plan for large batches follows the same rules, and is tested
+ * are settled the same way everywhere: a delete wins, else the greater name, then tier, then each promoted attribute,
+ * nulls least and values in Spark's order ({@link SqlOrder}). The stream's Spark plan for large batches follows the same rules, and is tested
  * equal to this over generated changes.
  */
 public final class Scd2History {
   /** Of two changes at one instant, the one the history keeps comes first. */
   static final Comparator<CompanyChange> WINNER_FIRST = Comparator.comparing(CompanyChange::deleted).reversed()
       .thenComparing(CompanyChange::name, Comparator.nullsLast(SqlOrder.STRINGS.reversed()))
-      .thenComparing(CompanyChange::tier, Comparator.nullsLast(SqlOrder.STRINGS.reversed()));
+      .thenComparing(CompanyChange::tier, Comparator.nullsLast(SqlOrder.STRINGS.reversed()))
+      .thenComparing(CompanyChange::more, SqlOrder.valuesDescendingNullsLast());
 
   private Scd2History() {}
 
@@ -53,7 +54,8 @@ public final class Scd2History {
         CompanyChange c = kept.get(i);
         Instant validTo = i + 1 < kept.size() ? kept.get(i + 1).changeTs() : null;
         if (!c.deleted()) {
-          versions.add(new CompanyVersion(c.companyId(), c.name(), c.tier(), c.changeTs(), validTo, validTo == null));
+          versions.add(new CompanyVersion(c.companyId(), c.name(), c.tier(), c.changeTs(), validTo, validTo == null,
+              c.more()));
         }
       }
     }

@@ -58,7 +58,7 @@ public final class Scd2Since {
       if (t == null || micros(v.validFrom()) >= t) {
         continue;
       }
-      out.add(CompanyChange.set(v.companyId(), v.name(), v.tier(), v.validFrom()));
+      out.add(CompanyChange.set(v.companyId(), v.name(), v.tier(), v.validFrom(), v.more()));
       Instant end = v.validTo();
       if (end != null && micros(end) < t && !starts.contains(new CompanyVersion.Key(v.companyId(), end))) {
         out.add(CompanyChange.delete(v.companyId(), end));

@@ -18,6 +18,35 @@ public final class SqlOrder {
 
   private SqlOrder() {}
 
+  /**
+   * Values of one of the feeds' types in Spark's order: strings and doubles as above, the others (integers, booleans,
+   * instants) as Java orders them, which is Spark's.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public static final Comparator<Object> VALUES = (a, b) -> {
+    if (a instanceof String x && b instanceof String y) {
+      return STRINGS.compare(x, y);
+    }
+    if (a instanceof Double x && b instanceof Double y) {
+      return DOUBLES.compare(x, y);
+    }
+    return ((Comparable) a).compareTo(b);
+  };
+
+  /** Lists of values compared one by one, each descending with nulls last (as Spark's {@code x DESC NULLS LAST}). */
+  public static Comparator<java.util.List<Object>> valuesDescendingNullsLast() {
+    Comparator<Object> one = Comparator.nullsLast(VALUES.reversed());
+    return (a, b) -> {
+      for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+        int c = one.compare(a.get(i), b.get(i));
+        if (c != 0) {
+          return c;
+        }
+      }
+      return Integer.compare(a.size(), b.size());
+    };
+  }
+
   /** As Spark's {@code ORDER BY x} (ascending, nulls first). */
   public static <T> Comparator<T> ascending(Comparator<? super T> order) {
     return Comparator.nullsFirst(order);

@@ -20,8 +20,7 @@ public final class TableSchemas {
       List.of(TableShape.days(WindowCounts.W_START)),
       "Events per company and 5-minute event-time window, appended when the window finalizes");
 
-  public static final TableShape COMPANIES = new TableShape(Dimension.VERSION, List.of(),
-      "Company dimension, SCD2: one open version per company, history kept");
+  public static final TableShape COMPANIES = companies(CompanyChanges.FEED);
 
   public static final TableShape RESTATEMENT_LOG = new TableShape(RestatementRecords.LOG,
       List.of(TableShape.days(RestatementRecords.CORRECTED_AT)),
@@ -55,6 +54,12 @@ public final class TableSchemas {
         List.of(TableShape.days(CompanyChanges.CHANGE_TS)),
         "Every parsed company change as it arrived, late and repeated ones included (no watermark), with what its "
             + "columns do not hold in " + Rescued.DATA);
+  }
+
+  /** The dimension: a version holds every attribute of the feed, a promoted one too. */
+  public static TableShape companies(FeedSchema companies) {
+    return new TableShape(Dimension.version(companies), List.of(),
+        "Company dimension, SCD2: one open version per company, history kept");
   }
 
   public static TableShape companyChanges(FeedSchema companies) {

@@ -1,6 +1,15 @@
 package io.tidemark.evolve;
 
 import io.tidemark.audit.AuditCheck;
+import io.tidemark.audit.DuckDbRows;
+import io.tidemark.core.Column;
+import io.tidemark.core.CompanyChanges;
+import io.tidemark.core.Dimension;
+import io.tidemark.core.FeedSchema;
+import io.tidemark.core.Scd2Checks;
+import io.tidemark.core.Schema;
+import io.tidemark.lakehouse.tables.DriverReads;
+import io.tidemark.lakehouse.tables.IcebergFields;
 import io.tidemark.core.Rescued;
 import io.tidemark.core.Type;
 import io.tidemark.lakehouse.storage.Storage;
@@ -19,6 +28,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 
@@ -45,57 +56,15 @@ final class BackfillAudit {
   Outcome audit(Table raw, long rawBefore, Table events, Long eventsBefore, String key, Type type) {
     try (Connection db = DriverManager.getConnection("jdbc:duckdb:"); Statement st = db.createStatement()) {
       st.execute("SET TimeZone = 'UTC'");
-      load(st, "rb", raw, rawBefore);
-      load(st, "ra", raw, raw.currentSnapshot().snapshotId());
+      List<AuditCheck> checks = new ArrayList<>();
+      long backfilled = raw(st, raw, rawBefore, key, type, checks);
+      boolean widening = has(st, "rb", key);
       load(st, "eb", events, eventsBefore);
       load(st, "ea", events, events.currentSnapshot() == null ? null : events.currentSnapshot().snapshotId());
-      // a widening: the column was there before, with the values that converted to its narrower type
-      boolean widening = has(st, "rb", key);
-      ensureColumn(st, "ra", key, type);
       ensureColumn(st, "ea", key, type);
       String k = "\"" + key + "\"";
-      String path = "'$.\"" + key + "\"'";
-      String rescued = Rescued.DATA.name();
-      List<String> rawTyped = others(raw, key, rescued);
       List<String> eventTyped = others(events, key, null);
-      String rt = String.join(", ", rawTyped);
       String et = String.join(", ", eventTyped);
-      List<AuditCheck> checks = new ArrayList<>();
-      String table = raw.name();
-
-      checks.add(AuditCheck.of("raw: other columns unchanged", table, differ(st, "SELECT " + rt + " FROM rb",
-          "SELECT " + rt + " FROM ra"), "the archive's rows, apart from " + key + " and " + rescued
-          + ", are the same before and after"));
-
-      long carried = one(st, "SELECT count(*) FROM rb WHERE coalesce(json_type(" + rescued + ", " + path
-          + "), 'NULL') <> 'NULL'");
-      long backfilled = one(st, "SELECT count(*) FROM ra WHERE " + k + " IS NOT NULL")
-          - (widening ? one(st, "SELECT count(*) FROM rb WHERE " + k + " IS NOT NULL") : 0);
-      long stayed = one(st, "SELECT count(*) FROM ra WHERE coalesce(json_type(" + rescued + ", " + path
-          + "), 'NULL') <> 'NULL'");
-      long both = one(st, "SELECT count(*) FROM ra WHERE " + k + " IS NOT NULL AND json_type(" + rescued + ", "
-          + path + ") IS NOT NULL");
-      checks.add(AuditCheck.of("raw: rows backfilled = rows that carried the key", table,
-          (backfilled + stayed == carried ? 0 : 1) + both, backfilled + " row(s) backfilled, " + stayed
-              + " kept in the rescued data (not " + type.phrase() + "), of " + carried + " that carried " + key
-              + (both > 0 ? "; " + both + " row(s) hold it twice" : "")));
-
-      // each value: DuckDB's conversion of the rescued JSON, where it is of a kind Spark's reader converts
-      String base = "json_merge_patch(json_merge_patch('{}', coalesce(" + rescued + ", '{}')), '{\"" + key
-          + "\":null}')";
-      String raw0 = "NULLIF(CAST(json_extract(" + rescued + ", " + path + ") AS VARCHAR), 'null')";
-      String cast = "TRY_CAST(json_extract_string(" + rescued + ", " + path + ") AS " + duck(type) + ")";
-      String convertible = "json_type(" + rescued + ", " + path + ") IN (" + kinds(type) + ")";
-      String before = "SELECT " + rt + ", " + base + " AS rest, " + (widening ? "coalesce(CAST(" + k + " AS "
-          + duck(type) + "), " : "(") + "CASE WHEN " + convertible + " THEN " + cast
-          + " END) AS v, CASE WHEN " + convertible + " AND " + cast + " IS NOT NULL THEN NULL ELSE " + raw0
-          + " END AS kept FROM rb";
-      String after = "SELECT " + rt + ", " + base + " AS rest, " + k + " AS v, " + raw0 + " AS kept FROM ra";
-      long moved = differ(st, before, after);
-      checks.add(AuditCheck.of("raw: each value moved from the rescued data to the column", table, moved,
-          moved == 0 ? "DuckDB's reading of the rescued data before equals the column and the rescued data after"
-              : moved + " row(s) differ from DuckDB's reading of the rescued data before"));
-
       checks.add(AuditCheck.of("events: other columns unchanged", events.name(), differ(st,
           "SELECT " + et + " FROM eb", "SELECT " + et + " FROM ea"), "the events, apart from " + key
           + ", are the same before and after"));
@@ -115,6 +84,180 @@ final class BackfillAudit {
       throw new EvolveException("evolve promote: the DuckDB audit failed: " + e.getMessage().lines().findFirst()
           .orElse(""));
     }
+  }
+
+  /** What a company promotion's audit found: its checks, rows backfilled, and the dimension's versions. */
+  record CompanyOutcome(List<AuditCheck> checks, long rawRows, long logRows, long versionsBefore,
+                        long versionsAfter) {}
+
+  /**
+   * The audit of a company field's promotion: the raw archive's checks, then the change log and the dimension read
+   * with Iceberg's own reader (deletes applied: the dimension is merge-on-read) into DuckDB. Each logged change holds
+   * the value of the archived rows it came from (DuckDB picks the greatest, as the history does), nothing else in the
+   * log changed, and the dimension equals the history DuckDB rebuilds from the log by the core's rules in its own SQL,
+   * which the SCD2 invariants hold of too ({@link Scd2Checks}).
+   */
+  CompanyOutcome auditCompanies(Table raw, long rawBefore, Table log, Long logBefore, Table dimension,
+                                Long dimensionBefore, String key, Type type, FeedSchema before, FeedSchema after) {
+    try (Connection db = DriverManager.getConnection("jdbc:duckdb:"); Statement st = db.createStatement()) {
+      st.execute("SET TimeZone = 'UTC'");
+      List<AuditCheck> checks = new ArrayList<>();
+      long rawRows = raw(st, raw, rawBefore, key, type, checks);
+      boolean widening = before.declares(key);
+      DuckDbRows.create(db, "lb", before.columns(), rows(log, logBefore, before.columns()));
+      DuckDbRows.create(db, "la", after.columns(), rows(log, snapshot(log), after.columns()));
+      Schema versionBefore = Dimension.version(before);
+      Schema versionAfter = Dimension.version(after);
+      DuckDbRows.create(db, "db0", versionBefore, rows(dimension, dimensionBefore, versionBefore));
+      DuckDbRows.create(db, "da", versionAfter, rows(dimension, snapshot(dimension), versionAfter));
+      String k = "\"" + key + "\"";
+      String deleted = CompanyChanges.DELETED.name();
+      List<String> logOthers = before.columns().names().stream().filter(c -> !c.equals(key)).map(c -> "\"" + c
+          + "\"").toList();
+      checks.add(AuditCheck.of("log: other columns unchanged", log.name(), differ(st, "SELECT "
+          + String.join(", ", logOthers) + " FROM lb", "SELECT " + String.join(", ", logOthers) + " FROM la"),
+          "the logged changes, apart from " + key + ", are the same before and after"));
+
+      String same = before.columns().names().stream().filter(c -> !c.equals(key) && !c.equals(deleted))
+          .map(c -> c.equals(CompanyChanges.CHANGE_TS.name()) ? "CAST(r." + c + " AS TIMESTAMP) = l." + c
+              : "r.\"" + c + "\" IS NOT DISTINCT FROM l.\"" + c + "\"")
+          .reduce((a, b) -> a + " AND " + b).orElseThrow();
+      long wrong = one(st, "SELECT count(*) FROM la l WHERE l." + k + " IS DISTINCT FROM (SELECT max(r." + k
+          + ") FROM ra r WHERE " + same + " AND NOT coalesce(r." + deleted + ", false) AND NOT l." + deleted + ")");
+      long logRows = one(st, "SELECT count(*) FROM la WHERE " + k + " IS NOT NULL")
+          - (widening ? one(st, "SELECT count(*) FROM lb WHERE " + k + " IS NOT NULL") : 0);
+      checks.add(AuditCheck.of("log: each change holds the value of the archived rows it came from", log.name(),
+          wrong, logRows + " logged change(s) backfilled" + (wrong > 0 ? "; " + wrong + " differ from the "
+              + "greatest value of their archived rows" : "")));
+
+      List<Column> attributes = CompanyChanges.attributes(after);
+      st.execute("CREATE TABLE oracle AS " + rebuild("la", attributes));
+      String versions = versionAfter.names().stream().map(c -> "\"" + c + "\"").reduce((a, b) -> a + ", " + b)
+          .orElseThrow();
+      long rebuilt = differ(st, "SELECT " + versions + " FROM da", "SELECT " + versions + " FROM oracle");
+      long versionsBefore = one(st, "SELECT count(*) FROM db0");
+      long versionsAfter = one(st, "SELECT count(*) FROM da");
+      checks.add(AuditCheck.of("dimension: the history DuckDB rebuilds from the log", dimension.name(), rebuilt,
+          rebuilt == 0 ? versionsBefore + " version(s) before, " + versionsAfter + " after, each where DuckDB's "
+              + "rebuild with " + key + " has it" : rebuilt + " version(s) differ from DuckDB's rebuild"));
+      long broken = 0;
+      String first = null;
+      for (Scd2Checks.Rule rule : Scd2Checks.rules("da", "la", "oracle", after)) {
+        List<String> found = DuckDbRows.firstColumn(db, rule.sql());
+        broken += found.size();
+        if (first == null && !found.isEmpty()) {
+          first = rule.name() + ": " + found.get(0);
+        }
+      }
+      checks.add(AuditCheck.of("dimension: SCD2 invariants", dimension.name(), broken, broken == 0
+          ? "one open version per company, no gap but after a delete, no overlap, no alike neighbours" : first));
+      return new CompanyOutcome(checks, rawRows, logRows, versionsBefore, versionsAfter);
+    } catch (SQLException e) {
+      throw new EvolveException("evolve promote: the DuckDB audit failed: " + e.getMessage().lines().findFirst()
+          .orElse(""));
+    }
+  }
+
+  /**
+   * The SCD2 history of the normalized changes in table {@code log}, in DuckDB's SQL: of changes at one instant the
+   * delete, else the greatest attributes in order; a repeat of the state before dropped; a version from each kept
+   * change that is not a delete to the next kept one.
+   */
+  static String rebuild(String log, List<Column> attributes) {
+    String company = CompanyChanges.COMPANY_ID.name();
+    String ts = CompanyChanges.CHANGE_TS.name();
+    String deleted = CompanyChanges.DELETED.name();
+    StringBuilder winnerFirst = new StringBuilder(deleted + " DESC");
+    StringBuilder sameAsBefore = new StringBuilder(deleted + " IS NOT DISTINCT FROM lag(" + deleted + ") OVER w");
+    StringBuilder attrs = new StringBuilder();
+    for (Column a : attributes) {
+      String n = "\"" + a.name() + "\"";
+      winnerFirst.append(", ").append(n).append(" DESC NULLS LAST");
+      sameAsBefore.append(" AND ").append(n).append(" IS NOT DISTINCT FROM lag(").append(n).append(") OVER w");
+      attrs.append(", ").append(n);
+    }
+    String settled = "SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY " + company + ", " + ts + " ORDER BY "
+        + winnerFirst + ") AS tidemark_rank FROM " + log + ") WHERE tidemark_rank = 1";
+    String kept = "SELECT * FROM (SELECT *, " + sameAsBefore + " AS tidemark_repeat FROM (" + settled + ") WINDOW w AS "
+        + "(PARTITION BY " + company + " ORDER BY " + ts + ")) WHERE NOT coalesce(tidemark_repeat, false)";
+    return "SELECT " + company + attrs + ", " + ts + " AS " + Dimension.VALID_FROM.name() + ", tidemark_to AS "
+        + Dimension.VALID_TO.name() + ", tidemark_to IS NULL AS " + Dimension.IS_CURRENT.name() + " FROM (SELECT *, "
+        + "lead(" + ts + ") OVER (PARTITION BY " + company + " ORDER BY " + ts + ") AS tidemark_to FROM (" + kept
+        + ")) WHERE NOT " + deleted;
+  }
+
+  /** A table's rows at a snapshot (none for none) as Iceberg's reader gives them, deletes applied. */
+  private static List<List<Object>> rows(Table table, Long snapshot, Schema columns) {
+    if (snapshot == null) {
+      return List.of();
+    }
+    List<List<Object>> out = new ArrayList<>();
+    for (Record r : DriverReads.read(table, snapshot, Expressions.alwaysTrue(), columns.names(), false,
+        Long.MAX_VALUE)) {
+      List<Object> row = new ArrayList<>();
+      columns.names().forEach(c -> row.add(IcebergFields.value(r.getField(c))));
+      out.add(row);
+    }
+    return out;
+  }
+
+  private static Long snapshot(Table table) {
+    return table.currentSnapshot() == null ? null : table.currentSnapshot().snapshotId();
+  }
+
+  /**
+   * The raw archive's checks (tables {@code rb} and {@code ra}: before and after, left loaded): the rows backfilled
+   * are those that carried the key, each value moved from the rescued data, nothing else changed. Returns the rows
+   * backfilled.
+   */
+  long raw(Statement st, Table raw, long rawBefore, String key, Type type, List<AuditCheck> checks)
+      throws SQLException {
+    load(st, "rb", raw, rawBefore);
+    load(st, "ra", raw, raw.currentSnapshot().snapshotId());
+    // a widening: the column was there before, with the values that converted to its narrower type
+    boolean widening = has(st, "rb", key);
+    ensureColumn(st, "ra", key, type);
+    String k = "\"" + key + "\"";
+    String path = "'$.\"" + key + "\"'";
+    String rescued = Rescued.DATA.name();
+    List<String> rawTyped = others(raw, key, rescued);
+    String rt = String.join(", ", rawTyped);
+    String table = raw.name();
+
+    checks.add(AuditCheck.of("raw: other columns unchanged", table, differ(st, "SELECT " + rt + " FROM rb",
+        "SELECT " + rt + " FROM ra"), "the archive's rows, apart from " + key + " and " + rescued
+        + ", are the same before and after"));
+
+    long carried = one(st, "SELECT count(*) FROM rb WHERE coalesce(json_type(" + rescued + ", " + path
+        + "), 'NULL') <> 'NULL'");
+    long backfilled = one(st, "SELECT count(*) FROM ra WHERE " + k + " IS NOT NULL")
+        - (widening ? one(st, "SELECT count(*) FROM rb WHERE " + k + " IS NOT NULL") : 0);
+    long stayed = one(st, "SELECT count(*) FROM ra WHERE coalesce(json_type(" + rescued + ", " + path
+        + "), 'NULL') <> 'NULL'");
+    long both = one(st, "SELECT count(*) FROM ra WHERE " + k + " IS NOT NULL AND json_type(" + rescued + ", "
+        + path + ") IS NOT NULL");
+    checks.add(AuditCheck.of("raw: rows backfilled = rows that carried the key", table,
+        (backfilled + stayed == carried ? 0 : 1) + both, backfilled + " row(s) backfilled, " + stayed
+            + " kept in the rescued data (not " + type.phrase() + "), of " + carried + " that carried " + key
+            + (both > 0 ? "; " + both + " row(s) hold it twice" : "")));
+
+    // each value: DuckDB's conversion of the rescued JSON, where it is of a kind Spark's reader converts
+    String base = "json_merge_patch(json_merge_patch('{}', coalesce(" + rescued + ", '{}')), '{\"" + key
+        + "\":null}')";
+    String raw0 = "NULLIF(CAST(json_extract(" + rescued + ", " + path + ") AS VARCHAR), 'null')";
+    String cast = "TRY_CAST(json_extract_string(" + rescued + ", " + path + ") AS " + duck(type) + ")";
+    String convertible = "json_type(" + rescued + ", " + path + ") IN (" + kinds(type) + ")";
+    String before = "SELECT " + rt + ", " + base + " AS rest, " + (widening ? "coalesce(CAST(" + k + " AS "
+        + duck(type) + "), " : "(") + "CASE WHEN " + convertible + " THEN " + cast
+        + " END) AS v, CASE WHEN " + convertible + " AND " + cast + " IS NOT NULL THEN NULL ELSE " + raw0
+        + " END AS kept FROM rb";
+    String after = "SELECT " + rt + ", " + base + " AS rest, " + k + " AS v, " + raw0 + " AS kept FROM ra";
+    long moved = differ(st, before, after);
+    checks.add(AuditCheck.of("raw: each value moved from the rescued data to the column", table, moved,
+        moved == 0 ? "DuckDB's reading of the rescued data before equals the column and the rescued data after"
+            : moved + " row(s) differ from DuckDB's reading of the rescued data before"));
+
+    return backfilled;
   }
 
   /** The table's columns but the promoted one (and the rescued data). */

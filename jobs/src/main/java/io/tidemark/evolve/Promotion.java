@@ -45,15 +45,17 @@ public final class Promotion {
   private static final String VALUE = "tidemark_rescued_value";
   private static final String WITHOUT = "tidemark_rescued_without";
 
-  /** What a promotion did: nothing when the key was promoted before ({@code merged} null). */
-  public record Result(String feed, String key, Type type, boolean widened, long rawRows, long eventRows,
+  /**
+   * What a promotion did ({@code backfilled}: what it wrote, in words): nothing when the key was promoted before
+   * ({@code merged} null).
+   */
+  public record Result(String feed, String key, Type type, boolean widened, String backfilled,
                        List<AuditCheck> checks, String merged) {
     public String summary() {
       return merged == null ? feed + "." + key + " is a column already, of a type that holds what it carried: "
           + "nothing to do"
           : (widened ? "widened " + feed + "." + key + " to " : "promoted " + feed + "." + key + " as ") + type.sql()
-              + ": " + rawRows + " archived row(s) and " + eventRows
-              + " event(s) backfilled, " + checks.size() + " audit check(s) passed, merged into the staging branch ("
+              + ": " + backfilled + ", " + checks.size() + " audit check(s) passed, merged into the staging branch ("
               + merged.substring(0, Math.min(8, merged.length())) + "); the next publish takes it to main";
     }
   }
@@ -78,33 +80,30 @@ public final class Promotion {
 
   /** Promotes {@code key} of {@code feed} with {@code type} (null: the suggested one). */
   public Result promote(Feed feed, String key, Type type) {
-    if (feed != Feed.EVENTS) {
-      throw new EvolveException("evolve promote: only keys of the events can be promoted so far; " + feed.dir()
-          + "." + key + " stays in " + lh.config().tables().rawCompanyChanges() + ".rescued_data");
-    }
     SparkSession spark = lh.spark();
     TidemarkConfig config = lh.config();
     Tables t = config.tables();
     String staging = config.stagingBranch();
-    FeedSchema declared = FeedDeclarations.read(spark, t.rawEvents().sqlAt(staging), feed);
-    if (Events.FEED.declares(key)) {
-      throw new EvolveException("evolve promote: " + key + " is declared by the events as "
-          + Events.FEED.columns().column(key).type().sql() + "; Iceberg cannot widen it in place to hold what did not"
-          + " convert, which stays in the rescued data");
+    TableName archive = feed == Feed.EVENTS ? t.rawEvents() : t.rawCompanyChanges();
+    FeedSchema declared = FeedDeclarations.read(spark, archive.sqlAt(staging), feed);
+    if (feed.schema().declares(key)) {
+      throw new EvolveException("evolve promote: " + key + " is declared by the " + feed.dir() + " as "
+          + feed.schema().columns().column(key).type().sql() + "; Iceberg cannot widen it in place to hold what did "
+          + "not convert, which stays in the rescued data");
     }
-    KeySurvey.Finding finding = RescuedKeys.of(spark, t.rawEvents().sqlAt(staging), feed).stream()
+    KeySurvey.Finding finding = RescuedKeys.of(spark, archive.sqlAt(staging), feed).stream()
         .filter(f -> f.key().equals(key)).findFirst().orElse(null);
     if (declared.declares(key)) {
       Type now = declared.columns().column(key).type();
       // a promoted column whose later values outgrow its type: widened in place when Iceberg can, else nothing
       Type wider = finding == null ? null : type != null ? type : finding.suggested();
       if (wider == null || wider == now || !KeySurvey.widens(now, wider)) {
-        return new Result(feed.dir(), key, now, false, 0, 0, List.of(), null);
+        return new Result(feed.dir(), key, now, false, "", List.of(), null);
       }
-      return onBranch(feed, key, wider, true);
+      return onBranch(feed, key, wider, true, declared);
     }
     if (finding == null) {
-      throw new EvolveException("evolve promote: no row of " + t.rawEvents() + " on " + staging + " carries " + key
+      throw new EvolveException("evolve promote: no row of " + archive + " on " + staging + " carries " + key
           + "; see tidemark evolve list");
     }
     if (!finding.promotable() && type == null) {
@@ -113,7 +112,12 @@ public final class Promotion {
     if (!key.matches("[A-Za-z_][A-Za-z0-9_]{0,127}")) {
       throw new EvolveException("evolve promote: '" + key + "' is not a column name; it stays in the rescued data");
     }
-    return onBranch(feed, key, type == null ? finding.suggested() : type, false);
+    return onBranch(feed, key, type == null ? finding.suggested() : type, false, declared);
+  }
+
+  private Result onBranch(Feed feed, String key, Type as, boolean widen, FeedSchema declared) {
+    return feed == Feed.EVENTS ? onBranch(feed, key, as, widen)
+        : new CompanyPromotion(lh, crash).onBranch(key, as, widen, declared);
   }
 
   /** The column added (or widened) on a branch of its own, backfilled, audited and merged into the staging branch. */
@@ -165,11 +169,12 @@ public final class Promotion {
                   + "run it again between stream runs"));
       crash.at("evolve:after-merge");
       refs.deleteBranch(branch);
-      return new Result(feed.dir(), key, as, widen, audit.rawRows(), audit.eventRows(), audit.checks(), merged);
+      return new Result(feed.dir(), key, as, widen, audit.rawRows() + " archived row(s) and " + audit.eventRows()
+          + " event(s) backfilled", audit.checks(), merged);
     }
   }
 
-  private static void registerFunctions(SparkSession spark) {
+  static void registerFunctions(SparkSession spark) {
     spark.udf().register(VALUE, (UDF2<String, String, String>) Rescued::value, DataTypes.StringType);
     spark.udf().register(WITHOUT, (UDF2<String, String, String>) Rescued::without, DataTypes.StringType);
   }
@@ -204,12 +209,21 @@ public final class Promotion {
   }
 
   /** The column added, or widened in place (Iceberg's type promotion: the data files stay as they are). */
-  private static void addColumn(Table table, String key, Type type) {
+  static void addColumn(Table table, String key, Type type) {
+    addColumn(table, key, type, null);
+  }
+
+  /**
+   * The same, a new column placed before {@code before} (null: last), so that a table whose columns the code lists
+   * in an order (the dimension: attributes, then validity) reads in that order.
+   */
+  static void addColumn(Table table, String key, Type type, String before) {
     table.refresh();
     Types.NestedField field = table.schema().findField(key);
     if (field == null) {
-      table.updateSchema().addColumn(key, iceberg(type), "promoted by tidemark evolve from the rescued data")
-          .commit();
+      org.apache.iceberg.UpdateSchema update = table.updateSchema()
+          .addColumn(key, iceberg(type), "promoted by tidemark evolve from the rescued data");
+      (before == null ? update : update.moveBefore(key, before)).commit();
     } else if (!field.type().equals(iceberg(type))) {
       table.updateSchema().updateColumn(key, iceberg(type).asPrimitiveType()).commit();
     }
@@ -227,14 +241,14 @@ public final class Promotion {
     };
   }
 
-  private static void withProperties(Map<String, String> props, Runnable write) {
+  static void withProperties(Map<String, String> props, Runnable write) {
     CommitMetadata.withCommitProperties(props, () -> {
       write.run();
       return 0;
     }, RuntimeException.class);
   }
 
-  private static Path workDir(TidemarkConfig config, String branch) {
+  static Path workDir(TidemarkConfig config, String branch) {
     return config.home().resolve("work").resolve(branch);
   }
 }

@@ -7,7 +7,10 @@ import io.tidemark.config.Tables;
 import io.tidemark.core.CompanyChange;
 import io.tidemark.core.CompanyChanges;
 import io.tidemark.core.CompanyVersion;
+import io.tidemark.core.Column;
 import io.tidemark.core.Dimension;
+import io.tidemark.core.FeedSchema;
+import io.tidemark.lakehouse.tables.FeedDeclarations;
 import io.tidemark.core.Scd2Since;
 import io.tidemark.lakehouse.tables.DriverReads;
 import io.tidemark.lakehouse.tables.IcebergFields;
@@ -48,8 +51,11 @@ final class Scd2OfChangedCompanies extends ArrivalCheck {
     Timings times = reads.timings();
     ExecutorService files = reads.files();
     long budget = CheckReads.BUDGET;
+    // the attributes as the staged log holds them: a field promoted into the companies is tracked too
+    FeedSchema declared = FeedDeclarations.ofChangeLog(staged.table(t.companyChanges()));
+    List<Column> promoted = declared.beyond(CompanyChanges.FEED);
     List<CompanyChange> arrived = CheckReads.appended(staged, t.companyChanges(),
-        CompanyChanges.FEED.columns().names()).stream().map(r -> CompanyChange.of(IcebergFields.of(r))).toList();
+        declared.columns().names()).stream().map(r -> CompanyChange.of(IcebergFields.of(r), promoted)).toList();
     Map<String, Long> from = Scd2Since.earliest(arrived);
     if (from.isEmpty()) {
       // a dimension changed without its change log is a hand-made write, which the writers check names
@@ -66,8 +72,14 @@ final class Scd2OfChangedCompanies extends ArrivalCheck {
       from.replaceAll((company, time) -> Scd2Since.ALL);
       published = null;
     }
+    if (published != null && !promoted.isEmpty() && !hasAll(dimension, published, promoted)) {
+      // published before a promotion: its versions lack the attribute the history now tracks (a tag of then reads
+      // them so), so they cannot stand for the changes before; check against every logged change instead
+      from.replaceAll((company, time) -> Scd2Since.ALL);
+      published = null;
+    }
     Long at = published;
-    List<String> columns = Dimension.VERSION.names();
+    List<String> columns = Dimension.version(declared).names();
     // the staged versions and the published ones, from one read of the dimension's files when the staged commits
     // only added files to it (the streams' do); the change log's read meanwhile
     CompletableFuture<DriverReads.Reads> dimensionRead = reads.async(() -> times.time(NAME + " dimension ms",
@@ -77,14 +89,15 @@ final class Scd2OfChangedCompanies extends ArrivalCheck {
             : dimensionChange == null ? twice(DriverReads.readAtOnce(dimension, null, keys, columns, files, budget))
             : DriverReads.readNowAndAt(dimension, at, keys, columns, files, budget)));
     DriverReads.Read logged = times.time(NAME + " log ms", () -> DriverReads.readAtOnce(
-        staged.table(t.companyChanges()), null, logFilter(from), CompanyChanges.FEED.columns().names(), files,
+        staged.table(t.companyChanges()), null, logFilter(from), declared.columns().names(), files,
         budget));
     DriverReads.Read stagedVersions = CheckReads.join(dimensionRead).now();
     DriverReads.Read publishedVersions = CheckReads.join(dimensionRead).then();
-    List<CompanyChange> changes = new ArrayList<>(Scd2Since.asChanges(versions(publishedVersions), from));
-    logged.rows().stream().map(r -> CompanyChange.of(IcebergFields.of(r))).filter(c -> Scd2Since.isFrom(c, from))
-        .forEach(changes::add);
-    List<CompanyVersion> versions = versions(stagedVersions);
+    List<CompanyChange> changes = new ArrayList<>(Scd2Since.asChanges(versions(publishedVersions, promoted),
+        from));
+    logged.rows().stream().map(r -> CompanyChange.of(IcebergFields.of(r), promoted))
+        .filter(c -> Scd2Since.isFrom(c, from)).forEach(changes::add);
+    List<CompanyVersion> versions = versions(stagedVersions, promoted);
     // what the reads' cost follows: files opened (the dimension's data and delete files)
     times.put(NAME + " log files", logged.files());
     times.put(NAME + " dimension files", (long) stagedVersions.files() + stagedVersions.deleteFiles());
@@ -92,7 +105,7 @@ final class Scd2OfChangedCompanies extends ArrivalCheck {
         + CheckReads.manifests(dimension));
     long d0 = System.nanoTime();
     try (Connection db = DriverManager.getConnection("jdbc:duckdb:")) {
-      List<Scd2Invariants.Violation> v = Scd2Invariants.check(db, versions, Optional.of(changes));
+      List<Scd2Invariants.Violation> v = Scd2Invariants.check(db, versions, Optional.of(changes), declared);
       times.put(NAME + " in duckdb", (System.nanoTime() - d0) / 1_000_000);
       return AuditCheck.of(NAME, t.companies().toString(), v.size(), v.isEmpty() ? from.size()
           + " changed companies: one open version, no gap or overlap, equal to the history rebuilt from the "
@@ -100,6 +113,13 @@ final class Scd2OfChangedCompanies extends ArrivalCheck {
     } catch (SQLException e) {
       throw new IllegalStateException("the SCD2 check could not run in DuckDB: " + e.getMessage(), e);
     }
+  }
+
+  /** Whether the dimension's schema at that snapshot has every one of the columns. */
+  private static boolean hasAll(Table dimension, long snapshot, List<Column> columns) {
+    Integer schemaId = dimension.snapshot(snapshot).schemaId();
+    org.apache.iceberg.Schema then = schemaId == null ? dimension.schema() : dimension.schemas().get(schemaId);
+    return columns.stream().allMatch(c -> then.findField(c.name()) != null);
   }
 
   /** Companies past which a per-company filter is no longer worth evaluating row by row. */
@@ -128,8 +148,8 @@ final class Scd2OfChangedCompanies extends ArrivalCheck {
     return any;
   }
 
-  private static List<CompanyVersion> versions(DriverReads.Read read) {
-    return read.rows().stream().map(r -> CompanyVersion.of(IcebergFields.of(r))).toList();
+  private static List<CompanyVersion> versions(DriverReads.Read read, List<Column> promoted) {
+    return read.rows().stream().map(r -> CompanyVersion.of(IcebergFields.of(r), promoted)).toList();
   }
 
   private static DriverReads.Reads twice(DriverReads.Read read) {

@@ -2,7 +2,9 @@ package io.tidemark.restate;
 
 import io.tidemark.CrashPoints;
 import io.tidemark.config.Tables;
+import io.tidemark.core.Column;
 import io.tidemark.core.CompanyChange;
+import io.tidemark.core.CompanyChanges;
 import io.tidemark.core.CorrectionLog;
 import io.tidemark.core.CorrectionRules.WindowKey;
 import io.tidemark.core.CorrectionSet;
@@ -16,6 +18,7 @@ import io.tidemark.core.Times;
 import io.tidemark.core.WindowCounts;
 import io.tidemark.lakehouse.tables.DriverReads;
 import io.tidemark.lakehouse.tables.DriverWrites;
+import io.tidemark.lakehouse.tables.FeedDeclarations;
 import io.tidemark.lakehouse.tables.IcebergFields;
 import io.tidemark.stream.Provenance;
 import io.tidemark.stream.Scd2Apply;
@@ -120,6 +123,15 @@ final class CorrectionWriter {
   private void changes(List<CompanyChange> changes) {
     if (changes.isEmpty()) {
       return;
+    }
+    List<Column> promoted = FeedDeclarations.ofChangeLog(branch.get(tables.companyChanges()))
+        .beyond(CompanyChanges.FEED);
+    if (!promoted.isEmpty()) {
+      // the plan reads late changes with the static columns: applied as they are, they would drop the promoted
+      // values from the history; refused until the restatement carries them (the late changes stay in the archive)
+      throw new RestatementException("restate: " + changes.size() + " late company change(s) to apply, but the "
+          + "companies have promoted attribute(s) " + promoted.stream().map(Column::name).toList()
+          + " the restatement does not carry yet; nothing written to " + tables.companies());
     }
     // the write starts from the plan's commit every time, so each commit is made once: no batch ids to check
     new Scd2OnDriver(branch.get(tables.companyChanges()), branch.get(tables.companies())).apply(changes,

@@ -3,6 +3,7 @@ package io.tidemark.stream;
 import static org.apache.spark.sql.functions.broadcast;
 
 import io.tidemark.core.CompanyChanges;
+import io.tidemark.core.FeedSchema;
 import io.tidemark.lakehouse.spark.SparkRows;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -30,9 +31,13 @@ public final class Scd2ChangeLog {
     return changes.join(logged, sameChange(changes, logged), "left_anti");
   }
 
+  /**
+   * Equal in every column the changes have: the feed's as declared when the job runs, so a promoted field tells two
+   * changes apart as the name does (the log has the column from the promotion on).
+   */
   private static Column sameChange(Dataset<Row> a, Dataset<Row> b) {
     Column same = null;
-    for (String c : CompanyChanges.FEED.columns().names()) {
+    for (String c : a.columns()) {
       Column eq = a.col(c).eqNullSafe(b.col(c));
       same = same == null ? eq : same.and(eq);
     }
@@ -41,8 +46,13 @@ public final class Scd2ChangeLog {
 
   /** Appends changes to the log, given as a Spark SQL name (a table, or a table on a branch). */
   public static void append(Dataset<Row> rows, String logSql) {
+    append(rows, logSql, CompanyChanges.FEED);
+  }
+
+  /** The same for the companies as declared when the job runs (the log has their promoted fields). */
+  public static void append(Dataset<Row> rows, String logSql, FeedSchema companies) {
     try {
-      rows.select(SparkRows.columns(CompanyChanges.FEED.columns())).writeTo(logSql).append();
+      rows.select(SparkRows.columns(companies.columns())).writeTo(logSql).append();
     } catch (NoSuchTableException e) {
       throw new StreamException("table " + logSql + " disappeared while the stream ran");
     }

@@ -6,6 +6,7 @@ import static org.apache.spark.sql.functions.col;
 import io.tidemark.config.TableName;
 import io.tidemark.core.CompanyChanges;
 import io.tidemark.core.Dimension;
+import io.tidemark.core.FeedSchema;
 import io.tidemark.core.Schema;
 import io.tidemark.lakehouse.spark.SparkCommits;
 import io.tidemark.lakehouse.spark.SparkRows;
@@ -27,10 +28,17 @@ final class Scd2InSpark implements Scd2Apply<Scd2InSpark.Batch> {
 
   private final TableName dimension;
   private final TableName changeLog;
+  private final FeedSchema companies;
 
   Scd2InSpark(TableName dimension, TableName changeLog) {
+    this(dimension, changeLog, CompanyChanges.FEED);
+  }
+
+  /** For the companies as declared when the job runs: a promoted attribute is logged and tracked too. */
+  Scd2InSpark(TableName dimension, TableName changeLog, FeedSchema companies) {
     this.dimension = dimension;
     this.changeLog = changeLog;
+    this.companies = companies;
   }
 
   @Override
@@ -39,19 +47,19 @@ final class Scd2InSpark implements Scd2Apply<Scd2InSpark.Batch> {
     Object[] keys = batch.keys();
     Dataset<Row> touched = keys.length <= Scd2Upsert.IN_LIST_MAX ? null : broadcast(spark.createDataFrame(
         Arrays.stream(keys).map(RowFactory::create).toList(), SparkRows.struct(Schema.of(Dimension.COMPANY_ID))));
-    Dataset<Row> logged = pick(spark.table(changeLog.sql()).select(SparkRows.columns(CompanyChanges.FEED.columns())),
+    Dataset<Row> logged = pick(spark.table(changeLog.sql()).select(SparkRows.columns(companies.columns())),
         keys, touched).persist();
-    Dataset<Row> current = pick(spark.table(dimension.sql()).select(SparkRows.columns(Dimension.VERSION)), keys,
+    Dataset<Row> current = pick(spark.table(dimension.sql()).select(SparkRows.columns(Dimension.version(companies))), keys,
         touched).persist();
     Dataset<Row> fresh = Scd2ChangeLog.unlogged(batch.incoming(), logged).persist(StorageLevel.MEMORY_AND_DISK());
     Dataset<Row> diff = null;
     try {
       long appended = fresh.count();
       commits.toLog(appended, props -> SparkCommits.withSummary(props,
-          () -> Scd2ChangeLog.append(fresh, changeLog.sql())));
+          () -> Scd2ChangeLog.append(fresh, changeLog.sql(), companies)));
       // the log after the append holds exactly logged + fresh (when the append was done before a crash, fresh is
       // empty and logged holds it); a change in both would count once, the rebuild settles equal changes
-      diff = SparkScd2Difference.of(SparkScd2History.rebuild(logged.unionByName(fresh)), current)
+      diff = SparkScd2Difference.of(SparkScd2History.rebuild(logged.unionByName(fresh), companies), current)
           .persist(StorageLevel.MEMORY_AND_DISK());
       Dataset<Row> versions = diff;
       long changed = versions.count();

@@ -1,9 +1,11 @@
 package io.tidemark.stream;
 
+import io.tidemark.core.Column;
 import io.tidemark.core.CompanyChange;
 import io.tidemark.core.CompanyChanges;
 import io.tidemark.core.CompanyVersion;
 import io.tidemark.core.Dimension;
+import io.tidemark.core.FeedSchema;
 import io.tidemark.core.Scd2Difference;
 import io.tidemark.core.Scd2History;
 import io.tidemark.lakehouse.tables.DriverReads;
@@ -40,29 +42,39 @@ public final class Scd2OnDriver implements Scd2Apply<List<CompanyChange>> {
 
   private final Table log;
   private final Table dimension;
+  private final FeedSchema companies;
 
   /** The change log and the dimension, as loaded: what the commits start from. */
   public Scd2OnDriver(Table log, Table dimension) {
+    this(log, dimension, CompanyChanges.FEED);
+  }
+
+  /**
+   * The same for the companies as declared when the job runs ({@code companies}): a promoted attribute is read,
+   * logged and tracked as the name is (the promotion added it to both tables).
+   */
+  public Scd2OnDriver(Table log, Table dimension, FeedSchema companies) {
     this.log = log;
     this.dimension = dimension;
+    this.companies = companies;
   }
 
   @Override
   public Applied apply(List<CompanyChange> changes, Commits commits) {
     Expression touched = Expressions.in(Dimension.COMPANY_ID.name(),
         changes.stream().map(CompanyChange::companyId).distinct().toArray());
-    List<CompanyChange> logged = logged(log, touched);
-    Versions versions = Versions.read(dimension, touched);
+    List<CompanyChange> logged = logged(log, touched, companies);
+    Versions versions = Versions.read(dimension, touched, companies);
     Set<CompanyChange> applied = Set.copyOf(logged);
     // a change repeated, or already in the log, is applied once
     List<CompanyChange> fresh = changes.stream().distinct().filter(c -> !applied.contains(c)).toList();
-    commits.toLog(fresh.size(), props -> DriverWrites.append(log, CompanyChanges.FEED.columns(),
+    commits.toLog(fresh.size(), props -> DriverWrites.append(log, companies.columns(),
         fresh.stream().map(CompanyChange::values).toList(), props));
     // the log after the append holds exactly logged + fresh
     List<CompanyChange> history = new ArrayList<>(logged);
     history.addAll(fresh);
     Difference diff = Difference.of(versions, history);
-    commits.toDimension(diff.changes.size(), props -> commit(log, dimension, touched, diff, props));
+    commits.toDimension(diff.changes.size(), props -> commit(log, dimension, touched, diff, props, companies));
     return new Applied(fresh.size(), diff.changes.size());
   }
 
@@ -73,10 +85,10 @@ public final class Scd2OnDriver implements Scd2Apply<List<CompanyChange>> {
    * of the log, so the retry writes what is still missing, and nothing when another writer already did.
    */
   private static void commit(Table log, Table dimension, Expression touched, Difference diff,
-                             Map<String, String> props) {
+                             Map<String, String> props, FeedSchema companies) {
     for (int attempt = 1; ; attempt++) {
       try {
-        diff.commit(dimension, touched, props);
+        diff.commit(dimension, touched, props, companies);
         return;
       } catch (ValidationException e) {
         if (attempt >= ATTEMPTS) {
@@ -86,27 +98,30 @@ public final class Scd2OnDriver implements Scd2Apply<List<CompanyChange>> {
         }
         log.refresh();
         dimension.refresh();
-        diff = Difference.of(Versions.read(dimension, touched), logged(log, touched));
+        diff = Difference.of(Versions.read(dimension, touched, companies), logged(log, touched, companies));
       }
     }
   }
 
-  private static List<CompanyChange> logged(Table log, Expression touched) {
-    return DriverReads.read(log, null, touched, CompanyChanges.FEED.columns().names(), false, READ_BUDGET)
-        .stream().map(r -> CompanyChange.of(IcebergFields.of(r))).toList();
+  private static List<CompanyChange> logged(Table log, Expression touched, FeedSchema companies) {
+    List<Column> promoted = companies.beyond(CompanyChanges.FEED);
+    return DriverReads.read(log, null, touched, companies.columns().names(), false, READ_BUDGET)
+        .stream().map(r -> CompanyChange.of(IcebergFields.of(r), promoted)).toList();
   }
 
   /** The touched companies' versions in the dimension at one snapshot, with the position of each. */
   private record Versions(Long readAt, List<CompanyVersion> current,
                           Map<CompanyVersion.Key, DriverWrites.Position> at) {
-    static Versions read(Table dimension, Expression touched) {
+    static Versions read(Table dimension, Expression touched, FeedSchema companies) {
+      List<Column> promoted = companies.beyond(CompanyChanges.FEED);
       Snapshot snapshot = dimension.currentSnapshot();
       Long readAt = snapshot == null ? null : snapshot.snapshotId();
       Map<CompanyVersion.Key, DriverWrites.Position> at = new HashMap<>();
       List<CompanyVersion> current = new ArrayList<>();
       if (readAt != null) {
-        for (Record r : DriverReads.read(dimension, readAt, touched, Dimension.VERSION.names(), true, READ_BUDGET)) {
-          CompanyVersion version = CompanyVersion.of(IcebergFields.of(r));
+        for (Record r : DriverReads.read(dimension, readAt, touched, Dimension.version(companies).names(), true,
+            READ_BUDGET)) {
+          CompanyVersion version = CompanyVersion.of(IcebergFields.of(r), promoted);
           current.add(version);
           at.put(version.key(), new DriverWrites.Position((String) r.getField(DriverReads.FILE),
               (Long) r.getField(DriverReads.POS)));
@@ -126,12 +141,13 @@ public final class Scd2OnDriver implements Scd2Apply<List<CompanyChange>> {
      * MERGE's rules: a version keyed on (company_id, valid_from) is replaced when it is in the difference, removed
      * when marked so; an upsert is written anew.
      */
-    void commit(Table dimension, Expression touched, Map<String, String> props) {
+    void commit(Table dimension, Expression touched, Map<String, String> props, FeedSchema companies) {
       List<DriverWrites.Position> removed = changes.stream().map(c -> versions.at().get(c.version().key()))
           .filter(Objects::nonNull).toList();
       List<List<Object>> added = changes.stream().filter(Scd2Difference.Change::upsert)
           .map(c -> c.version().values()).collect(Collectors.toList());
-      DriverWrites.replace(dimension, versions.readAt(), removed, Dimension.VERSION, added, touched, props);
+      DriverWrites.replace(dimension, versions.readAt(), removed, Dimension.version(companies), added, touched,
+          props);
     }
   }
 }

@@ -8,6 +8,7 @@ import io.tidemark.config.Durations;
 import io.tidemark.config.TableName;
 import io.tidemark.core.CompanyChange;
 import io.tidemark.core.CompanyChanges;
+import io.tidemark.core.FeedSchema;
 import io.tidemark.lakehouse.spark.SparkRows;
 import io.tidemark.lakehouse.tables.IcebergTables;
 import io.tidemark.lakehouse.tables.TableCatalog;
@@ -65,15 +66,27 @@ public final class Scd2Upsert {
 
   public static RunReport run(SparkSession spark, String source, TableName dimension,
                               TableName changeLog, String checkpoint, Duration watermark, CrashPoints crash) {
-    Preflight.check(spark, source, TableCatalog.companies(dimension), TableCatalog.companyChanges(changeLog));
+    return run(spark, source, dimension, changeLog, checkpoint, watermark, crash, CompanyChanges.FEED);
+  }
+
+  /**
+   * The same for the companies as declared when the run starts ({@code companies}: a field promoted into the feed is
+   * logged, and a change of it makes a new version). The stream keeps no state but the watermark in its offset log,
+   * which a new column leaves alone: the same checkpoint goes on.
+   */
+  public static RunReport run(SparkSession spark, String source, TableName dimension,
+                              TableName changeLog, String checkpoint, Duration watermark, CrashPoints crash,
+                              FeedSchema companies) {
+    Preflight.check(spark, source, TableCatalog.companies(dimension, companies),
+        TableCatalog.companyChanges(changeLog, companies));
     // no stateful operator: the batch's own late filter and the change log (a change applied once is not applied
     // again) do what dropDuplicatesWithinWatermark did, without its state store and the trailing no-data batch
     // it needs to evict; Spark still tracks the watermark and records it in the offset log
-    Dataset<Row> changes = SparkScd2History.normalize(LineFormat.COMPANY_CHANGES.valid(spark, source))
+    Dataset<Row> changes = SparkScd2History.normalize(LineFormat.of(companies).valid(spark, source), companies)
         .withWatermark(CompanyChanges.CHANGE_TS.name(), Durations.spark(watermark));
     BatchCommitter committer = new BatchCommitter(NAME, checkpoint, crash);
     return StreamRun.run(NAME, "change", StreamRun.availableNow(changes, checkpoint,
-        (batch, id) -> upsert(batch, id, dimension, changeLog, committer)), committer);
+        (batch, id) -> upsert(batch, id, dimension, changeLog, committer, companies)), committer);
   }
 
   /** The two commits of a batch's apply, each exactly once through the committer. */
@@ -93,14 +106,15 @@ public final class Scd2Upsert {
   }
 
   private static void upsert(Dataset<Row> batch, long batchId, TableName dimension, TableName changeLog,
-                             BatchCommitter committer) {
+                             BatchCommitter committer, FeedSchema companies) {
     SparkSession spark = batch.sparkSession();
     // as the stateful operators do: a change at or before the batch's watermark is late, left to the restatement
     Timestamp watermark = new Timestamp(committer.watermarkMs(spark, batchId));
-    Dataset<Row> changes = batch.select(SparkRows.columns(CompanyChanges.FEED.columns()));
+    Dataset<Row> changes = batch.select(SparkRows.columns(companies.columns()));
+    List<io.tidemark.core.Column> promoted = companies.beyond(CompanyChanges.FEED);
     Scd2Apply.Commits commits = exactlyOnce(spark, batchId, dimension, changeLog, committer);
     if (changes.queryExecution().optimizedPlan().stats().sizeInBytes().longValue() <= DRIVER_MAX_BYTES) {
-      List<CompanyChange> all = changes.collectAsList().stream().map(r -> CompanyChange.of(SparkRows.fields(r)))
+      List<CompanyChange> all = changes.collectAsList().stream().map(r -> CompanyChange.of(SparkRows.fields(r), promoted))
           .toList();
       List<CompanyChange> onTime = all.stream().filter(c -> c.changeTs().isAfter(watermark.toInstant())).toList();
       long keys = onTime.stream().map(CompanyChange::companyId).distinct().count();
@@ -108,7 +122,7 @@ public final class Scd2Upsert {
         committer.dropped(batchId, all.size() - onTime.size(), 0);
         if (!onTime.isEmpty()) {
           Scd2Apply.Applied applied = new Scd2OnDriver(IcebergTables.load(spark, changeLog),
-              IcebergTables.load(spark, dimension)).apply(onTime, commits);
+              IcebergTables.load(spark, dimension), companies).apply(onTime, commits);
           committer.dropped(batchId, 0, onTime.size() - applied.fresh());
         }
         return;
@@ -124,7 +138,7 @@ public final class Scd2Upsert {
       committer.dropped(batchId, arrived - inTime,
           inTime - perCompany.stream().mapToLong(r -> r.<Long>getAs("count")).sum());
       if (!perCompany.isEmpty()) {
-        new Scd2InSpark(dimension, changeLog).apply(new Scd2InSpark.Batch(incoming,
+        new Scd2InSpark(dimension, changeLog, companies).apply(new Scd2InSpark.Batch(incoming,
             perCompany.stream().map(r -> r.getAs(company)).toArray()), commits);
       }
     } finally {

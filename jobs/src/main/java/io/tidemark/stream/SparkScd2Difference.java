@@ -3,7 +3,6 @@ package io.tidemark.stream;
 import static org.apache.spark.sql.functions.lit;
 
 import io.tidemark.core.Dimension;
-import io.tidemark.lakehouse.spark.SparkRows;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.Dataset;
@@ -22,13 +21,13 @@ public final class SparkScd2Difference {
   private SparkScd2Difference() {}
 
   /** From the rebuilt history and the dimension's versions of the same companies. */
-  static Dataset<Row> of(Dataset<Row> history, Dataset<Row> current) {
+  public static Dataset<Row> of(Dataset<Row> history, Dataset<Row> current) {
     String[] key = {Dimension.COMPANY_ID.name(), Dimension.VALID_FROM.name()};
     Dataset<Row> upserts = history.except(current).withColumn(OP, lit(UPSERT));
     Dataset<Row> gone = current.select(key[0], key[1])
         .except(history.select(key[0], key[1]))
         .join(current, key)
-        .select(SparkRows.columns(Dimension.VERSION))
+        .select(current.columns()[0], java.util.Arrays.copyOfRange(current.columns(), 1, current.columns().length))
         .withColumn(OP, lit(DELETE));
     return upserts.unionByName(gone);
   }
@@ -44,7 +43,8 @@ public final class SparkScd2Difference {
     String view = "tidemark_scd2_diff";
     diff.createOrReplaceTempView(view);
     List<String> key = List.of(Dimension.COMPANY_ID.name(), Dimension.VALID_FROM.name());
-    List<String> columns = Dimension.VERSION.names();
+    // the difference's own columns: the dimension's as declared when the job runs, promoted attributes too
+    List<String> columns = java.util.Arrays.stream(diff.columns()).filter(c -> !c.equals(OP)).toList();
     String on = key.stream().map(c -> "t." + c + " = s." + c).collect(Collectors.joining(" AND "));
     String set = columns.stream().filter(c -> !key.contains(c)).map(c -> "t." + c + " = s." + c)
         .collect(Collectors.joining(", "));

@@ -10,6 +10,9 @@ import static org.apache.spark.sql.functions.when;
 
 import io.tidemark.core.CompanyChanges;
 import io.tidemark.core.Dimension;
+import io.tidemark.core.FeedSchema;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -18,52 +21,73 @@ import org.apache.spark.sql.expressions.WindowSpec;
 
 /**
  * The SCD2 history of companies rebuilt from their changes in Spark, for batches too large for the driver: the rules
- * of {@link io.tidemark.core.Scd2History}, as a plan (tested equal to them over generated changes).
+ * of {@link io.tidemark.core.Scd2History}, as a plan (tested equal to them over generated changes). The attributes are
+ * the feed's as declared when the job runs ({@link CompanyChanges#attributes}): a promoted one is tracked as the name
+ * is.
  */
 public final class SparkScd2History {
   private SparkScd2History() {}
 
-  /**
-   * Changes as the history reads them: {@code deleted} never null, a delete carries no attributes. Two different
-   * changes of one company at the same instant are settled the same way everywhere: a delete wins, else the
-   * greater (name, tier).
-   */
   private static final String COMPANY = CompanyChanges.COMPANY_ID.name();
-  private static final String NAME = CompanyChanges.NAME.name();
-  private static final String TIER = CompanyChanges.TIER.name();
   private static final String CHANGE_TS = CompanyChanges.CHANGE_TS.name();
   private static final String DELETED = CompanyChanges.DELETED.name();
   private static final String VALID_TO = Dimension.VALID_TO.name();
 
+  /**
+   * Changes as the history reads them: {@code deleted} never null, a delete carries no attributes. Two different
+   * changes of one company at the same instant are settled the same way everywhere: a delete wins, else the
+   * greater attributes, in order.
+   */
   public static Dataset<Row> normalize(Dataset<Row> changes) {
-    Column deleted = coalesce(col(DELETED), lit(false));
-    return changes.select(col(COMPANY),
-        when(deleted, lit(null).cast(NAME_TYPE)).otherwise(col(NAME)).as(NAME),
-        when(deleted, lit(null).cast(NAME_TYPE)).otherwise(col(TIER)).as(TIER),
-        col(CHANGE_TS), deleted.as(DELETED));
+    return normalize(changes, CompanyChanges.FEED);
   }
 
-  private static final String NAME_TYPE = CompanyChanges.NAME.type().sql();
+  /** The same for the companies as declared when the job runs; the feed's columns in its order. */
+  public static Dataset<Row> normalize(Dataset<Row> changes, FeedSchema companies) {
+    Column deleted = coalesce(col(DELETED), lit(false));
+    List<Column> out = new ArrayList<>();
+    for (io.tidemark.core.Column c : companies.columns().columns()) {
+      if (c.name().equals(DELETED)) {
+        out.add(deleted.as(DELETED));
+      } else if (CompanyChanges.attributes(companies).contains(c)) {
+        out.add(when(deleted, lit(null).cast(c.type().sql())).otherwise(col(c.name())).as(c.name()));
+      } else {
+        out.add(col(c.name()));
+      }
+    }
+    return changes.select(out.toArray(new Column[0]));
+  }
 
   /** Versions ({@link Dimension#VERSION}), from changes of any companies. */
   public static Dataset<Row> rebuild(Dataset<Row> changes) {
-    WindowSpec sameInstant = Window.partitionBy(COMPANY, CHANGE_TS)
-        .orderBy(col(DELETED).desc(), col(NAME).desc_nulls_last(), col(TIER).desc_nulls_last());
+    return rebuild(changes, CompanyChanges.FEED);
+  }
+
+  /** Versions ({@link Dimension#version}) of the companies as declared when the job runs. */
+  public static Dataset<Row> rebuild(Dataset<Row> changes, FeedSchema companies) {
+    List<io.tidemark.core.Column> attributes = CompanyChanges.attributes(companies);
+    List<Column> winnerFirst = new ArrayList<>(List.of(col(DELETED).desc()));
+    attributes.forEach(a -> winnerFirst.add(col(a.name()).desc_nulls_last()));
+    WindowSpec sameInstant = Window.partitionBy(COMPANY, CHANGE_TS).orderBy(winnerFirst.toArray(new Column[0]));
     WindowSpec byTime = Window.partitionBy(COMPANY).orderBy(CHANGE_TS);
-    Dataset<Row> settled = normalize(changes)
+    Dataset<Row> settled = normalize(changes, companies)
         .withColumn("rank", row_number().over(sameInstant))
         .where(col("rank").equalTo(1))
         .drop("rank");
-    Column sameAsBefore = col(DELETED).eqNullSafe(lag(DELETED, 1).over(byTime))
-        .and(col(NAME).eqNullSafe(lag(NAME, 1).over(byTime)))
-        .and(col(TIER).eqNullSafe(lag(TIER, 1).over(byTime)));
+    Column sameAsBefore = col(DELETED).eqNullSafe(lag(DELETED, 1).over(byTime));
+    for (io.tidemark.core.Column a : attributes) {
+      sameAsBefore = sameAsBefore.and(col(a.name()).eqNullSafe(lag(a.name(), 1).over(byTime)));
+    }
+    List<Column> version = new ArrayList<>(List.of(col(COMPANY).as(Dimension.COMPANY_ID.name())));
+    attributes.forEach(a -> version.add(col(a.name())));
+    version.add(col(CHANGE_TS).as(Dimension.VALID_FROM.name()));
+    version.add(col(VALID_TO));
+    version.add(col(VALID_TO).isNull().as(Dimension.IS_CURRENT.name()));
     return settled
         .withColumn("repeat", sameAsBefore)
         .where(col("repeat").unary_$bang())
         .withColumn(VALID_TO, lead(CHANGE_TS, 1).over(byTime))
         .where(col(DELETED).unary_$bang())
-        .select(col(COMPANY).as(Dimension.COMPANY_ID.name()), col(NAME).as(Dimension.NAME.name()),
-            col(TIER).as(Dimension.TIER.name()), col(CHANGE_TS).as(Dimension.VALID_FROM.name()), col(VALID_TO),
-            col(VALID_TO).isNull().as(Dimension.IS_CURRENT.name()));
+        .select(version.toArray(new Column[0]));
   }
 }

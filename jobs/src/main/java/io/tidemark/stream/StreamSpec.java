@@ -117,7 +117,7 @@ public record StreamSpec(StreamKind kind, String source, TableName table, TableN
           declared(spark));
       case COUNTS -> WindowedCounts.run(spark, source, table, checkpoint,
           new WindowedCounts.Options(watermark, window), crash);
-      case SCD2 -> Scd2Upsert.run(spark, source, table, sideTable, checkpoint, watermark, crash);
+      case SCD2 -> Scd2Upsert.run(spark, source, table, sideTable, checkpoint, watermark, crash, declared(spark));
     };
   }
 

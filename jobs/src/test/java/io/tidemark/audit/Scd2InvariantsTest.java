@@ -2,11 +2,16 @@ package io.tidemark.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.core.Column;
 import io.tidemark.core.CompanyChange;
+import io.tidemark.core.CompanyChanges;
 import io.tidemark.core.CompanyVersion;
+import io.tidemark.core.FeedSchema;
+import io.tidemark.core.Type;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -53,5 +58,29 @@ class Scd2InvariantsTest {
         good.get(1), good.get(2), good.get(3)))).as("overlap").contains("versions overlap");
     assertThat(violations(List.of(version("c1", "Acme", "gold", at("00:00"), at("00:50"), false),
         good.get(1), good.get(2), good.get(3)))).as("gap").contains("gap between versions without a delete");
+  }
+
+  @Test
+  void versionsThatDifferOnlyInAPromotedAttributeAreNotAlikeNeighbours() throws Exception {
+    FeedSchema promoted = CompanyChanges.FEED.with(Column.of("region", Type.STRING));
+    List<CompanyChange> changes = List.of(
+        CompanyChange.set("c1", "Acme", "gold", at("00:00"), Arrays.asList("eu")),
+        CompanyChange.set("c1", "Acme", "gold", at("01:00"), Arrays.asList("us")));
+    List<CompanyVersion> good = List.of(
+        new CompanyVersion("c1", "Acme", "gold", at("00:00"), at("01:00"), false, Arrays.asList("eu")),
+        new CompanyVersion("c1", "Acme", "gold", at("01:00"), null, true, Arrays.asList("us")));
+    try (Connection db = DriverManager.getConnection("jdbc:duckdb:")) {
+      assertThat(Scd2Invariants.check(db, good, Optional.of(changes), promoted)).isEmpty();
+      List<CompanyVersion> alike = List.of(good.get(0),
+          new CompanyVersion("c1", "Acme", "gold", at("01:00"), null, true, Arrays.asList("eu")));
+      assertThat(Scd2Invariants.check(db, alike, Optional.of(changes), promoted))
+          .extracting(Scd2Invariants.Violation::check)
+          .contains("neighbouring versions alike", "version not in the history rebuilt from the changes");
+      List<CompanyVersion> merged = List.of(
+          new CompanyVersion("c1", "Acme", "gold", at("00:00"), null, true, Arrays.asList("eu")));
+      assertThat(Scd2Invariants.check(db, merged, Optional.of(changes), promoted))
+          .as("the version the promoted attribute splits, left whole").extracting(Scd2Invariants.Violation::check)
+          .contains("version of the rebuilt history missing");
+    }
   }
 }

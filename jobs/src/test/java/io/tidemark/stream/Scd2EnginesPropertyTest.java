@@ -2,16 +2,20 @@ package io.tidemark.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.core.Column;
 import io.tidemark.core.CompanyChange;
 import io.tidemark.core.CompanyChanges;
 import io.tidemark.core.CompanyVersion;
 import io.tidemark.core.Dimension;
+import io.tidemark.core.FeedSchema;
 import io.tidemark.core.Scd2Difference;
 import io.tidemark.core.Scd2History;
+import io.tidemark.core.Type;
 import io.tidemark.lakehouse.spark.SparkRows;
 import io.tidemark.testing.LocalSpark;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -95,6 +99,56 @@ class Scd2EnginesPropertyTest {
     all.stream().distinct().filter(c -> !logged.contains(c)).forEach(c -> unlogged.add(c.values()));
     assertThat(values(Scd2ChangeLog.unlogged(allFrame.distinct(), earlierFrame))).as("the changes the log lacks")
         .isEqualTo(unlogged);
+    sparkHistory.unpersist();
+  }
+
+  private static final String[] REGIONS = {"eu", "EU", "\uff21", null};
+  private static final Integer[] SEATS = {1, -1, 10, null};
+  static final FeedSchema PROMOTED = CompanyChanges.FEED.with(Column.of("region", Type.STRING))
+      .with(Column.of("seats", Type.INT));
+
+  /** Changes whose promoted attributes alone often differ: name and tier mostly fixed. */
+  static List<CompanyChange> promotedChanges(SplittableRandom rng, int round, int n) {
+    List<CompanyChange> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      String company = "p" + round + "-c" + rng.nextInt(2);
+      Instant at = Instant.parse("2026-01-01T00:00:00Z").plusSeconds(60L * rng.nextInt(6));
+      out.add(rng.nextDouble() < 0.1 ? new CompanyChange(company, null, null, at, true,
+          Arrays.asList(null, null))
+          : CompanyChange.set(company, rng.nextDouble() < 0.8 ? "Acme" : "Bolt", "gold", at,
+              Arrays.asList(REGIONS[rng.nextInt(REGIONS.length)], SEATS[rng.nextInt(SEATS.length)])));
+    }
+    return out;
+  }
+
+  @Test
+  void withPromotedAttributesTheSparkPlansAreStillTheCoresRules() {
+    SplittableRandom rng = new SplittableRandom(38);
+    List<CompanyChange> all = new ArrayList<>();
+    List<CompanyChange> earlier = new ArrayList<>();
+    for (int round = 0; round < ROUNDS; round++) {
+      List<CompanyChange> c = promotedChanges(rng, round, rng.nextInt(1, 10));
+      all.addAll(c);
+      earlier.addAll(c.subList(0, c.size() / 2));
+    }
+    Dataset<Row> allFrame = frame(all.stream().map(CompanyChange::values).toList(), PROMOTED.columns());
+    List<CompanyVersion> history = Scd2History.rebuild(all);
+    assertThat(history).as("versions where only a promoted attribute changed")
+        .anyMatch(v -> history.stream().anyMatch(w -> w.companyId().equals(v.companyId())
+            && w.validFrom().equals(v.validTo()) && w.name().equals(v.name()) && !w.more().equals(v.more())));
+    Dataset<Row> sparkHistory = SparkScd2History.rebuild(allFrame, PROMOTED).persist();
+    assertThat(values(sparkHistory)).as("the history").isEqualTo(versions(history));
+
+    List<CompanyVersion> current = Scd2History.rebuild(earlier);
+    Dataset<Row> currentFrame = frame(current.stream().map(CompanyVersion::values).toList(),
+        Dimension.version(PROMOTED));
+    Set<List<Object>> difference = new HashSet<>();
+    for (Scd2Difference.Change c : Scd2Difference.of(history, current)) {
+      List<Object> v = new ArrayList<>(c.version().values());
+      v.add(c.upsert() ? SparkScd2Difference.UPSERT : SparkScd2Difference.DELETE);
+      difference.add(v);
+    }
+    assertThat(values(SparkScd2Difference.of(sparkHistory, currentFrame))).as("the difference").isEqualTo(difference);
     sparkHistory.unpersist();
   }
 }

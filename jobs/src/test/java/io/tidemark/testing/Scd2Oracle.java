@@ -33,7 +33,7 @@ public final class Scd2Oracle implements AutoCloseable {
           SELECT json_extract_string(j, '$.company_id') AS company_id,
                  json_extract_string(j, '$.name') AS name, json_extract_string(j, '$.tier') AS tier,
                  CAST(TRY_CAST(json_extract_string(j, '$.change_ts') AS TIMESTAMPTZ) AS TIMESTAMP) AS change_ts,
-                 coalesce(TRY_CAST(json_extract_string(j, '$.deleted') AS BOOLEAN), false) AS deleted
+                 coalesce(TRY_CAST(json_extract_string(j, '$.deleted') AS BOOLEAN), false) AS deleted, j AS line
           FROM o
           WHERE j IS NOT NULL AND coalesce(json_type(j, '$.company_id'), 'NULL') <> 'NULL'
             AND json_type(j, '$.change_ts') = 'VARCHAR'
@@ -48,22 +48,42 @@ public final class Scd2Oracle implements AutoCloseable {
 
   /** "company|name|tier|valid_from|valid_to|is_current" rows, sorted. */
   public List<String> history() throws SQLException {
+    return history(List.of());
+  }
+
+  /**
+   * The same with string keys of the lines tracked as attributes after the tier (promoted into the feed), each a
+   * column of the row after the tier: "company|name|tier|key...|valid_from|valid_to|is_current".
+   */
+  public List<String> history(List<String> keys) throws SQLException {
+    StringBuilder extracted = new StringBuilder();
+    StringBuilder order = new StringBuilder();
+    StringBuilder same = new StringBuilder();
+    StringBuilder shown = new StringBuilder();
+    for (int i = 0; i < keys.size(); i++) {
+      String p = "p" + i;
+      extracted.append(", CASE WHEN deleted THEN NULL ELSE json_extract_string(line, '$.\"").append(keys.get(i))
+          .append("\"') END AS ").append(p);
+      order.append(", ").append(p).append(" DESC NULLS LAST");
+      same.append(" AND ").append(p).append(" IS NOT DISTINCT FROM lag(").append(p).append(") OVER w");
+      shown.append(" || coalesce(").append(p).append(", 'NULL') || '|'");
+    }
     return strings("""
         WITH c AS (SELECT company_id, CASE WHEN deleted THEN NULL ELSE name END AS name,
-                          CASE WHEN deleted THEN NULL ELSE tier END AS tier, change_ts, deleted FROM changes),
+                          CASE WHEN deleted THEN NULL ELSE tier END AS tier, change_ts, deleted %s FROM changes),
              settled AS (SELECT * FROM c QUALIFY row_number() OVER (PARTITION BY company_id, change_ts
-                         ORDER BY deleted DESC, name DESC NULLS LAST, tier DESC NULLS LAST) = 1),
+                         ORDER BY deleted DESC, name DESC NULLS LAST, tier DESC NULLS LAST %s) = 1),
              marked AS (SELECT *, deleted IS NOT DISTINCT FROM lag(deleted) OVER w
                                   AND name IS NOT DISTINCT FROM lag(name) OVER w
-                                  AND tier IS NOT DISTINCT FROM lag(tier) OVER w AS repeat
+                                  AND tier IS NOT DISTINCT FROM lag(tier) OVER w %s AS repeat
                         FROM settled WINDOW w AS (PARTITION BY company_id ORDER BY change_ts)),
              versions AS (SELECT *, lead(change_ts) OVER (PARTITION BY company_id ORDER BY change_ts) AS valid_to
                           FROM marked WHERE NOT repeat)
-        SELECT company_id || '|' || coalesce(name, 'NULL') || '|' || coalesce(tier, 'NULL') || '|'
-               || strftime(change_ts, '%Y-%m-%d %H:%M:%S') || '|'
-               || coalesce(strftime(valid_to, '%Y-%m-%d %H:%M:%S'), 'NULL') || '|'
+        SELECT company_id || '|' || coalesce(name, 'NULL') || '|' || coalesce(tier, 'NULL') || '|' %s
+               || strftime(change_ts, '%%Y-%%m-%%d %%H:%%M:%%S') || '|'
+               || coalesce(strftime(valid_to, '%%Y-%%m-%%d %%H:%%M:%%S'), 'NULL') || '|'
                || CASE WHEN valid_to IS NULL THEN 'true' ELSE 'false' END AS r
-        FROM versions WHERE NOT deleted ORDER BY r""");
+        FROM versions WHERE NOT deleted ORDER BY r""".formatted(extracted, order, same, shown));
   }
 
   private List<String> strings(String sql) throws SQLException {

@@ -26,6 +26,15 @@ public final class FeedDeclarations {
   }
 
   /**
+   * The companies as the SCD2 change log, as loaded, holds them: it gets a promoted field in the same commit as the
+   * archive, so a job that reads the log and the dimension at one reference (a check, an audit, a publish) takes
+   * the attributes from there.
+   */
+  public static FeedSchema ofChangeLog(Table log) {
+    return Feed.COMPANIES.schema().declaredBy(schema(log.schema()));
+  }
+
+  /**
    * The feed as the archive named in Spark SQL (a table, or {@code t@ref}) declares it; the static declaration when
    * there is no archive yet (nothing can have been promoted into it).
    */

@@ -64,6 +64,10 @@ public final class TableCatalog {
     return of(name, TableSchemas.events(events));
   }
 
+  public static TableDefinition companies(TableName name, FeedSchema companies) {
+    return of(name, TableSchemas.companies(companies));
+  }
+
   public static TableDefinition companyChanges(TableName name, FeedSchema companies) {
     return of(name, TableSchemas.companyChanges(companies));
   }

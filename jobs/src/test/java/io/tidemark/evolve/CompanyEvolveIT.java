@@ -1,0 +1,210 @@
+package io.tidemark.evolve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tidemark.config.Setting;
+import io.tidemark.config.Tables;
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.core.Feed;
+import io.tidemark.land.Arrival;
+import io.tidemark.land.Lander;
+import io.tidemark.land.LandingFile;
+import io.tidemark.land.SeedScenarios;
+import io.tidemark.lakehouse.nessie.NessieRefs;
+import io.tidemark.testing.Cli;
+import io.tidemark.testing.NessieRest;
+import io.tidemark.testing.Scd2Oracle;
+import io.tidemark.testing.StackTest;
+import io.tidemark.testing.Steps;
+import io.tidemark.testing.TestStack;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code tidemark evolve promote companies KEY}: a key the company changes started to carry becomes a tracked
+ * attribute of the SCD2 dimension. Killed once before its merge, then run again: promoted once; the dimension's past
+ * gains the versions where only the key changed, equal to DuckDB's rebuild from the landed lines; the next arrival is
+ * tracked through the same checkpoint; publish and {@code tidemark check} pass; a tag made before reads as before.
+ */
+@Steps
+class CompanyEvolveIT extends StackTest {
+  // k1: only the region changes at 01:00, then a repeat; k2: the region comes with a tier change
+  private static final String ARRIVAL_2 = """
+      {"company_id":"k1","name":"Kite","tier":"gold","change_ts":"2026-01-01T00:10:00Z","region":"eu"}
+      {"company_id":"k1","name":"Kite","tier":"gold","change_ts":"2026-01-01T01:00:00Z","region":"us"}
+      {"company_id":"k1","name":"Kite","tier":"gold","change_ts":"2026-01-01T02:00:00Z","region":"us"}
+      {"company_id":"k2","name":"Lark","tier":"silver","change_ts":"2026-01-01T00:10:00Z"}
+      {"company_id":"k2","name":"Lark","tier":"gold","change_ts":"2026-01-01T01:00:00Z","region":"eu"}
+      """;
+  // after the promotion: k1's region alone changes again, k2 is deleted, k3 is new
+  private static final String ARRIVAL_3 = """
+      {"company_id":"k1","name":"Kite","tier":"gold","change_ts":"2026-01-01T03:00:00Z","region":"apac"}
+      {"company_id":"k2","change_ts":"2026-01-01T03:00:00Z","deleted":true,"region":"eu"}
+      {"company_id":"k3","name":"Moss","tier":"bronze","change_ts":"2026-01-01T03:00:00Z","region":"eu"}
+      """;
+  private static final String TAG = "before-evolve";
+
+  private Map<String, String> env;
+  private Tables t;
+  private String main;
+  private String ingest;
+  private Lander lander;
+  private NessieRest nessie;
+  private NessieRefs refs;
+  private Path dir;
+  private String tag;
+
+  @BeforeAll
+  void aPipelineWithBranchesOfItsOwn(@TempDir Path dir) {
+    this.dir = dir;
+    String name = TestStack.unique("evolvecos");
+    main = name + "_main";
+    ingest = name + "_ingest";
+    tag = name + "-" + TAG;
+    TidemarkConfig config = stack.config().scoped(name, dir.resolve("cp"))
+        .with(Map.of(Setting.NESSIE_REF, main, Setting.STAGING_BRANCH, ingest));
+    env = stack.env(config);
+    t = config.tables();
+    nessie = stack.nessie();
+    refs = new NessieRefs(stack.endpoints());
+    succeeds(Cli.run(env, "bootstrap"));
+    lander = new Lander(stack.lakehouse().storage(), config.landingBucket(), "");
+  }
+
+  @AfterAll
+  void close() {
+    refs.close();
+  }
+
+  @Test
+  @Order(1)
+  void beforeThePromotionTheRegionIsKeptButNotTracked() {
+    lander.land(SeedScenarios.ALL.arrivals().get(0));
+    lander.land(new Arrival(2, List.of(LandingFile.of(Feed.COMPANIES, "drift.jsonl", ARRIVAL_2))));
+    succeeds(Cli.run(env, "stream", "all"));
+    succeeds(Cli.run(env, "publish"));
+    refs.tag(tag, main, nessie.hash(main));
+    assertThat(succeeds(Cli.run(env, "evolve", "list")).out())
+        .contains("companies.region: 4 row(s), first in arrival 2", "suggested type STRING");
+    assertThat(strings("SELECT concat_ws('|', company_id, date_format(valid_from, 'HH:mm')) FROM "
+        + t.companies().sqlAt(ingest) + " WHERE company_id = 'k1'")).as("one version: the region is not tracked")
+        .containsExactly("k1|00:10");
+  }
+
+  @Test
+  @Order(2)
+  void aPromotionKilledBeforeItsMergeChangesNothingAndItsRerunPromotesOnce() {
+    String staged = nessie.hash(ingest);
+    Cli.Result killed = Cli.run(Cli.crashing(env, "evolve:after-log"), "evolve", "promote", "companies", "region");
+    assertThat(killed.exitCode()).as("%s", killed).isEqualTo(137);
+    assertThat(nessie.hash(ingest)).as("the staging branch is untouched").isEqualTo(staged);
+    for (String table : List.of(t.rawCompanyChanges().sqlAt(ingest), t.companyChanges().sqlAt(ingest),
+        t.companies().sqlAt(ingest))) {
+      assertThat(columns(table)).as(table).doesNotContain("region");
+    }
+
+    Cli.Result r = succeeds(Cli.run(env, "evolve", "promote", "companies", "region"));
+    assertThat(r.out()).contains("promoted companies.region as STRING: 4 archived row(s) and 4 logged change(s) "
+        + "backfilled, the dimension rebuilt (5 -> 6 version(s), 3 written)").contains("7 audit check(s) passed");
+    assertThat(nessie.entriesSince(ingest, staged)).as("one merge commit").hasSize(1);
+    assertThat(refs.exists("evolve-companies-region")).as("the branch is gone").isFalse();
+
+    String promoted = nessie.hash(ingest);
+    assertThat(succeeds(Cli.run(env, "evolve", "promote", "companies", "region")).out())
+        .contains("companies.region is a column already, of a type that holds what it carried: nothing to do");
+    assertThat(nessie.hash(ingest)).isEqualTo(promoted);
+  }
+
+  @Test
+  @Order(3)
+  void thePastGainsTheVersionsWhereOnlyTheRegionChangedEqualToDuckDbsRebuildOfTheLines() throws Exception {
+    assertThat(history(t.companies().sqlAt(ingest))).as("the dimension against the landed lines")
+        .isEqualTo(oracle(ARRIVAL_2));
+    assertThat(strings("SELECT concat_ws('|', company_id, coalesce(region, 'NULL'), coalesce(rescued_data, 'NULL'))"
+        + " FROM " + t.rawCompanyChanges().sqlAt(ingest) + " WHERE company_id = 'k1'"))
+        .containsExactlyInAnyOrder("k1|eu|NULL", "k1|us|NULL", "k1|us|NULL");
+    assertThat(succeeds(Cli.run(env, "check", "--branch", ingest)).out()).contains("check: ok");
+  }
+
+  @Test
+  @Order(4)
+  void theNextArrivalIsTrackedThroughTheSameCheckpointAndPublishTakesItToMain() throws Exception {
+    lander.land(new Arrival(3, List.of(LandingFile.of(Feed.COMPANIES, "drift.jsonl", ARRIVAL_3))));
+    succeeds(Cli.run(env, "stream", "all"));
+    assertThat(history(t.companies().sqlAt(ingest))).isEqualTo(oracle(ARRIVAL_2 + ARRIVAL_3));
+    assertThat(strings("SELECT concat_ws('|', company_id, coalesce(region, 'NULL')) FROM "
+        + t.companyChanges().sqlAt(ingest) + " WHERE change_ts = TIMESTAMP '2026-01-01 03:00:00'"))
+        .as("a delete carries no attributes").containsExactlyInAnyOrder("k1|apac", "k2|NULL", "k3|eu");
+    succeeds(Cli.run(env, "publish"));
+    assertThat(history(t.companies().sqlAt(main))).isEqualTo(oracle(ARRIVAL_2 + ARRIVAL_3));
+    assertThat(succeeds(Cli.run(env, "check")).out()).as("main").contains("check: ok");
+  }
+
+  @Test
+  @Order(5)
+  void aTagMadeBeforeThePromotionReadsAsBefore() {
+    for (String table : List.of(t.rawCompanyChanges().sqlAt(tag), t.companyChanges().sqlAt(tag),
+        t.companies().sqlAt(tag))) {
+      assertThat(columns(table)).as(table).doesNotContain("region");
+    }
+    assertThat(strings("SELECT rescued_data FROM " + t.rawCompanyChanges().sqlAt(tag) + " WHERE company_id = 'k2' "
+        + "AND tier = 'gold'")).containsExactly("{\"region\":\"eu\"}");
+  }
+
+  @Test
+  @Order(6)
+  void aRestatementWithLateCompanyChangesRefusesThemInOneLineAndWritesNothing() {
+    // a day before the scd2 watermark: the stream leaves it to the restatement, which cannot carry the region yet
+    lander.land(new Arrival(4, List.of(LandingFile.of(Feed.COMPANIES, "late.jsonl",
+        "{\"company_id\":\"k1\",\"name\":\"Kite\",\"tier\":\"gold\",\"change_ts\":\"2025-12-30T00:00:00Z\","
+            + "\"region\":\"sa\"}\n"))));
+    succeeds(Cli.run(env, "stream", "all"));
+    succeeds(Cli.run(env, "publish"));
+    List<String> before = history(t.companies().sqlAt(main));
+    Cli.Result r = Cli.run(env, "restate", "--run-id", "late-region");
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
+    assertThat(r.err()).contains("late company change(s) to apply", "promoted attribute(s) [region]")
+        .hasLineCount(1);
+    assertThat(history(t.companies().sqlAt(main))).isEqualTo(before);
+  }
+
+  /** The k-companies' versions, "company|name|tier|region|valid_from|valid_to|is_current", sorted. */
+  private List<String> history(String table) {
+    return strings("SELECT concat_ws('|', company_id, coalesce(name, 'NULL'), coalesce(tier, 'NULL'), "
+        + "coalesce(region, 'NULL'), date_format(valid_from, 'yyyy-MM-dd HH:mm:ss'), "
+        + "coalesce(date_format(valid_to, 'yyyy-MM-dd HH:mm:ss'), 'NULL'), CAST(is_current AS STRING)) AS r FROM "
+        + table + " WHERE company_id LIKE 'k%' ORDER BY r");
+  }
+
+  private List<String> oracle(String lines) throws Exception {
+    Path file = dir.resolve("companies-" + lines.length() + ".jsonl");
+    Files.writeString(file, lines);
+    try (Scd2Oracle oracle = new Scd2Oracle(List.of(file))) {
+      return oracle.history(List.of("region"));
+    }
+  }
+
+  private List<String> columns(String table) {
+    return Arrays.asList(spark.table(table).columns());
+  }
+
+  private List<String> strings(String sql) {
+    List<String> out = new ArrayList<>();
+    spark.sql(sql).collectAsList().forEach(r -> out.add(r.getString(0)));
+    return out;
+  }
+
+  private static Cli.Result succeeds(Cli.Result r) {
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    return r;
+  }
+}
