@@ -105,7 +105,7 @@ final class CompanyPromotion {
                   + " meanwhile (a stream ran?); run it again between stream runs"));
       crash.at("evolve:after-merge");
       refs.deleteBranch(branch);
-      return new Promotion.Result(feed, key, as, widen, backfilled, audit.checks(), merged);
+      return new Promotion.Result(feed, key, as, widen, audit.rawRows(), backfilled, audit.checks(), merged);
     }
   }
 

@@ -46,10 +46,10 @@ public final class Promotion {
   private static final String WITHOUT = "tidemark_rescued_without";
 
   /**
-   * What a promotion did ({@code backfilled}: what it wrote, in words): nothing when the key was promoted before
-   * ({@code merged} null).
+   * What a promotion did ({@code rawRows}: archived rows backfilled; {@code backfilled}: all it wrote, in words):
+   * nothing when the key was promoted before ({@code merged} null).
    */
-  public record Result(String feed, String key, Type type, boolean widened, String backfilled,
+  public record Result(String feed, String key, Type type, boolean widened, long rawRows, String backfilled,
                        List<AuditCheck> checks, String merged) {
     public String summary() {
       return merged == null ? feed + "." + key + " is a column already, of a type that holds what it carried: "
@@ -98,7 +98,7 @@ public final class Promotion {
       // a promoted column whose later values outgrow its type: widened in place when Iceberg can, else nothing
       Type wider = finding == null ? null : type != null ? type : finding.suggested();
       if (wider == null || wider == now || !KeySurvey.widens(now, wider)) {
-        return new Result(feed.dir(), key, now, false, "", List.of(), null);
+        return new Result(feed.dir(), key, now, false, 0, "", List.of(), null);
       }
       return onBranch(feed, key, wider, true, declared);
     }
@@ -169,7 +169,7 @@ public final class Promotion {
                   + "run it again between stream runs"));
       crash.at("evolve:after-merge");
       refs.deleteBranch(branch);
-      return new Result(feed.dir(), key, as, widen, audit.rawRows() + " archived row(s) and " + audit.eventRows()
+      return new Result(feed.dir(), key, as, widen, audit.rawRows(), audit.rawRows() + " archived row(s) and " + audit.eventRows()
           + " event(s) backfilled", audit.checks(), merged);
     }
   }
