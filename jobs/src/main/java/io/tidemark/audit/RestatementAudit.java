@@ -11,6 +11,7 @@ import io.tidemark.core.FeedSchema;
 import io.tidemark.lakehouse.tables.FeedDeclarations;
 import io.tidemark.core.Event;
 import io.tidemark.core.Events;
+import io.tidemark.core.Feed;
 import io.tidemark.core.Fields;
 import io.tidemark.core.Ingest;
 import io.tidemark.core.Times;
@@ -84,7 +85,9 @@ public final class RestatementAudit {
     String countsTable = names.eventCounts().toString();
     String eventsTable = names.events().toString();
     Map<String, List<Long>> onBranch = windowRows(s.counts(), windows);
-    Map<Integer, List<Event>> eventRows = eventRows(s.events(), events);
+    // the fields promoted into the events (tidemark evolve): a corrected event must hold its first occurrence's values
+    List<io.tidemark.core.Column> more = FeedDeclarations.of(s.rawEvents(), Feed.EVENTS).beyond(Events.FEED);
+    Map<Integer, List<Fields>> eventRows = eventRows(s.events(), events, more);
     List<AuditCheck> checks = new ArrayList<>();
     checks.add(AuditCheck.of("counts: n >= 1", countsTable,
         onBranch.values().stream().flatMap(List::stream).filter(n -> n == null || n < 1).count(),
@@ -105,7 +108,7 @@ public final class RestatementAudit {
       if (!companies.isEmpty()) {
         checks.add(scd2(db, s, companies));
       }
-      checks.addAll(recount(db, s, windows, events, onBranch, eventRows, window));
+      checks.addAll(recount(db, s, windows, events, onBranch, eventRows, more, window));
     }
     return checks;
   }
@@ -135,16 +138,18 @@ public final class RestatementAudit {
     return out;
   }
 
-  /** The branch's rows of the corrected event ids. */
-  private static Map<Integer, List<Event>> eventRows(Table events, List<CorrectedEvent> corrected) {
-    Map<Integer, List<Event>> out = new TreeMap<>();
+  /** The branch's rows of the corrected event ids, with the promoted fields ({@code more}). */
+  private static Map<Integer, List<Fields>> eventRows(Table events, List<CorrectedEvent> corrected,
+                                                      List<io.tidemark.core.Column> more) {
+    Map<Integer, List<Fields>> out = new TreeMap<>();
     if (corrected.isEmpty()) {
       return out;
     }
     for (Record r : DriverReads.read(events, null, Expressions.in(Events.EVENT_ID.name(), corrected.stream()
-        .map(CorrectedEvent::eventId).distinct().toArray()), Events.FEED.columns().names(), false, Long.MAX_VALUE)) {
-      Event e = Event.of(IcebergFields.of(r));
-      out.computeIfAbsent(e.eventId(), k -> new ArrayList<>()).add(e);
+            .map(CorrectedEvent::eventId).distinct().toArray()), Events.FEED.columns().plus(more).names(), false,
+        Long.MAX_VALUE)) {
+      Fields f = IcebergFields.of(r);
+      out.computeIfAbsent(f.integer(Events.EVENT_ID), k -> new ArrayList<>()).add(f);
     }
     return out;
   }
@@ -169,7 +174,8 @@ public final class RestatementAudit {
   /** DuckDB recounts the corrected windows and finds the first occurrences from the raw Parquet files. */
   private List<AuditCheck> recount(Connection db, Subject s, List<CorrectedWindow> windows,
                                    List<CorrectedEvent> events, Map<String, List<Long>> onBranch,
-                                   Map<Integer, List<Event>> eventRows, Duration window)
+                                   Map<Integer, List<Fields>> eventRows, List<io.tidemark.core.Column> more,
+                                   Duration window)
       throws IOException, SQLException {
     if (windows.isEmpty() && events.isEmpty()) {
       return List.of();
@@ -186,10 +192,23 @@ public final class RestatementAudit {
     }
     List<Path> files = download(s.rawEvents(), s.rawSnapshot(), lo, hi);
     try (Statement st = db.createStatement()) {
+      // by name: the files written before a promotion lack its column (null in them, as Iceberg reads them)
       st.execute(files.isEmpty()
           ? "CREATE TABLE raw (" + duckDbColumns(TableCatalog.rawEvents(names.rawEvents())) + ")"
           : "CREATE TABLE raw AS SELECT * FROM read_parquet([" + files.stream()
-              .map(f -> "'" + f.toAbsolutePath() + "'").collect(Collectors.joining(", ")) + "])");
+              .map(f -> "'" + f.toAbsolutePath() + "'").collect(Collectors.joining(", ")) + "], union_by_name = true)");
+      Set<String> present = new HashSet<>();
+      try (ResultSet rs = st.executeQuery("SELECT column_name FROM information_schema.columns "
+          + "WHERE table_name = 'raw'")) {
+        while (rs.next()) {
+          present.add(rs.getString(1));
+        }
+      }
+      for (io.tidemark.core.Column c : more) {
+        if (!present.contains(c.name())) {
+          st.execute("ALTER TABLE raw ADD COLUMN \"" + c.name() + "\" " + c.type().duckDb());
+        }
+      }
     }
     List<AuditCheck> checks = new ArrayList<>();
     if (!windows.isEmpty()) {
@@ -216,17 +235,24 @@ public final class RestatementAudit {
     }
     if (!events.isEmpty()) {
       Map<Integer, String> first = new HashMap<>();
-      try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery("SELECT " + Events.EVENT_ID
-          + ", concat_ws('|', " + Events.COMPANY_ID + ", CAST(" + Events.AMOUNT + " AS VARCHAR), strftime("
-          + Events.EVENT_TS + ", '%Y-%m-%d %H:%M:%S')) FROM raw QUALIFY row_number() OVER (PARTITION BY "
-          + Events.EVENT_ID + " ORDER BY " + Ingest.BATCH_ID + ", " + Ingest.SOURCE_FILE + ", " + Ingest.INGEST_TS
-          + ", " + Events.COMPANY_ID + ", " + Events.AMOUNT + ", " + Events.EVENT_TS + ") = 1")) {
-        while (rs.next()) {
-          first.put(rs.getInt(1), rs.getString(2));
+      try (Statement st = db.createStatement()) {
+        st.execute("CREATE TABLE first_seen AS SELECT * FROM raw QUALIFY row_number() OVER (PARTITION BY "
+            + Events.EVENT_ID + " ORDER BY " + Ingest.BATCH_ID + ", " + Ingest.SOURCE_FILE + ", " + Ingest.INGEST_TS
+            + ", " + Events.COMPANY_ID + ", " + Events.AMOUNT + ", " + Events.EVENT_TS + ") = 1");
+        try (ResultSet rs = st.executeQuery("SELECT " + Events.EVENT_ID + ", concat_ws('|', " + Events.COMPANY_ID
+            + ", CAST(" + Events.AMOUNT + " AS VARCHAR), strftime(" + Events.EVENT_TS + ", '%Y-%m-%d %H:%M:%S')) "
+            + "FROM first_seen")) {
+          while (rs.next()) {
+            first.put(rs.getInt(1), rs.getString(2));
+          }
         }
       }
       List<String> wrong = new ArrayList<>();
-      eventRows.forEach((id, rows) -> rows.forEach(r -> {
+      if (!more.isEmpty()) {
+        wrong.addAll(promotedValues(db, eventRows, more));
+      }
+      eventRows.forEach((id, rows) -> rows.forEach(f -> {
+        Event r = Event.of(f);
         String held = CorrectionLog.joined("|", r.companyId(), r.amount() == null ? null : r.amount().toString(),
             CorrectionLog.seconds(r.eventTs()));
         if (!held.equals(first.get(id))) {
@@ -235,9 +261,36 @@ public final class RestatementAudit {
       }));
       checks.add(AuditCheck.of("events: DuckDB first occurrence from the raw archive", names.events().toString(),
           wrong.size(), wrong.isEmpty() ? events.size() + " corrected event_id(s) hold their first occurrence"
+              + (more.isEmpty() ? "" : " and its " + more.stream().map(io.tidemark.core.Column::name)
+                  .collect(Collectors.joining(", ")))
               : String.join("; ", wrong.subList(0, Math.min(5, wrong.size())))));
     }
     return checks;
+  }
+
+  /**
+   * The corrected events whose promoted fields differ from their first occurrence's (table {@code first_seen}),
+   * compared in DuckDB with the branch's rows loaded as values: null-safe, each in its own type.
+   */
+  private static List<String> promotedValues(Connection db, Map<Integer, List<Fields>> eventRows,
+                                             List<io.tidemark.core.Column> more) throws SQLException {
+    io.tidemark.core.Schema held = io.tidemark.core.Schema.of(Events.EVENT_ID).plus(more);
+    List<List<Object>> rows = new ArrayList<>();
+    eventRows.values().forEach(rs -> rs.forEach(f -> {
+      List<Object> row = new ArrayList<>();
+      held.columns().forEach(c -> row.add(f.get(c)));
+      rows.add(row);
+    }));
+    DuckDbRows.create(db, "held", held, rows);
+    List<String> wrong = new ArrayList<>();
+    for (io.tidemark.core.Column c : more) {
+      String k = "\"" + c.name() + "\"";
+      wrong.addAll(DuckDbRows.firstColumn(db, "SELECT 'event ' || h." + Events.EVENT_ID + " || ' has " + c.name()
+          + " = ' || coalesce(CAST(h." + k + " AS VARCHAR), 'null') || ', first seen as ' || coalesce(CAST(f." + k
+          + " AS VARCHAR), 'null') FROM held h LEFT JOIN first_seen f USING (" + Events.EVENT_ID + ") WHERE h." + k
+          + " IS DISTINCT FROM f." + k));
+    }
+    return wrong;
   }
 
   /** Copies the raw table's Parquet files that may hold rows with event time in [lo, hi) to the work dir. */

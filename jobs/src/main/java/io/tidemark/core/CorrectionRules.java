@@ -63,10 +63,20 @@ public final class CorrectionRules {
   }
 
   /** An event as the raw archive holds it: where and when it came in decides which occurrence is the first. */
-  public record RawEvent(Event event, Long batchId, String sourceFile, Instant ingestTs) {
+  public record RawEvent(Event event, Long batchId, String sourceFile, Instant ingestTs, List<Object> more) {
+    /** A raw row of the statically declared feed (no promoted field). */
+    public RawEvent(Event event, Long batchId, String sourceFile, Instant ingestTs) {
+      this(event, batchId, sourceFile, ingestTs, List.of());
+    }
+
     public static RawEvent of(Fields f) {
+      return of(f, List.of());
+    }
+
+    /** A raw row with the values of the fields promoted into the feed ({@code promoted}, in order). */
+    public static RawEvent of(Fields f, List<Column> promoted) {
       return new RawEvent(Event.of(f), f.bigint(Ingest.BATCH_ID), f.string(Ingest.SOURCE_FILE),
-          f.instant(Ingest.INGEST_TS));
+          f.instant(Ingest.INGEST_TS), CompanyChange.values(f, promoted));
     }
   }
 
@@ -95,7 +105,7 @@ public final class CorrectionRules {
       List<Event> rows = held.getOrDefault(id, List.of());
       long same = rows.stream().filter(r -> r.sameAs(e)).count();
       if (!e.eventTs().isAfter(watermark) && (rows.size() != 1 || same != 1)) {
-        out.add(new EventFix(id, e.companyId(), e.amount(), e.eventTs(), rows.size()));
+        out.add(new EventFix(id, e.companyId(), e.amount(), e.eventTs(), rows.size(), f.more()));
       }
     });
     out.sort(CorrectionSet.EVENT_ORDER);

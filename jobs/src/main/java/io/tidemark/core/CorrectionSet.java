@@ -1,6 +1,8 @@
 package io.tidemark.core;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 
@@ -28,11 +30,29 @@ public record CorrectionSet(List<WindowFix> windows, List<EventFix> events, List
 
   /**
    * An event id and its first occurrence in the raw archive; {@code oldRows}: how many rows the events table held
-   * for it (0: the dedup dropped it as late; more than 1: repeats got through).
+   * for it (0: the dedup dropped it as late; more than 1: repeats got through); {@code more}: the first occurrence's
+   * values of the fields promoted into the feed, in their order.
    */
-  public record EventFix(int eventId, String companyId, Double amount, Instant eventTs, long oldRows) {
+  public record EventFix(int eventId, String companyId, Double amount, Instant eventTs, long oldRows,
+                         List<Object> more) {
+    public EventFix {
+      more = more == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(more));
+    }
+
+    /** A fix of the statically declared feed (no promoted field). */
+    public EventFix(int eventId, String companyId, Double amount, Instant eventTs, long oldRows) {
+      this(eventId, companyId, amount, eventTs, oldRows, List.of());
+    }
+
     public Event event() {
       return new Event(eventId, companyId, amount, eventTs);
+    }
+
+    /** The first occurrence's values in the order of the feed's columns: the static ones, then the promoted ones. */
+    public List<Object> values() {
+      List<Object> out = new ArrayList<>(event().values());
+      out.addAll(more);
+      return out;
     }
   }
 

@@ -28,6 +28,11 @@ public final class RestatementRecords {
   public static final Column NEW_N = Column.of("new_n", Type.BIGINT);
   /** The rows the events table held for the event id. */
   public static final Column OLD_ROWS = Column.of("old_rows", Type.BIGINT);
+  /**
+   * The values of the fields promoted into the feed ({@code tidemark evolve}) that an event or a change carries, as
+   * a JSON object of their text ({@link CorrectionPlan}); null when the feed has none.
+   */
+  public static final Column PROMOTED = Column.of("promoted", Type.STRING);
 
   /**
    * One correction planned, of one kind: a window (company, window start, old and new count), an event (its first
@@ -35,7 +40,7 @@ public final class RestatementRecords {
    */
   public static final Schema PLAN = Schema.of(RUN_ID, BRANCH, ATTEMPT, KIND, Events.COMPANY_ID, WindowCounts.W_START,
       OLD_N, NEW_N, Events.EVENT_ID, Events.AMOUNT, Events.EVENT_TS, OLD_ROWS, CompanyChanges.NAME,
-      CompanyChanges.TIER, CompanyChanges.CHANGE_TS, CompanyChanges.DELETED);
+      CompanyChanges.TIER, CompanyChanges.CHANGE_TS, CompanyChanges.DELETED, PROMOTED);
 
   private RestatementRecords() {}
 }

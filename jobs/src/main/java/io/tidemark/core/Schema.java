@@ -29,6 +29,10 @@ public record Schema(List<Column> columns) {
     return plus(new Schema(List.of(more)));
   }
 
+  public Schema plus(List<Column> more) {
+    return plus(new Schema(more));
+  }
+
   public int size() {
     return columns.size();
   }

@@ -2,15 +2,15 @@ package io.tidemark.restate;
 
 import io.tidemark.CrashPoints;
 import io.tidemark.config.Tables;
-import io.tidemark.core.Column;
 import io.tidemark.core.CompanyChange;
-import io.tidemark.core.CompanyChanges;
 import io.tidemark.core.CorrectionLog;
 import io.tidemark.core.CorrectionRules.WindowKey;
 import io.tidemark.core.CorrectionSet;
 import io.tidemark.core.CorrectionSet.EventFix;
 import io.tidemark.core.CorrectionSet.WindowFix;
 import io.tidemark.core.Events;
+import io.tidemark.core.Feed;
+import io.tidemark.core.FeedSchema;
 import io.tidemark.core.Fields;
 import io.tidemark.core.RestatementRecords;
 import io.tidemark.core.Schema;
@@ -99,9 +99,10 @@ final class CorrectionWriter {
     }
     Expression filter = Expressions.in(Events.EVENT_ID.name(), events.stream().map(EventFix::eventId).distinct()
         .toArray());
-    List<List<Object>> first = events.stream().map(e -> e.event().values()).toList();
-    replace(branch.get(tables.events()), filter, r -> true, Schema.of(Events.EVENT_ID), Events.FEED.columns(),
-        first);
+    // with the values of the fields promoted into the events (the promotion gave the events table their columns)
+    List<List<Object>> first = events.stream().map(EventFix::values).toList();
+    replace(branch.get(tables.events()), filter, r -> true, Schema.of(Events.EVENT_ID),
+        Events.FEED.columns().plus(PlannedCorrections.promoted(branch, tables).events()), first);
   }
 
   /** One commit: the rows {@code filter} and {@code removed} pick are deleted by position, {@code added} appended. */
@@ -124,17 +125,10 @@ final class CorrectionWriter {
     if (changes.isEmpty()) {
       return;
     }
-    List<Column> promoted = FeedDeclarations.ofChangeLog(branch.get(tables.companyChanges()))
-        .beyond(CompanyChanges.FEED);
-    if (!promoted.isEmpty()) {
-      // the plan reads late changes with the static columns: applied as they are, they would drop the promoted
-      // values from the history; refused until the restatement carries them (the late changes stay in the archive)
-      throw new RestatementException("restate: " + changes.size() + " late company change(s) to apply, but the "
-          + "companies have promoted attribute(s) " + promoted.stream().map(Column::name).toList()
-          + " the restatement does not carry yet; nothing written to " + tables.companies());
-    }
+    // the changes carry the promoted attributes' values (the plan's order is the raw archive's, the log's too)
+    FeedSchema companies = FeedDeclarations.of(branch.get(tables.rawCompanyChanges()), Feed.COMPANIES);
     // the write starts from the plan's commit every time, so each commit is made once: no batch ids to check
-    new Scd2OnDriver(branch.get(tables.companyChanges()), branch.get(tables.companies())).apply(changes,
+    new Scd2OnDriver(branch.get(tables.companyChanges()), branch.get(tables.companies()), companies).apply(changes,
         new Scd2Apply.Commits() {
           @Override
           public void toLog(long n, Consumer<Map<String, String>> write) {

@@ -4,6 +4,7 @@ import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
 import io.tidemark.core.CompanyChange;
 import io.tidemark.core.CompanyChanges;
+import io.tidemark.core.CorrectionPlan;
 import io.tidemark.core.CorrectionRules;
 import io.tidemark.core.CorrectionRules.RawEvent;
 import io.tidemark.core.CorrectionRules.WindowKey;
@@ -43,6 +44,7 @@ final class DriverCorrections implements Corrections {
   private final Tables tables;
   private final Windows windows;
   private final long budget;
+  private final CorrectionPlan.Promoted promoted;
 
   /** {@code at}: the tables as the plan reads them; {@code budget}: rows it may read before Spark takes over. */
   DriverCorrections(PinnedTables at, Tables tables, Duration window, long budget) {
@@ -50,6 +52,7 @@ final class DriverCorrections implements Corrections {
     this.tables = tables;
     this.windows = new Windows(window);
     this.budget = budget;
+    this.promoted = PlannedCorrections.promoted(at, tables);
   }
 
   @Override
@@ -194,9 +197,10 @@ final class DriverCorrections implements Corrections {
       candidates.forEach(e -> ids.add(e.eventId()));
       Expression ofIds = Expressions.and(inRange, Expressions.in(Events.EVENT_ID.name(), ids.toArray()));
       Map<Integer, RawEvent> first = new TreeMap<>();
-      for (Fields r : read(tables.rawEvents(), now.rawEvents().get(), ofIds,
-          Events.FEED.columns().plus(Ingest.BATCH_ID, Ingest.SOURCE_FILE, Ingest.INGEST_TS))) {
-        RawEvent e = RawEvent.of(r);
+      // the first occurrence carries the values of the fields promoted into the events, which its fix writes back
+      for (Fields r : read(tables.rawEvents(), now.rawEvents().get(), ofIds, Events.FEED.columns()
+          .plus(promoted.events()).plus(Ingest.BATCH_ID, Ingest.SOURCE_FILE, Ingest.INGEST_TS))) {
+        RawEvent e = RawEvent.of(r, promoted.events());
         first.merge(e.event().eventId(), e, (a, b) -> CorrectionRules.FIRST_OCCURRENCE.compare(a, b) <= 0 ? a : b);
       }
       Map<Integer, List<Event>> held = new HashMap<>();
@@ -215,12 +219,14 @@ final class DriverCorrections implements Corrections {
       if (now.scd2().isEmpty()) {
         return List.of();
       }
-      Schema columns = CompanyChanges.FEED.columns();
+      // a promoted attribute is part of a change: the log lacks a change that differs from a logged one only in it
+      List<io.tidemark.core.Column> more = promoted.changes();
+      Schema columns = CompanyChanges.FEED.columns().plus(more);
       List<CompanyChange> candidates = new ArrayList<>();
       appended(tables.rawCompanyChanges(), before.rawChanges(), now.rawChanges(), columns)
-          .forEach(r -> candidates.add(CompanyChange.of(r)));
+          .forEach(r -> candidates.add(CompanyChange.of(r, more)));
       between(tables.rawCompanyChanges(), now.rawChanges(), CompanyChanges.CHANGE_TS.name(), before.scd2(),
-          now.scd2(), columns).forEach(r -> candidates.add(CompanyChange.of(r)));
+          now.scd2(), columns).forEach(r -> candidates.add(CompanyChange.of(r, more)));
       List<CompanyChange> late = CorrectionRules.lateChanges(candidates, now.scd2().get(), List.of());
       if (late.isEmpty()) {
         return List.of();
@@ -233,7 +239,7 @@ final class DriverCorrections implements Corrections {
       Object[] companies = late.stream().map(CompanyChange::companyId).filter(Objects::nonNull).distinct().toArray();
       // as stored (the stream logs normalized changes)
       List<CompanyChange> logged = read(log, logAt, Expressions.in(CompanyChanges.COMPANY_ID.name(), companies),
-          columns).stream().map(CompanyChange::of).toList();
+          columns).stream().map(r -> CompanyChange.of(r, more)).toList();
       return CorrectionRules.lateChanges(late, now.scd2().get(), logged);
     }
   }

@@ -83,8 +83,9 @@ final class PlanStage {
     }
     ctx.refs.createBranch(name, Branch.of(ctx.staging, base));
     if (!c.isEmpty()) {
-      long snapshot = PlannedCorrections.write(RunContext.table(PinnedTables.onBranch(ctx.spark(), name),
-          ctx.tables.restatementPlan()), ctx.runId(), name, attempt, c, Provenance.ofRestatement(ctx.runId()));
+      PinnedTables onBranch = PinnedTables.onBranch(ctx.spark(), name);
+      long snapshot = PlannedCorrections.write(RunContext.table(onBranch, ctx.tables.restatementPlan()), ctx.runId(),
+          name, attempt, c, PlannedCorrections.promoted(atBase, ctx.tables), Provenance.ofRestatement(ctx.runId()));
       plan = new Plan(ctx.runId(), name, attempt, null, base, Optional.of(snapshot), previous, now,
           c.windows().size(), c.events().size(), c.changes().size());
     }

@@ -73,9 +73,11 @@ final class RunContext implements AutoCloseable {
     if (plan.correctionsSnapshot().isEmpty()) {
       return CorrectionSet.empty();
     }
-    return corrections.computeIfAbsent(plan.hash(), h -> PlannedCorrections.read(
-        table(PinnedTables.at(spark(), plan.branch(), h), tables.restatementPlan()),
-        plan.correctionsSnapshot().get(), runId(), plan.attempt()));
+    return corrections.computeIfAbsent(plan.hash(), h -> {
+      PinnedTables at = PinnedTables.at(spark(), plan.branch(), h);
+      return PlannedCorrections.read(table(at, tables.restatementPlan()), plan.correctionsSnapshot().get(), runId(),
+          plan.attempt(), PlannedCorrections.promoted(at, tables));
+    });
   }
 
   void remember(Plan plan, CorrectionSet c) {

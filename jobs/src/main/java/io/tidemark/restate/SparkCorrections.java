@@ -9,11 +9,14 @@ import io.tidemark.config.TableName;
 import io.tidemark.config.Tables;
 import io.tidemark.core.CompanyChange;
 import io.tidemark.core.CompanyChanges;
+import io.tidemark.core.CorrectionPlan;
 import io.tidemark.core.CorrectionRules;
 import io.tidemark.core.CorrectionSet;
 import io.tidemark.core.CorrectionSet.EventFix;
 import io.tidemark.core.CorrectionSet.WindowFix;
 import io.tidemark.core.Events;
+import io.tidemark.core.Feed;
+import io.tidemark.core.FeedSchema;
 import io.tidemark.core.Fields;
 import io.tidemark.core.Ingest;
 import io.tidemark.core.RestatementRecords;
@@ -21,6 +24,7 @@ import io.tidemark.core.Schema;
 import io.tidemark.core.WindowCounts;
 import io.tidemark.lakehouse.spark.SparkRows;
 import io.tidemark.lakehouse.spark.SparkWindows;
+import io.tidemark.lakehouse.tables.FeedDeclarations;
 import io.tidemark.stream.Scd2ChangeLog;
 import io.tidemark.stream.SparkScd2History;
 import java.sql.Timestamp;
@@ -56,12 +60,17 @@ final class SparkCorrections implements Corrections {
   private final Tables tables;
   private final PinnedTables pinned;
   private final Duration window;
+  private final CorrectionPlan.Promoted promoted;
+  /** The companies as the raw archive at the plan's commit declares them: the static fields, then the promoted. */
+  private final FeedSchema companies;
 
   SparkCorrections(SparkSession spark, Tables tables, PinnedTables pinned, Duration window) {
     this.spark = spark;
     this.tables = tables;
     this.pinned = pinned;
     this.window = window;
+    this.promoted = PlannedCorrections.promoted(pinned, tables);
+    this.companies = FeedDeclarations.of(RunContext.table(pinned, tables.rawCompanyChanges()), Feed.COMPANIES);
   }
 
   /** Worked out in Spark, collected: the corrections are few even when their inputs are many. */
@@ -78,11 +87,13 @@ final class SparkCorrections implements Corrections {
       List<EventFix> events = new ArrayList<>();
       for (Row r : work.dedup().collectAsList()) {
         Fields f = SparkRows.fields(r);
+        List<Object> more = new ArrayList<>();
+        promoted.events().forEach(c -> more.add(f.get(c)));
         events.add(new EventFix(f.integer(Events.EVENT_ID), f.string(Events.COMPANY_ID), f.number(Events.AMOUNT),
-            f.instant(Events.EVENT_TS), f.bigint(RestatementRecords.OLD_ROWS)));
+            f.instant(Events.EVENT_TS), f.bigint(RestatementRecords.OLD_ROWS), more));
       }
       List<CompanyChange> changes = work.companyChanges().collectAsList().stream()
-          .map(r -> CompanyChange.of(SparkRows.fields(r))).toList();
+          .map(r -> CompanyChange.of(SparkRows.fields(r), promoted.changes())).toList();
       return new CorrectionSet(windows, events, changes);
     } finally {
       work.cached.forEach(Dataset::unpersist);
@@ -111,7 +122,12 @@ final class SparkCorrections implements Corrections {
 
   /** The candidates' changes final under {@code watermark}, normalized, once each ({@link CorrectionRules#lateChanges}). */
   static Dataset<Row> finalChanges(Dataset<Row> candidates, Instant watermark) {
-    return SparkScd2History.normalize(candidates)
+    return finalChanges(candidates, watermark, CompanyChanges.FEED);
+  }
+
+  /** The same for the companies as declared at the plan's commit (a promoted attribute is part of a change). */
+  static Dataset<Row> finalChanges(Dataset<Row> candidates, Instant watermark, FeedSchema companies) {
+    return SparkScd2History.normalize(candidates, companies)
         .where(col(CompanyChanges.CHANGE_TS.name()).leq(lit(Timestamp.from(watermark))))
         .distinct();
   }
@@ -238,10 +254,11 @@ final class SparkCorrections implements Corrections {
           .withColumn("rank", row_number().over(firstOccurrence()))
           .where(col("rank").equalTo(1))
           .where(col(EVENT_TS).leq(lit(Timestamp.from(w))))
-          .select(SparkRows.columns(Events.FEED.columns()));
+          .select(SparkRows.columns(Events.FEED.columns().plus(promoted.events())));
       Dataset<Row> current = spark.table(at(tables.events())).where(inRange).join(ids, EVENT_ID);
       Dataset<Row> held = current.groupBy(EVENT_ID).agg(count(lit(1)).as(OLD_ROWS));
       Column alike = null;
+      // the events table's rows against the first occurrence in the static fields, as on the driver
       for (String c : Events.FEED.columns().names()) {
         Column eq = current.col(c).eqNullSafe(first.col(c));
         alike = alike == null ? eq : alike.and(eq);
@@ -251,25 +268,26 @@ final class SparkCorrections implements Corrections {
       return first.join(held, new String[] {EVENT_ID}, "left").join(same, new String[] {EVENT_ID}, "left")
           .na().fill(0L, new String[] {OLD_ROWS, "same_rows"})
           .where(col(OLD_ROWS).notEqual(1).or(col("same_rows").notEqual(1)))
-          .select(SparkRows.columns(Events.FEED.columns().plus(RestatementRecords.OLD_ROWS)));
+          .select(SparkRows.columns(Events.FEED.columns().plus(promoted.events())
+              .plus(RestatementRecords.OLD_ROWS)));
     }
 
     private Dataset<Row> emptyDedup() {
-      return spark.createDataFrame(List.of(), SparkRows.struct(Events.FEED.columns()
+      return spark.createDataFrame(List.of(), SparkRows.struct(Events.FEED.columns().plus(promoted.events())
           .plus(RestatementRecords.OLD_ROWS)));
     }
 
     /** Final company changes in the raw archive that the SCD2 stream never applied (normalized). */
     Dataset<Row> companyChanges() {
       if (now.scd2().isEmpty()) {
-        return SparkScd2History.normalize(spark.table(at(tables.rawCompanyChanges())).limit(0));
+        return SparkScd2History.normalize(spark.table(at(tables.rawCompanyChanges())).limit(0), companies);
       }
       Instant w = now.scd2().get();
       String changeTs = CompanyChanges.CHANGE_TS.name();
       Dataset<Row> candidates = appended(tables.rawCompanyChanges(), before.rawChanges(), now.rawChanges())
           .unionByName(between(tables.rawCompanyChanges(), now.rawChanges(), changeTs, before.scd2(),
               Optional.of(w)));
-      return Scd2ChangeLog.unlogged(finalChanges(candidates, w), at(tables.companyChanges()));
+      return Scd2ChangeLog.unlogged(finalChanges(candidates, w, companies), at(tables.companyChanges()));
     }
   }
 }

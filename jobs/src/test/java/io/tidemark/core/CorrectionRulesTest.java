@@ -93,4 +93,49 @@ class CorrectionRulesTest {
         .containsExactly(CorrectionLog.WINDOW_INSERT, CorrectionLog.WINDOW_RECOUNT, CorrectionLog.EVENT_ADDED,
             CorrectionLog.LATE_CHANGE);
   }
+
+  @Test
+  void aPlanCarriesTheValuesOfPromotedFieldsEachReadBackInItsType() {
+    Column region = Column.of("region", Type.STRING);
+    Column score = Column.of("score", Type.DOUBLE);
+    Column seen = Column.of("seen_at", Type.TIMESTAMP);
+    Column big = Column.of("big", Type.BIGINT);
+    Column vip = Column.of("vip", Type.BOOLEAN);
+    Column rank = Column.of("rank", Type.INT);
+    CorrectionPlan.Promoted promoted = new CorrectionPlan.Promoted(List.of(region, score, seen, big),
+        List.of(vip, rank));
+    Instant micros = Instant.parse("2026-01-01T00:00:00.123456Z");
+    CorrectionSet c = new CorrectionSet(List.of(new WindowFix("c1", at(0), null, 2)),
+        List.of(new EventFix(7, "c1", 1.5, at(3), 0, java.util.Arrays.asList("e\"u\n", 0.1 + 0.2, micros,
+                Long.MAX_VALUE)),
+            new EventFix(8, null, null, at(3), 2, java.util.Arrays.asList(null, Double.NaN, null, -1L))),
+        List.of(CompanyChange.set("c1", "Acme", "gold", at(4), List.of(true, Integer.MIN_VALUE)),
+            new CompanyChange("c2", null, null, at(4), true, java.util.Arrays.asList(false, 3))));
+    List<List<Object>> rows = CorrectionPlan.rows(c, "run", "restate-run", 1, promoted);
+    assertThat(rows).allMatch(r -> r.size() == RestatementRecords.PLAN.size());
+    List<Fields> read = rows.stream().<Fields>map(r -> name -> r.get(RestatementRecords.PLAN.index(name))).toList();
+    CorrectionSet back = CorrectionPlan.read(read, promoted);
+    assertThat(back).isEqualTo(c);
+    assertThat(back.events().get(0).values()).containsExactly(7, "c1", 1.5, at(3), "e\"u\n", 0.1 + 0.2, micros,
+        Long.MAX_VALUE);
+    assertThat(back.changes().get(1).more()).as("a delete carries no attributes").containsExactly(null, null);
+    assertThat(CorrectionPlan.read(read)).as("read without the promoted fields").isNotEqualTo(c);
+  }
+
+  @Test
+  void aPlanRowWithoutAPromotedFieldsValueIsAnErrorNotANull() {
+    CorrectionSet c = new CorrectionSet(List.of(), List.of(new EventFix(7, "c1", 1.5, at(3), 0)), List.of());
+    List<List<Object>> rows = CorrectionPlan.rows(c, "run", "restate-run", 1);
+    List<Fields> read = rows.stream().<Fields>map(r -> name -> r.get(RestatementRecords.PLAN.index(name))).toList();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> CorrectionPlan.read(read, new CorrectionPlan.Promoted(
+            List.of(Column.of("region", Type.STRING)), List.of())))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("no value for the promoted field region");
+  }
+
+  @Test
+  void theFirstOccurrenceHandsItsPromotedValuesToItsFix() {
+    RawEvent first = new RawEvent(new Event(1, "c1", 1.0, at(0)), 1L, "a", at(8), List.of("eu"));
+    assertThat(CorrectionRules.eventFixes(Map.of(1, first), Map.of(), at(10)))
+        .containsExactly(new EventFix(1, "c1", 1.0, at(0), 0, List.of("eu")));
+  }
 }

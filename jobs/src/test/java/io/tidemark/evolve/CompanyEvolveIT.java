@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code tidemark evolve promote companies KEY}: a key the company changes started to carry becomes a tracked
  * attribute of the SCD2 dimension. Killed once before its merge, then run again: promoted once; the dimension's past
  * gains the versions where only the key changed, equal to DuckDB's rebuild from the landed lines; the next arrival is
- * tracked through the same checkpoint; publish and {@code tidemark check} pass; a tag made before reads as before.
+ * tracked through the same checkpoint; publish and {@code tidemark check} pass; a tag made before reads as before; a
+ * late change is restated with its value of the promoted attribute.
  */
 @Steps
 class CompanyEvolveIT extends StackTest {
@@ -51,6 +52,9 @@ class CompanyEvolveIT extends StackTest {
       {"company_id":"k2","change_ts":"2026-01-01T03:00:00Z","deleted":true,"region":"eu"}
       {"company_id":"k3","name":"Moss","tier":"bronze","change_ts":"2026-01-01T03:00:00Z","region":"eu"}
       """;
+  // a day before the scd2 watermark: the stream leaves it to the restatement, which writes it with its region
+  private static final String LATE = "{\"company_id\":\"k1\",\"name\":\"Kite\",\"tier\":\"gold\","
+      + "\"change_ts\":\"2025-12-30T00:00:00Z\",\"region\":\"sa\"}\n";
   private static final String TAG = "before-evolve";
 
   private Map<String, String> env;
@@ -62,6 +66,7 @@ class CompanyEvolveIT extends StackTest {
   private NessieRefs refs;
   private Path dir;
   private String tag;
+  private String prefix;
 
   @BeforeAll
   void aPipelineWithBranchesOfItsOwn(@TempDir Path dir) {
@@ -70,6 +75,7 @@ class CompanyEvolveIT extends StackTest {
     main = name + "_main";
     ingest = name + "_ingest";
     tag = name + "-" + TAG;
+    prefix = name + "-";
     TidemarkConfig config = stack.config().scoped(name, dir.resolve("cp"))
         .with(Map.of(Setting.NESSIE_REF, main, Setting.STAGING_BRANCH, ingest));
     env = stack.env(config);
@@ -162,19 +168,22 @@ class CompanyEvolveIT extends StackTest {
 
   @Test
   @Order(6)
-  void aRestatementWithLateCompanyChangesRefusesThemInOneLineAndWritesNothing() {
-    // a day before the scd2 watermark: the stream leaves it to the restatement, which cannot carry the region yet
-    lander.land(new Arrival(4, List.of(LandingFile.of(Feed.COMPANIES, "late.jsonl",
-        "{\"company_id\":\"k1\",\"name\":\"Kite\",\"tier\":\"gold\",\"change_ts\":\"2025-12-30T00:00:00Z\","
-            + "\"region\":\"sa\"}\n"))));
+  void aLateCompanyChangeIsRestatedWithItsValueOfThePromotedAttribute() throws Exception {
+    lander.land(new Arrival(4, List.of(LandingFile.of(Feed.COMPANIES, "late.jsonl", LATE))));
     succeeds(Cli.run(env, "stream", "all"));
     succeeds(Cli.run(env, "publish"));
-    List<String> before = history(t.companies().sqlAt(main));
-    Cli.Result r = Cli.run(env, "restate", "--run-id", "late-region");
-    assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
-    assertThat(r.err()).contains("late company change(s) to apply", "promoted attribute(s) [region]")
-        .hasLineCount(1);
-    assertThat(history(t.companies().sqlAt(main))).isEqualTo(before);
+    assertThat(history(t.companies().sqlAt(main))).as("late for the stream")
+        .isEqualTo(oracle(ARRIVAL_2 + ARRIVAL_3));
+
+    Cli.Result r = succeeds(Cli.run(env, "restate", "--run-id", "late-region", "--ref-prefix", prefix));
+    assertThat(r.out()).contains("1 late company change(s) applied", "PASS companies: SCD2 invariants");
+    assertThat(strings("SELECT promoted FROM " + t.restatementPlan().sqlAt(prefix + "restated-late-region")
+        + " WHERE kind = 'change'")).as("the plan carries the value").containsExactly("{\"region\":\"sa\"}");
+    succeeds(Cli.run(env, "publish"));
+    assertThat(history(t.companies().sqlAt(main))).as("main's dimension against every landed line")
+        .isEqualTo(oracle(ARRIVAL_2 + ARRIVAL_3 + LATE))
+        .contains("k1|Kite|gold|sa|2025-12-30 00:00:00|2026-01-01 00:10:00|false");
+    assertThat(succeeds(Cli.run(env, "check")).out()).contains("check: ok");
   }
 
   /** The k-companies' versions, "company|name|tier|region|valid_from|valid_to|is_current", sorted. */

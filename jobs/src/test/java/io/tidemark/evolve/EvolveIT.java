@@ -2,6 +2,7 @@ package io.tidemark.evolve;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.tidemark.config.Setting;
 import io.tidemark.config.Tables;
 import io.tidemark.config.TidemarkConfig;
@@ -14,11 +15,13 @@ import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.DuckOracle;
 import io.tidemark.testing.NessieRest;
+import io.tidemark.testing.PyIceberg;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.Steps;
 import io.tidemark.testing.TestStack;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code tidemark evolve} on a pipeline with branches of its own: a key the events started to carry is listed, then
  * promoted (killed once before its merge, then run again: promoted once), backfilled from the archive, the next
  * arrival's rows fill it through the same checkpoints, and the next publish takes every table to main, equal to
- * DuckDB's reading of the landed lines; a tag made before the promotion reads the tables as they were.
+ * DuckDB's reading of the landed lines; a tag made before the promotion reads the tables as they were. On the evolved
+ * tables a restatement writes a late event with its promoted values, compaction keeps every value, and PyIceberg reads
+ * the promoted columns on main and the old schema on the tag.
  */
 @Steps
 class EvolveIT extends StackTest {
@@ -57,6 +62,7 @@ class EvolveIT extends StackTest {
   private NessieRefs refs;
   private Path dir;
   private String tag;
+  private String prefix;
 
   @BeforeAll
   void aPipelineWithBranchesOfItsOwn(@TempDir Path dir) {
@@ -65,6 +71,7 @@ class EvolveIT extends StackTest {
     main = name + "_main";
     ingest = name + "_ingest";
     tag = name + "-" + TAG;
+    prefix = name + "-";
     TidemarkConfig config = stack.config().scoped(name, dir.resolve("cp"))
         .with(Map.of(Setting.NESSIE_REF, main, Setting.STAGING_BRANCH, ingest));
     env = stack.env(config);
@@ -188,6 +195,96 @@ class EvolveIT extends StackTest {
     assertThat(strings("SELECT coalesce(rescued_data, 'NULL') FROM " + t.rawEvents().sqlAt(ingest)
         + " WHERE event_id = 9007")).containsExactly("NULL");
     succeeds(Cli.run(env, "publish"));
+  }
+
+  @Test
+  @Order(7)
+  void lateEventsCarryingThePromotedFieldsAreRestatedWithTheirValuesOnTheDriverAndInSpark() {
+    // two days before the watermarks: archived with region and qty, dropped by the dedup and the counts as late;
+    // the first restatement plans on the driver, the second in Spark (--driver-rows 0)
+    String[][] runs = {{"late", "9008", "sa", "7000000000", "" + Long.MAX_VALUE},
+        {"late-spark", "9009", "af", "8", "0"}};
+    int arrival = 6;
+    for (String[] run : runs) {
+      lander.land(new Arrival(arrival++, List.of(LandingFile.of(Feed.EVENTS, run[0] + ".jsonl",
+          "{\"event_id\":" + run[1] + ",\"company_id\":\"c2\",\"amount\":4,\"event_ts\":\"2025-12-30T00:10:00Z\","
+              + "\"region\":\"" + run[2] + "\",\"qty\":" + run[3] + "}\n"))));
+      succeeds(Cli.run(env, "stream", "all"));
+      String expected = run[1] + "|" + run[2] + "|" + run[3];
+      assertThat(strings("SELECT concat_ws('|', CAST(event_id AS STRING), region, CAST(qty AS STRING)) FROM "
+          + t.rawEvents().sqlAt(ingest) + " WHERE event_id = " + run[1])).containsExactly(expected);
+      assertThat(spark.sql("SELECT * FROM " + t.events().sqlAt(ingest) + " WHERE event_id = " + run[1]).count())
+          .as("late for the dedup").isZero();
+
+      Cli.Result r = succeeds(Cli.run(env, "restate", "--run-id", run[0], "--ref-prefix", prefix, "--driver-rows",
+          run[4]));
+      assertThat(r.out()).contains("1 event_id(s) corrected")
+          .contains("1 corrected event_id(s) hold their first occurrence and its region, qty");
+      assertThat(strings("SELECT promoted FROM " + t.restatementPlan().sqlAt(prefix + "restated-" + run[0])
+          + " WHERE kind = 'event' AND run_id = '" + run[0] + "'")).as("the plan carries the values")
+          .containsExactly("{\"region\":\"" + run[2] + "\",\"qty\":\"" + run[3] + "\"}");
+      succeeds(Cli.run(env, "publish"));
+      assertThat(strings("SELECT concat_ws('|', CAST(event_id AS STRING), region, CAST(qty AS STRING)) FROM "
+          + t.events().sqlAt(main) + " WHERE event_id = " + run[1])).as("main's event as it arrived")
+          .containsExactly(expected);
+    }
+    assertThat(succeeds(Cli.run(env, "check")).out()).contains("check: ok");
+  }
+
+  @Test
+  @Order(8)
+  void compactionKeepsEveryValueOfTheEvolvedTables() {
+    List<String> raw = rows(t.rawEvents().sqlAt(ingest));
+    List<String> events = rows(t.events().sqlAt(ingest));
+    succeeds(Cli.run(env, "maintain", "compact"));
+    assertThat(rows(t.rawEvents().sqlAt(ingest))).isEqualTo(raw);
+    assertThat(rows(t.events().sqlAt(ingest))).isEqualTo(events);
+    assertThat(columns(t.events().sqlAt(ingest))).contains("region", "qty");
+    succeeds(Cli.run(env, "publish"));
+    assertThat(succeeds(Cli.run(env, "check")).out()).contains("check: ok");
+  }
+
+  @Test
+  @Order(9)
+  void pyIcebergReadsThePromotedColumnsOnMainAndTheOldSchemaOnTheTag() {
+    PyIceberg py = PyIceberg.install(stack.config().icebergRestUri(), stack.endpoints());
+    String events = t.events().toString();
+    JsonNode onMain = py.run(main, null, "read", events).ok().get(events);
+    List<String> columns = new ArrayList<>();
+    onMain.get("columns").forEach(c -> columns.add(c.asText()));
+    assertThat(columns).as("PyIceberg on main").containsExactly(spark.table(t.events().sqlAt(main)).columns())
+        .contains("region", "qty");
+    int id = columns.indexOf("event_id");
+    int region = columns.indexOf("region");
+    int qty = columns.indexOf("qty");
+    List<String> promoted = new ArrayList<>();
+    onMain.get("rows").forEach(row -> {
+      if (!row.get(region).isNull() || !row.get(qty).isNull()) {
+        promoted.add(row.get(id).asInt() + "|" + (row.get(region).isNull() ? "NULL" : row.get(region).asText())
+            + "|" + (row.get(qty).isNull() ? "NULL" : row.get(qty).asText()));
+      }
+    });
+    assertThat(sorted(promoted)).as("the values PyIceberg reads on main are Spark's")
+        .isEqualTo(sorted(strings("SELECT concat_ws('|', CAST(event_id AS STRING), coalesce(region, 'NULL'), "
+            + "coalesce(CAST(qty AS STRING), 'NULL')) FROM " + t.events().sqlAt(main)
+            + " WHERE region IS NOT NULL OR qty IS NOT NULL")))
+        .contains("9001|eu|NULL", "9007|NULL|3000000000", "9008|sa|7000000000", "9009|af|8");
+
+    String raw = t.rawEvents().toString();
+    JsonNode onTag = py.run(tag, null, "read", events, raw).ok();
+    for (String table : List.of(events, raw)) {
+      List<String> before = new ArrayList<>();
+      onTag.get(table).get("columns").forEach(c -> before.add(c.asText()));
+      assertThat(before).as("PyIceberg on the tag: %s", table).doesNotContain("region", "qty")
+          .containsExactly(spark.table(table.equals(raw) ? t.rawEvents().sqlAt(tag) : t.events().sqlAt(tag))
+              .columns());
+    }
+    assertThat(onTag.get(raw).get("rows").size()).isEqualTo((int) spark.table(t.rawEvents().sqlAt(tag)).count());
+  }
+
+  /** Every row of a table as text, sorted. */
+  private List<String> rows(String table) {
+    return sorted(spark.table(table).collectAsList().stream().map(Object::toString).toList());
   }
 
   private List<String> columns(String table) {
