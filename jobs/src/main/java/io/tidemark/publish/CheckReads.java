@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Snapshot;
@@ -84,13 +85,19 @@ final class CheckReads {
    * restatement's overwrites (audited by the restatement itself) and compaction's rewrites add no new rows.
    */
   static List<Record> appended(Staged staged, TableName table, List<String> columns) {
+    return appended(staged, table, columns, s -> true);
+  }
+
+  /** The same, of the staged appends {@code made} picks. */
+  static List<Record> appended(Staged staged, TableName table, List<String> columns,
+                               Predicate<Snapshot> made) {
     Staged.Change c = staged.changes().get(table);
     if (c == null) {
       return List.of();
     }
     List<Record> out = new ArrayList<>();
     for (Snapshot s : c.snapshots()) {
-      if (!DataOperations.APPEND.equals(s.operation())) {
+      if (!DataOperations.APPEND.equals(s.operation()) || !made.test(s)) {
         continue;
       }
       out.addAll(s.parentId() == null

@@ -9,6 +9,7 @@ import io.tidemark.core.WindowCounts;
 import io.tidemark.core.Windows;
 import io.tidemark.lakehouse.tables.DriverReads;
 import io.tidemark.lakehouse.tables.IcebergFields;
+import io.tidemark.stream.Provenance;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -49,7 +50,11 @@ final class WindowsFinal extends ArrivalCheck {
     Set<Object> starts = new HashSet<>();
     Instant from = null;
     Instant to = null;
-    for (Record r : CheckReads.appended(staged, t.eventCounts(), WindowCounts.SCHEMA.names())) {
+    // the windows the counts stream finalized: a restatement's (a late window inserted, which appends when nothing
+    // is replaced) are final under the watermarks its plan read and recounted by its audit, and a restatement of a
+    // late-only arrival is staged with no counts commit, so no staged watermark to hold them to
+    for (Record r : CheckReads.appended(staged, t.eventCounts(), WindowCounts.SCHEMA.names(),
+        s -> !Provenance.madeBy(s, CommitKeys.RESTATEMENT_STREAM))) {
       String id = (String) r.getField(WindowCounts.COMPANY_ID.name());
       Instant start = IcebergFields.instant(r.getField(WindowCounts.W_START.name()));
       long n = (Long) r.getField(WindowCounts.N.name());
