@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -216,6 +217,9 @@ class EvolveIT extends StackTest {
       assertThat(spark.sql("SELECT * FROM " + t.events().sqlAt(ingest) + " WHERE event_id = " + run[1]).count())
           .as("late for the dedup").isZero();
 
+      if (run[0].equals("late-spark")) {
+        auditFailsOnAPromotedValueItsRunDidNotWrite(run[0], run[1], run[2], run[4]);
+      }
       Cli.Result r = succeeds(Cli.run(env, "restate", "--run-id", run[0], "--ref-prefix", prefix, "--driver-rows",
           run[4]));
       assertThat(r.out()).contains("1 event_id(s) corrected")
@@ -229,6 +233,35 @@ class EvolveIT extends StackTest {
           .containsExactly(expected);
     }
     assertThat(succeeds(Cli.run(env, "check")).out()).contains("check: ok");
+  }
+
+  /**
+   * The run's stages, with a write on its branch that the run did not make (the corrected event's promoted value
+   * changed): the audit finds it against DuckDB's first occurrence; the branch is dropped, as the recipe says.
+   */
+  private void auditFailsOnAPromotedValueItsRunDidNotWrite(String runId, String eventId, String region,
+                                                           String driverRows) {
+    String[] run = {"--run-id", runId, "--ref-prefix", prefix, "--driver-rows", driverRows};
+    succeeds(Cli.run(env, concat(new String[] {"restate", "plan"}, run)));
+    succeeds(Cli.run(env, concat(new String[] {"restate", "write"}, run)));
+    String branch = prefix + "restate-" + runId;
+    Map<String, String> onBranch = new HashMap<>(env);
+    onBranch.put("TIDEMARK_NESSIE_REF", branch);
+    succeeds(Cli.run(onBranch, "sql", "UPDATE " + t.events() + " SET region = 'xx' WHERE event_id = " + eventId));
+    String staged = nessie.hash(ingest);
+
+    Cli.Result audit = Cli.run(env, concat(new String[] {"restate", "audit"}, run));
+    assertThat(audit.exitCode()).as("%s", audit).isEqualTo(1);
+    assertThat(audit.errLines()).as("%s", audit).singleElement().asString()
+        .startsWith("tidemark: audit failed: events: DuckDB first occurrence from the raw archive")
+        .contains("event " + eventId + " has region = xx, first seen as " + region)
+        .endsWith("see docs/troubleshooting.md#a-failed-restatement-audit");
+    assertThat(nessie.hash(ingest)).as("the staging branch is untouched").isEqualTo(staged);
+    succeeds(Cli.run(env, "sql", "DROP BRANCH " + branch + " IN nessie"));
+  }
+
+  private static String[] concat(String[] a, String[] b) {
+    return java.util.stream.Stream.concat(Arrays.stream(a), Arrays.stream(b)).toArray(String[]::new);
   }
 
   @Test
