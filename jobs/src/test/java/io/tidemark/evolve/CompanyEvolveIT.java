@@ -2,32 +2,18 @@ package io.tidemark.evolve;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.config.Setting;
-import io.tidemark.config.Tables;
-import io.tidemark.config.TidemarkConfig;
 import io.tidemark.core.Feed;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Lander;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;
-import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.testing.Cli;
-import io.tidemark.testing.NessieRest;
 import io.tidemark.testing.Scd2Oracle;
-import io.tidemark.testing.StackTest;
 import io.tidemark.testing.Steps;
-import io.tidemark.testing.TestStack;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code tidemark evolve promote companies KEY}: a key the company changes started to carry becomes a tracked
@@ -37,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * late change is restated with its value of the promoted attribute.
  */
 @Steps
-class CompanyEvolveIT extends StackTest {
+class CompanyEvolveIT extends PipelineOnItsOwnBranches {
   // k1: only the region changes at 01:00, then a repeat; k2: the region comes with a tier change
   private static final String ARRIVAL_2 = """
       {"company_id":"k1","name":"Kite","tier":"gold","change_ts":"2026-01-01T00:10:00Z","region":"eu"}
@@ -55,40 +41,9 @@ class CompanyEvolveIT extends StackTest {
   // a day before the scd2 watermark: the stream leaves it to the restatement, which writes it with its region
   private static final String LATE = "{\"company_id\":\"k1\",\"name\":\"Kite\",\"tier\":\"gold\","
       + "\"change_ts\":\"2025-12-30T00:00:00Z\",\"region\":\"sa\"}\n";
-  private static final String TAG = "before-evolve";
 
-  private Map<String, String> env;
-  private Tables t;
-  private String main;
-  private String ingest;
-  private Lander lander;
-  private NessieRest nessie;
-  private NessieRefs refs;
-  private Path dir;
-  private String tag;
-  private String prefix;
-
-  @BeforeAll
-  void aPipelineWithBranchesOfItsOwn(@TempDir Path dir) {
-    this.dir = dir;
-    String name = TestStack.unique("evolvecos");
-    main = name + "_main";
-    ingest = name + "_ingest";
-    tag = name + "-" + TAG;
-    prefix = name + "-";
-    TidemarkConfig config = stack.config().scoped(name, dir.resolve("cp"))
-        .with(Map.of(Setting.NESSIE_REF, main, Setting.STAGING_BRANCH, ingest));
-    env = stack.env(config);
-    t = config.tables();
-    nessie = stack.nessie();
-    refs = new NessieRefs(stack.endpoints());
-    succeeds(Cli.run(env, "bootstrap"));
-    lander = new Lander(stack.lakehouse().storage(), config.landingBucket(), "");
-  }
-
-  @AfterAll
-  void close() {
-    refs.close();
+  CompanyEvolveIT() {
+    super("evolvecos");
   }
 
   @Test
@@ -200,20 +155,5 @@ class CompanyEvolveIT extends StackTest {
     try (Scd2Oracle oracle = new Scd2Oracle(List.of(file))) {
       return oracle.history(List.of("region"));
     }
-  }
-
-  private List<String> columns(String table) {
-    return Arrays.asList(spark.table(table).columns());
-  }
-
-  private List<String> strings(String sql) {
-    List<String> out = new ArrayList<>();
-    spark.sql(sql).collectAsList().forEach(r -> out.add(r.getString(0)));
-    return out;
-  }
-
-  private static Cli.Result succeeds(Cli.Result r) {
-    assertThat(r.exitCode()).as("%s", r).isZero();
-    return r;
   }
 }

@@ -3,22 +3,14 @@ package io.tidemark.evolve;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tidemark.config.Setting;
-import io.tidemark.config.Tables;
-import io.tidemark.config.TidemarkConfig;
 import io.tidemark.core.Feed;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Lander;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;
-import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.DuckOracle;
-import io.tidemark.testing.NessieRest;
 import io.tidemark.testing.PyIceberg;
-import io.tidemark.testing.StackTest;
 import io.tidemark.testing.Steps;
-import io.tidemark.testing.TestStack;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,11 +18,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code tidemark evolve} on a pipeline with branches of its own: a key the events started to carry is listed, then
@@ -41,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the promoted columns on main and the old schema on the tag.
  */
 @Steps
-class EvolveIT extends StackTest {
+class EvolveIT extends PipelineOnItsOwnBranches {
   private static final String ARRIVAL_2 = """
       {"event_id":9001,"company_id":"c1","amount":1.5,"event_ts":"2026-01-01T00:20:00Z","region":"eu"}
       {"event_id":9002,"company_id":"c2","amount":2,"event_ts":"2026-01-01T00:21:00Z"}
@@ -52,40 +41,9 @@ class EvolveIT extends StackTest {
       {"event_id":9004,"company_id":"c2","amount":3,"event_ts":"2026-01-01T00:30:00Z","region":"apac"}
       {"event_id":9005,"company_id":"c1","amount":3,"event_ts":"2026-01-01T00:31:00Z"}
       """;
-  private static final String TAG = "before-evolve";
 
-  private Map<String, String> env;
-  private Tables t;
-  private String main;
-  private String ingest;
-  private Lander lander;
-  private NessieRest nessie;
-  private NessieRefs refs;
-  private Path dir;
-  private String tag;
-  private String prefix;
-
-  @BeforeAll
-  void aPipelineWithBranchesOfItsOwn(@TempDir Path dir) {
-    this.dir = dir;
-    String name = TestStack.unique("evolve");
-    main = name + "_main";
-    ingest = name + "_ingest";
-    tag = name + "-" + TAG;
-    prefix = name + "-";
-    TidemarkConfig config = stack.config().scoped(name, dir.resolve("cp"))
-        .with(Map.of(Setting.NESSIE_REF, main, Setting.STAGING_BRANCH, ingest));
-    env = stack.env(config);
-    t = config.tables();
-    nessie = stack.nessie();
-    refs = new NessieRefs(stack.endpoints());
-    succeeds(Cli.run(env, "bootstrap"));
-    lander = new Lander(stack.lakehouse().storage(), config.landingBucket(), "");
-  }
-
-  @AfterAll
-  void close() {
-    refs.close();
+  EvolveIT() {
+    super("evolve");
   }
 
   @Test
@@ -320,20 +278,7 @@ class EvolveIT extends StackTest {
     return sorted(spark.table(table).collectAsList().stream().map(Object::toString).toList());
   }
 
-  private List<String> columns(String table) {
-    return Arrays.asList(spark.table(table).columns());
-  }
-
-  private List<String> strings(String sql) {
-    return spark.sql(sql).collectAsList().stream().map(r -> r.getString(0)).toList();
-  }
-
   private static List<String> sorted(List<String> in) {
     return in.stream().sorted().toList();
-  }
-
-  private static Cli.Result succeeds(Cli.Result r) {
-    assertThat(r.exitCode()).as("%s", r).isZero();
-    return r;
   }
 }
