@@ -26,8 +26,9 @@ import org.junit.jupiter.api.Test;
  * promoted (killed once before its merge, then run again: promoted once), backfilled from the archive, the next
  * arrival's rows fill it through the same checkpoints, and the next publish takes every table to main, equal to
  * DuckDB's reading of the landed lines; a tag made before the promotion reads the tables as they were. On the evolved
- * tables a restatement writes a late event with its promoted values, compaction keeps every value, and PyIceberg reads
- * the promoted columns on main and the old schema on the tag.
+ * tables a restatement writes a late event with its promoted values (its audit fails when the branch holds another
+ * value), compaction keeps every value, and PyIceberg reads the promoted columns on main and the old schema on the
+ * tag.
  */
 @Steps
 class EvolveIT extends PipelineOnItsOwnBranches {
