@@ -276,11 +276,7 @@ public final class RestatementAudit {
                                              List<io.tidemark.core.Column> more) throws SQLException {
     io.tidemark.core.Schema held = io.tidemark.core.Schema.of(Events.EVENT_ID).plus(more);
     List<List<Object>> rows = new ArrayList<>();
-    eventRows.values().forEach(rs -> rs.forEach(f -> {
-      List<Object> row = new ArrayList<>();
-      held.columns().forEach(c -> row.add(f.get(c)));
-      rows.add(row);
-    }));
+    eventRows.values().forEach(rs -> rs.forEach(f -> rows.add(f.values(held.columns()))));
     DuckDbRows.create(db, "held", held, rows);
     List<String> wrong = new ArrayList<>();
     for (io.tidemark.core.Column c : more) {

@@ -39,14 +39,7 @@ public record CompanyChange(String companyId, String name, String tier, Instant 
   public static CompanyChange of(Fields f, List<Column> promoted) {
     return new CompanyChange(f.string(CompanyChanges.COMPANY_ID), f.string(CompanyChanges.NAME),
         f.string(CompanyChanges.TIER), f.instant(CompanyChanges.CHANGE_TS),
-        Boolean.TRUE.equals(f.bool(CompanyChanges.DELETED)), values(f, promoted));
-  }
-
-  /** The values of these columns of a row (nulls kept). */
-  static List<Object> values(Fields f, List<Column> columns) {
-    List<Object> out = new ArrayList<>(columns.size());
-    columns.forEach(c -> out.add(f.get(c)));
-    return out;
+        Boolean.TRUE.equals(f.bool(CompanyChanges.DELETED)), f.values(promoted));
   }
 
   public static CompanyChange set(String companyId, String name, String tier, Instant at) {

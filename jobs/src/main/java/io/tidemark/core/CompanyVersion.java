@@ -31,7 +31,7 @@ public record CompanyVersion(String companyId, String name, String tier, Instant
   public static CompanyVersion of(Fields f, List<Column> promoted) {
     return new CompanyVersion(f.string(Dimension.COMPANY_ID), f.string(Dimension.NAME), f.string(Dimension.TIER),
         f.instant(Dimension.VALID_FROM), f.instant(Dimension.VALID_TO), f.bool(Dimension.IS_CURRENT),
-        CompanyChange.values(f, promoted));
+        f.values(promoted));
   }
 
   /** Its identity in the dimension: the company and when it starts (what a MERGE matches on). */

@@ -33,6 +33,15 @@ public final class CorrectionPlan {
       events = List.copyOf(events);
       changes = List.copyOf(changes);
     }
+
+    /** The companies as declared with these promoted attributes: a change of one makes a new version. */
+    public FeedSchema companies() {
+      FeedSchema out = CompanyChanges.FEED;
+      for (Column c : changes) {
+        out = out.with(c);
+      }
+      return out;
+    }
   }
 
   /** The rows of an attempt's corrections of the statically declared feeds. */

@@ -76,7 +76,7 @@ public final class CorrectionRules {
     /** A raw row with the values of the fields promoted into the feed ({@code promoted}, in order). */
     public static RawEvent of(Fields f, List<Column> promoted) {
       return new RawEvent(Event.of(f), f.bigint(Ingest.BATCH_ID), f.string(Ingest.SOURCE_FILE),
-          f.instant(Ingest.INGEST_TS), CompanyChange.values(f, promoted));
+          f.instant(Ingest.INGEST_TS), f.values(promoted));
     }
   }
 

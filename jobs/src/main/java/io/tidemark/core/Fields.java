@@ -1,6 +1,8 @@
 package io.tidemark.core;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A row's values by column name, whichever engine read it: Iceberg's readers on the driver, Spark, DuckDB. Its
@@ -12,6 +14,13 @@ public interface Fields {
 
   default Object get(Column c) {
     return get(c.name());
+  }
+
+  /** The values of these columns, in their order (nulls kept). */
+  default List<Object> values(List<Column> columns) {
+    List<Object> out = new ArrayList<>(columns.size());
+    columns.forEach(c -> out.add(get(c)));
+    return out;
   }
 
   default String string(Column c) {

@@ -4,13 +4,12 @@ import io.tidemark.CrashPoints;
 import io.tidemark.config.Tables;
 import io.tidemark.core.CompanyChange;
 import io.tidemark.core.CorrectionLog;
+import io.tidemark.core.CorrectionPlan;
 import io.tidemark.core.CorrectionRules.WindowKey;
 import io.tidemark.core.CorrectionSet;
 import io.tidemark.core.CorrectionSet.EventFix;
 import io.tidemark.core.CorrectionSet.WindowFix;
 import io.tidemark.core.Events;
-import io.tidemark.core.Feed;
-import io.tidemark.core.FeedSchema;
 import io.tidemark.core.Fields;
 import io.tidemark.core.RestatementRecords;
 import io.tidemark.core.Schema;
@@ -18,7 +17,6 @@ import io.tidemark.core.Times;
 import io.tidemark.core.WindowCounts;
 import io.tidemark.lakehouse.tables.DriverReads;
 import io.tidemark.lakehouse.tables.DriverWrites;
-import io.tidemark.lakehouse.tables.FeedDeclarations;
 import io.tidemark.lakehouse.tables.IcebergFields;
 import io.tidemark.stream.Provenance;
 import io.tidemark.stream.Scd2Apply;
@@ -68,8 +66,11 @@ final class CorrectionWriter {
   void write(CorrectionSet c) {
     windows(c.windows());
     crash.at("restate:after-counts");
-    events(c.events());
-    changes(c.changes());
+    // the events and the changes carry the values of the fields promoted into their feeds, in this order
+    CorrectionPlan.Promoted promoted = c.events().isEmpty() && c.changes().isEmpty() ? CorrectionPlan.Promoted.NONE
+        : PlannedCorrections.promoted(branch, tables);
+    events(c.events(), promoted);
+    changes(c.changes(), promoted);
     log(c);
   }
 
@@ -93,7 +94,7 @@ final class CorrectionWriter {
         WindowCounts.SCHEMA, added);
   }
 
-  private void events(List<EventFix> events) {
+  private void events(List<EventFix> events, CorrectionPlan.Promoted promoted) {
     if (events.isEmpty()) {
       return;
     }
@@ -102,7 +103,7 @@ final class CorrectionWriter {
     // with the values of the fields promoted into the events (the promotion gave the events table their columns)
     List<List<Object>> first = events.stream().map(EventFix::values).toList();
     replace(branch.get(tables.events()), filter, r -> true, Schema.of(Events.EVENT_ID),
-        Events.FEED.columns().plus(PlannedCorrections.promoted(branch, tables).events()), first);
+        Events.FEED.columns().plus(promoted.events()), first);
   }
 
   /** One commit: the rows {@code filter} and {@code removed} pick are deleted by position, {@code added} appended. */
@@ -121,15 +122,14 @@ final class CorrectionWriter {
     DriverWrites.replace(table, readAt, positions, files, fields, added, filter, provenance);
   }
 
-  private void changes(List<CompanyChange> changes) {
+  private void changes(List<CompanyChange> changes, CorrectionPlan.Promoted promoted) {
     if (changes.isEmpty()) {
       return;
     }
-    // the changes carry the promoted attributes' values (the plan's order is the raw archive's, the log's too)
-    FeedSchema companies = FeedDeclarations.of(branch.get(tables.rawCompanyChanges()), Feed.COMPANIES);
+    // the changes carry the promoted attributes' values (the plan's order is the raw archive's, the log's too);
     // the write starts from the plan's commit every time, so each commit is made once: no batch ids to check
-    new Scd2OnDriver(branch.get(tables.companyChanges()), branch.get(tables.companies()), companies).apply(changes,
-        new Scd2Apply.Commits() {
+    new Scd2OnDriver(branch.get(tables.companyChanges()), branch.get(tables.companies()), promoted.companies())
+        .apply(changes, new Scd2Apply.Commits() {
           @Override
           public void toLog(long n, Consumer<Map<String, String>> write) {
             if (n > 0) {

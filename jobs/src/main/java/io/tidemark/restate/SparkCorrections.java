@@ -15,7 +15,6 @@ import io.tidemark.core.CorrectionSet;
 import io.tidemark.core.CorrectionSet.EventFix;
 import io.tidemark.core.CorrectionSet.WindowFix;
 import io.tidemark.core.Events;
-import io.tidemark.core.Feed;
 import io.tidemark.core.FeedSchema;
 import io.tidemark.core.Fields;
 import io.tidemark.core.Ingest;
@@ -24,7 +23,6 @@ import io.tidemark.core.Schema;
 import io.tidemark.core.WindowCounts;
 import io.tidemark.lakehouse.spark.SparkRows;
 import io.tidemark.lakehouse.spark.SparkWindows;
-import io.tidemark.lakehouse.tables.FeedDeclarations;
 import io.tidemark.stream.Scd2ChangeLog;
 import io.tidemark.stream.SparkScd2History;
 import java.sql.Timestamp;
@@ -60,9 +58,8 @@ final class SparkCorrections implements Corrections {
   private final Tables tables;
   private final PinnedTables pinned;
   private final Duration window;
+  /** The fields promoted into the feeds as the raw archives at the plan's commit declare them. */
   private final CorrectionPlan.Promoted promoted;
-  /** The companies as the raw archive at the plan's commit declares them: the static fields, then the promoted. */
-  private final FeedSchema companies;
 
   SparkCorrections(SparkSession spark, Tables tables, PinnedTables pinned, Duration window) {
     this.spark = spark;
@@ -70,7 +67,6 @@ final class SparkCorrections implements Corrections {
     this.pinned = pinned;
     this.window = window;
     this.promoted = PlannedCorrections.promoted(pinned, tables);
-    this.companies = FeedDeclarations.of(RunContext.table(pinned, tables.rawCompanyChanges()), Feed.COMPANIES);
   }
 
   /** Worked out in Spark, collected: the corrections are few even when their inputs are many. */
@@ -87,10 +83,8 @@ final class SparkCorrections implements Corrections {
       List<EventFix> events = new ArrayList<>();
       for (Row r : work.dedup().collectAsList()) {
         Fields f = SparkRows.fields(r);
-        List<Object> more = new ArrayList<>();
-        promoted.events().forEach(c -> more.add(f.get(c)));
         events.add(new EventFix(f.integer(Events.EVENT_ID), f.string(Events.COMPANY_ID), f.number(Events.AMOUNT),
-            f.instant(Events.EVENT_TS), f.bigint(RestatementRecords.OLD_ROWS), more));
+            f.instant(Events.EVENT_TS), f.bigint(RestatementRecords.OLD_ROWS), f.values(promoted.events())));
       }
       List<CompanyChange> changes = work.companyChanges().collectAsList().stream()
           .map(r -> CompanyChange.of(SparkRows.fields(r), promoted.changes())).toList();
@@ -280,14 +274,14 @@ final class SparkCorrections implements Corrections {
     /** Final company changes in the raw archive that the SCD2 stream never applied (normalized). */
     Dataset<Row> companyChanges() {
       if (now.scd2().isEmpty()) {
-        return SparkScd2History.normalize(spark.table(at(tables.rawCompanyChanges())).limit(0), companies);
+        return SparkScd2History.normalize(spark.table(at(tables.rawCompanyChanges())).limit(0), promoted.companies());
       }
       Instant w = now.scd2().get();
       String changeTs = CompanyChanges.CHANGE_TS.name();
       Dataset<Row> candidates = appended(tables.rawCompanyChanges(), before.rawChanges(), now.rawChanges())
           .unionByName(between(tables.rawCompanyChanges(), now.rawChanges(), changeTs, before.scd2(),
               Optional.of(w)));
-      return Scd2ChangeLog.unlogged(finalChanges(candidates, w, companies), at(tables.companyChanges()));
+      return Scd2ChangeLog.unlogged(finalChanges(candidates, w, promoted.companies()), at(tables.companyChanges()));
     }
   }
 }

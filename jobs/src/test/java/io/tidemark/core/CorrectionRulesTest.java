@@ -133,6 +133,15 @@ class CorrectionRulesTest {
   }
 
   @Test
+  void thePromotedAttributesDeclareTheCompaniesAsTheirArchiveDoes() {
+    Column region = Column.of("region", Type.STRING);
+    Schema archive = CompanyChanges.FEED.columns().plus(Ingest.SCHEMA).plus(Rescued.DATA, region);
+    assertThat(new CorrectionPlan.Promoted(List.of(), List.of(region)).companies())
+        .isEqualTo(CompanyChanges.FEED.declaredBy(archive));
+    assertThat(CorrectionPlan.Promoted.NONE.companies()).isEqualTo(CompanyChanges.FEED);
+  }
+
+  @Test
   void theFirstOccurrenceHandsItsPromotedValuesToItsFix() {
     RawEvent first = new RawEvent(new Event(1, "c1", 1.0, at(0)), 1L, "a", at(8), List.of("eu"));
     assertThat(CorrectionRules.eventFixes(Map.of(1, first), Map.of(), at(10)))
