@@ -7,6 +7,7 @@ import io.tidemark.land.Arrival;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.testing.Cli;
+import io.tidemark.testing.PipelineOnItsOwnBranches;
 import io.tidemark.testing.Scd2Oracle;
 import io.tidemark.testing.Steps;
 import java.nio.file.Files;

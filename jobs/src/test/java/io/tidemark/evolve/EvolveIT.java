@@ -9,6 +9,7 @@ import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.DuckOracle;
+import io.tidemark.testing.PipelineOnItsOwnBranches;
 import io.tidemark.testing.PyIceberg;
 import io.tidemark.testing.Steps;
 import java.nio.file.Files;

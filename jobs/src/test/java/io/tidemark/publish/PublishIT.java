@@ -5,14 +5,10 @@ import static org.apache.spark.sql.functions.lit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tidemark.config.Setting;
 import io.tidemark.config.TableName;
-import io.tidemark.config.Tables;
-import io.tidemark.config.TidemarkConfig;
 import io.tidemark.core.CommitKeys;
 import io.tidemark.core.Feed;
 import io.tidemark.lakehouse.Lakehouse;
-import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.lakehouse.nessie.RefNames;
 import io.tidemark.lakehouse.tables.IcebergTables;
 import io.tidemark.land.Arrival;
@@ -23,12 +19,10 @@ import io.tidemark.stream.BatchArrivals;
 import io.tidemark.stream.StreamKind;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.NessieRest;
-import io.tidemark.testing.StackTest;
+import io.tidemark.testing.PipelineOnItsOwnBranches;
 import io.tidemark.testing.Steps;
-import io.tidemark.testing.TestStack;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,11 +31,9 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code tidemark publish} on a pipeline with branches of its own ({@code <name>_main} published, {@code
@@ -53,45 +45,19 @@ import org.junit.jupiter.api.io.TempDir;
  * overwritten, when it did.
  */
 @Steps
-class PublishIT extends StackTest {
-  private TidemarkConfig config;
-  private Map<String, String> env;
-  private Tables t;
-  private String main;
-  private String ingest;
-  private Lander lander;
+class PublishIT extends PipelineOnItsOwnBranches {
   private Lakehouse lakehouse;
-  private NessieRest nessie;
-  private NessieRefs refs;
-  private Path checkpoints;
   private final List<Arrival> seed = SeedScenarios.ALL.arrivals();
 
   PublishIT() {
-    super("publish");
+    super("pub");
   }
 
   @BeforeAll
-  void aPipelineWithBranchesOfItsOwn(@TempDir Path dir) {
-    String name = TestStack.unique("pub");
-    main = name + "_main";
-    ingest = name + "_ingest";
-    checkpoints = dir.resolve("cp");
-    config = stack.config().scoped(name, checkpoints)
-        .with(Map.of(Setting.NESSIE_REF, main, Setting.STAGING_BRANCH, ingest));
-    env = stack.env(config);
-    t = config.tables();
-    nessie = stack.nessie();
-    refs = new NessieRefs(stack.endpoints());
-    succeeds(Cli.run(env, "bootstrap"));
-    lander = new Lander(stack.lakehouse().storage(), config.landingBucket(), "");
+  void aPublisherInThisJvm() {
     // the publish in this JVM: its Spark catalog is on the suite's staging branch, but publish reads every table
     // at the staged commit by name (table@branch#hash) and merges through Nessie's API
     lakehouse = Lakehouse.attach(config, stack.endpoints(), spark);
-  }
-
-  @AfterAll
-  void close() {
-    refs.close();
   }
 
   @Test
@@ -468,10 +434,5 @@ class PublishIT extends StackTest {
 
   private long count(TableName table, String ref, String where) {
     return spark.table(table.sqlAt(ref)).where(where).count();
-  }
-
-  private static Cli.Result succeeds(Cli.Result r) {
-    assertThat(r.exitCode()).as("%s", r).isZero();
-    return r;
   }
 }

@@ -1,4 +1,4 @@
-package io.tidemark.evolve;
+package io.tidemark.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,10 +7,6 @@ import io.tidemark.config.Tables;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.land.Lander;
 import io.tidemark.lakehouse.nessie.NessieRefs;
-import io.tidemark.testing.Cli;
-import io.tidemark.testing.NessieRest;
-import io.tidemark.testing.StackTest;
-import io.tidemark.testing.TestStack;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -20,13 +16,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The steps of a promotion run on a pipeline of their own, bootstrapped by the command line: its published and
- * staging branches ({@code <name>_main}, {@code <name>_ingest}), since a promotion merges into the whole staging
- * branch and publish takes all of it; restatement branches and tags under {@link #prefix}; a tag name for the
- * state before the promotion. The commands run in JVMs of their own ({@link #env}); the test reads with its Spark.
+ * Steps on a pipeline of their own, bootstrapped by the command line: its published and staging branches
+ * ({@code <name>_main}, {@code <name>_ingest}), since publish (and a promotion, a restatement) merges the whole
+ * staging branch, so only a pipeline alone on its branches sees just its own commits; restatement branches and tags
+ * under {@link #prefix}; a tag name for a state to read again later. The commands run in JVMs of their own
+ * ({@link #env}); the test reads with its Spark. In-JVM writers take {@link StagedPipeline}.
  */
-abstract class PipelineOnItsOwnBranches extends StackTest {
+public abstract class PipelineOnItsOwnBranches extends StackTest {
   private final String label;
+  /** A writer's configuration: {@code nessieRef()} is the staging branch. */
+  protected TidemarkConfig config;
   protected Map<String, String> env;
   protected Tables t;
   protected String main;
@@ -36,13 +35,13 @@ abstract class PipelineOnItsOwnBranches extends StackTest {
   protected NessieRefs refs;
   /** A directory the steps share. */
   protected Path dir;
-  /** The tag made before the promotion. */
+  /** A tag the steps make, of a state they read again later. */
   protected String tag;
   /** Before the names of the restatements' branches and tags. */
   protected String prefix;
 
   /** {@code label} starts the pipeline's names. */
-  PipelineOnItsOwnBranches(String label) {
+  protected PipelineOnItsOwnBranches(String label) {
     this.label = label;
   }
 
@@ -52,9 +51,9 @@ abstract class PipelineOnItsOwnBranches extends StackTest {
     String name = TestStack.unique(label);
     main = name + "_main";
     ingest = name + "_ingest";
-    tag = name + "-before-evolve";
+    tag = name + "-before";
     prefix = name + "-";
-    TidemarkConfig config = stack.config().scoped(name, dir.resolve("cp"))
+    config = stack.config().scoped(name, dir.resolve("cp"))
         .with(Map.of(Setting.NESSIE_REF, main, Setting.STAGING_BRANCH, ingest));
     env = stack.env(config);
     t = config.tables();
