@@ -2,33 +2,26 @@ package io.tidemark.publish;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.config.Setting;
-import io.tidemark.config.Tables;
-import io.tidemark.config.TidemarkConfig;
 import io.tidemark.core.Feed;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.land.Arrival;
-import io.tidemark.land.Lander;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.report.RescuedKeys;
 import io.tidemark.stream.RawArchive;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.DuckOracle;
-import io.tidemark.testing.StackTest;
+import io.tidemark.testing.PipelineOnItsOwnBranches;
 import io.tidemark.testing.Steps;
-import io.tidemark.testing.TestStack;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Schema drift on a pipeline with branches of its own: an arrival whose lines carry keys no feed declares, and an
@@ -39,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * main.
  */
 @Steps
-class DriftIT extends StackTest {
+class DriftIT extends PipelineOnItsOwnBranches {
   /** Arrival 2: new keys on events and on a company change, an amount that is no number, a bad required field. */
   private static final String EVENTS = """
       {"event_id":9001,"company_id":"c1","amount":1.5,"event_ts":"2026-01-01T00:20:00Z","region":"eu"}
@@ -52,27 +45,16 @@ class DriftIT extends StackTest {
       {"company_id":"c9","name":"Nine","tier":"gold","change_ts":"2026-01-01T00:20:00Z","segment":"smb"}
       """;
 
-  private TidemarkConfig config;
-  private Map<String, String> env;
-  private Tables t;
-  private String main;
-  private String ingest;
-  private Lander lander;
   private Lakehouse lakehouse;
   private DuckOracle oracle;
   private List<String> rescuedByOracle;
 
+  DriftIT() {
+    super("drift");
+  }
+
   @BeforeAll
-  void aPipelineWithBranchesOfItsOwn(@TempDir Path dir) throws Exception {
-    String name = TestStack.unique("drift");
-    main = name + "_main";
-    ingest = name + "_ingest";
-    config = stack.config().scoped(name, dir.resolve("cp"))
-        .with(Map.of(Setting.NESSIE_REF, main, Setting.STAGING_BRANCH, ingest));
-    env = stack.env(config);
-    t = config.tables();
-    succeeds(Cli.run(env, "bootstrap"));
-    lander = new Lander(stack.lakehouse().storage(), config.landingBucket(), "");
+  void aPublisherAndAnOracle() throws Exception {
     lakehouse = Lakehouse.attach(config, stack.endpoints(), spark);
     Path lines = dir.resolve("drift-events.jsonl");
     Files.writeString(lines, EVENTS);
@@ -159,14 +141,5 @@ class DriftIT extends StackTest {
     return stack.lakehouse().storage().list(config.landingBucket(), dir).stream()
         .filter(o -> o.key().endsWith("drift.jsonl")).map(o -> URI.create("s3://" + config.landingBucket() + "/"
             + o.key())).findFirst().orElseThrow();
-  }
-
-  private List<String> strings(String sql) {
-    return spark.sql(sql).collectAsList().stream().map(r -> r.getString(0)).toList();
-  }
-
-  private static Cli.Result succeeds(Cli.Result r) {
-    assertThat(r.exitCode()).as("%s", r).isZero();
-    return r;
   }
 }
