@@ -1,5 +1,6 @@
 package io.tidemark.cli;
 
+import io.tidemark.CommandScope;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -30,13 +31,12 @@ final class LogFile {
   static final int KEPT = 20;
   private static final String PREFIX = "org.slf4j.simpleLogger.";
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss.SSS");
-  private static Path active;
 
   private LogFile() {}
 
-  /** The file the logs go to in this run, if any. */
+  /** The file the logs of this command go to, if any (the command's scope keeps it: the resident driver runs many). */
   static Optional<Path> active() {
-    return Optional.ofNullable(active);
+    return CommandScope.current().logFile();
   }
 
   static void route(CommandLine cl, String[] args) {
@@ -44,29 +44,45 @@ final class LogFile {
       System.setProperty(PREFIX + "defaultLogLevel", "info");
       return;
     }
-    Path file;
+    Optional<Path> file = fileFor(cl, args, ProcessHandle.current().pid());
+    if (file.isEmpty()) {
+      return;
+    }
+    if (simpleLogging()) {
+      System.setProperty(PREFIX + "logFile", file.get().toString());
+      warnLevels();
+    } else if (!attachToLog4j(file.get())) {
+      return;
+    }
+    CommandScope.jvm().logFile(file.get());
+  }
+
+  /**
+   * The file of a run of the command {@code args} by the process {@code pid}, in its home's logs, the command's older
+   * files pruned; none when the command line or a setting is bad (the command itself reports it, and its logs then
+   * stay on the console).
+   */
+  static Optional<Path> fileFor(CommandLine cl, String[] args, long pid) {
     try {
       ParseResult pr = cl.parseArgs(args);
       Path dir = Files.createDirectories(((Tidemark) cl.getCommand()).config().home().resolve("logs"));
       String command = command(pr);
-      file = dir.resolve(name(command, LocalDateTime.now(), ProcessHandle.current().pid()));
+      Path file = dir.resolve(name(command, LocalDateTime.now(), pid));
       prune(dir, command, KEPT - 1);
+      return Optional.of(file);
     } catch (IOException | RuntimeException e) {
-      // a bad command line or setting is reported by the command itself; the logs then stay on the console
-      return;
+      return Optional.empty();
     }
-    if (simpleLogging()) {
-      System.setProperty(PREFIX + "logFile", file.toString());
-      // the file is where a failed task's trace belongs, which the console settings switch off
-      for (String name : new String[] {"org.apache.spark.executor.Executor",
-          "org.apache.spark.scheduler.TaskSetManager", "org.apache.spark.util.Utils",
-          "org.apache.spark.sql.execution.datasources"}) {
-        System.setProperty(PREFIX + "log." + name, "warn");
-      }
-    } else if (!attachToLog4j(file)) {
-      return;
+  }
+
+  /** slf4j-simple's levels of the libraries whose warnings belong in the file: a failed task's trace. */
+  static void warnLevels() {
+    // the file is where a failed task's trace belongs, which the console settings switch off
+    for (String name : new String[] {"org.apache.spark.executor.Executor",
+        "org.apache.spark.scheduler.TaskSetManager", "org.apache.spark.util.Utils",
+        "org.apache.spark.sql.execution.datasources"}) {
+      System.setProperty(PREFIX + "log." + name, "warn");
     }
-    active = file;
   }
 
   /** The command's words as a file name: {@code stream-all}, {@code maintain-compact}, {@code tidemark} alone. */
@@ -116,7 +132,7 @@ final class LogFile {
   }
 
   /** Whether slf4j-simple is the binding (java -jar), else Spark's log4j 2 is (spark-submit). */
-  private static boolean simpleLogging() {
+  static boolean simpleLogging() {
     try {
       Class.forName("org.slf4j.simple.SimpleLogger", false, LogFile.class.getClassLoader());
       return true;

@@ -4,8 +4,14 @@ import io.tidemark.CrashHook;
 import io.tidemark.CrashPoints;
 import io.tidemark.config.Setting;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.lakehouse.spark.SparkSessions;
+import io.tidemark.services.Services;
+import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,6 +44,7 @@ import picocli.CommandLine.Spec;
         CheckCommand.class,
         ReportCommand.class,
         DemoCommand.class,
+        DriverCommand.class,
         ConfigCommand.class,
         HelpCommand.class})
 public final class Tidemark implements Runnable {
@@ -61,6 +68,41 @@ public final class Tidemark implements Runnable {
     LogFile.route(cl, args);
     int code = cl.execute(args);
     System.exit(code);
+  }
+
+  /**
+   * Runs a command for another process, as the resident driver does: {@code env} is that process's (its paths made
+   * absolute, {@link CallerPaths}), the output goes to {@code out} and {@code err}, and the JVM never exits. The
+   * caller of this binds the command's scope, which holds its log file and its Spark sessions.
+   */
+  public static int execute(Map<String, String> env, List<String> args, PrintWriter out, PrintWriter err) {
+    CommandLine cl = commandLine(env);
+    cl.setOut(out);
+    cl.setErr(err);
+    return cl.execute(args.toArray(String[]::new));
+  }
+
+  /**
+   * The file the libraries' logs of the command {@code args}, asked by the process {@code pid}, go to (its older files
+   * pruned); none when the command line or a setting is bad, which the command then says itself.
+   */
+  public static Optional<Path> logFileFor(Map<String, String> env, List<String> args, long pid) {
+    return LogFile.fileFor(commandLine(env), args.toArray(String[]::new), pid);
+  }
+
+  /**
+   * The Spark settings the command {@code args} would run with (its catalog's, the SparkContext's), without starting
+   * anything; none when its command line or settings are bad.
+   */
+  public static Optional<Map<String, String>> sparkSettings(Map<String, String> env, List<String> args) {
+    try {
+      CommandLine cl = commandLine(env);
+      cl.parseArgs(args.toArray(String[]::new));
+      TidemarkConfig config = ((Tidemark) cl.getCommand()).config();
+      return Optional.of(SparkSessions.conf(config, new Services(config).endpoints()));
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
   }
 
   /** The command line, with one global option per {@link Setting} (inherited by every subcommand, in help once). */
@@ -109,6 +151,11 @@ public final class Tidemark implements Runnable {
 
   boolean debug() {
     return debug;
+  }
+
+  /** The environment the settings come from. */
+  Map<String, String> env() {
+    return env;
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.tidemark.fence;
 
+import io.tidemark.CommandScope;
 import io.tidemark.lakehouse.nessie.CommitStory;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -47,7 +48,8 @@ final class NarratingNessieClient extends NessieIcebergClient {
     boolean newSnapshot = s != null
         && (base == null || base.currentSnapshot() == null || base.currentSnapshot().snapshotId() != s.snapshotId());
     Optional<CommitStory> story = newSnapshot
-        ? CommitStory.of(key.toString(), s.operation(), s.summary(), System.getenv(CommitStory.RUN_CONTEXT_ENV))
+        ? CommitStory.of(key.toString(), s.operation(), s.summary(),
+            CommandScope.of(options).env().get(CommitStory.RUN_CONTEXT_ENV))
         : Optional.empty();
     story.ifPresent(PENDING::set);
     try {

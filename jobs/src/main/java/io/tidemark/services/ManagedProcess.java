@@ -17,7 +17,7 @@ import java.util.Optional;
  * The pid file holds the pid and the start instant, so that a recycled pid is never taken for ours and
  * {@code services down} stops exactly what {@code services up} started.
  */
-final class ManagedProcess {
+public final class ManagedProcess {
   private static final Path SETSID = Path.of("/usr/bin/setsid");
   private static final Duration START_TOLERANCE = Duration.ofSeconds(10);
 
@@ -25,22 +25,22 @@ final class ManagedProcess {
   private final Path pidFile;
   private final Path logFile;
 
-  ManagedProcess(String name, Path runDir) {
+  public ManagedProcess(String name, Path runDir) {
     this.name = name;
     this.pidFile = runDir.resolve(name + ".pid");
     this.logFile = runDir.resolve(name + ".log");
   }
 
-  String name() {
+  public String name() {
     return name;
   }
 
-  Path logFile() {
+  public Path logFile() {
     return logFile;
   }
 
   /** The live process recorded in the pid file, if it is still the one that was started. */
-  Optional<ProcessHandle> running() {
+  public Optional<ProcessHandle> running() {
     if (!Files.isRegularFile(pidFile)) {
       return Optional.empty();
     }
@@ -72,7 +72,7 @@ final class ManagedProcess {
    * Starts the command in its own session (so that Ctrl-C on the caller does not stop it), with output to the
    * log file and {@code environment} added to the caller's, and records its pid.
    */
-  ProcessHandle start(List<String> command, Map<String, String> environment, Path workDir) throws IOException {
+  public ProcessHandle start(List<String> command, Map<String, String> environment, Path workDir) throws IOException {
     Files.createDirectories(pidFile.getParent());
     List<String> full = new ArrayList<>();
     if (Files.isExecutable(SETSID)) {
@@ -95,7 +95,7 @@ final class ManagedProcess {
   }
 
   /** Stops the recorded process (TERM, then KILL after the timeout); true when one was running. */
-  boolean stop(Duration timeout) {
+  public boolean stop(Duration timeout) {
     Optional<ProcessHandle> handle = running();
     handle.ifPresent(h -> {
       h.destroy();
@@ -115,7 +115,7 @@ final class ManagedProcess {
   }
 
   /** The last lines of the log, to explain a failed start. */
-  String logTail(int lines) {
+  public String logTail(int lines) {
     try {
       List<String> all = Files.readAllLines(logFile, StandardCharsets.UTF_8);
       return String.join(" | ", all.subList(Math.max(0, all.size() - lines), all.size()));

@@ -1,5 +1,6 @@
 package io.tidemark.stream;
 
+import io.tidemark.CommandScope;
 import io.tidemark.config.TableName;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,34 +11,45 @@ import org.apache.iceberg.metrics.MetricsReporter;
 import org.apache.iceberg.metrics.TimerResult;
 
 /**
- * Iceberg's own timings of commits, per table, summed over the JVM: the catalog's metrics reporter (every cloned
- * session makes its own catalog, hence static totals). The streams read them around a write to tell the catalog
- * commit from the writing of data files; the latency benchmark prints them. The reporter also keeps the snapshot
- * of each table's newest commit in this JVM: what a stream's write just committed (one stream writes a table at a
- * time), without loading the table again.
+ * Iceberg's own timings of commits, per table, summed over the command: the catalog's metrics reporter (every
+ * cloned session makes its own catalog, hence totals kept in the command's scope, which in a JVM that runs one
+ * command is the JVM's). The streams read them around a write to tell the catalog commit from the writing of data
+ * files; the latency benchmark prints them. The reporter also keeps the snapshot of each table's newest commit in
+ * this command: what a stream's write just committed (one stream writes a table at a time), without loading the
+ * table again.
  */
 public final class CommitTimings implements MetricsReporter {
-  private static final Map<String, LongAdder> COMMIT_MS = new ConcurrentHashMap<>();
-  private static final Map<String, Long> LAST_SNAPSHOT = new ConcurrentHashMap<>();
+  /** The command whose catalog made this reporter: the one its reports count for, whatever thread sends them. */
+  private CommandScope scope = CommandScope.jvm();
+
+  @Override
+  public void initialize(Map<String, String> properties) {
+    scope = CommandScope.of(properties);
+  }
 
   @Override
   public void report(MetricsReport report) {
+    Totals totals = totals(scope);
     if (report instanceof CommitReport c && c.commitMetrics() != null) {
-      add(COMMIT_MS, c.tableName(), c.commitMetrics().totalDuration());
+      add(totals.commitMs, c.tableName(), c.commitMetrics().totalDuration());
     }
     if (report instanceof CommitReport c && c.tableName() != null) {
-      LAST_SNAPSHOT.put(key(c.tableName()), c.snapshotId());
+      totals.lastSnapshot.put(key(c.tableName()), c.snapshotId());
     }
   }
 
-  /** The snapshot of the table's newest commit in this JVM, or null before any. */
+  /** The snapshot of the table's newest commit in this command, or null before any. */
   public static Long lastSnapshot(TableName table) {
-    return LAST_SNAPSHOT.get(key(table.toString()));
+    return totals(CommandScope.current()).lastSnapshot.get(key(table.toString()));
   }
 
   /** Milliseconds spent in commits of the table so far. */
   public static long commitMs(TableName table) {
-    return sum(COMMIT_MS, table);
+    return sum(totals(CommandScope.current()).commitMs, table);
+  }
+
+  private static Totals totals(CommandScope scope) {
+    return scope.get(Totals.class, Totals::new);
   }
 
   private static void add(Map<String, LongAdder> totals, String table, TimerResult t) {
@@ -58,5 +70,10 @@ public final class CommitTimings implements MetricsReporter {
     n = at < 0 ? n : n.substring(0, at);
     String[] parts = n.split("\\.");
     return parts.length <= 2 ? n : parts[parts.length - 2] + "." + parts[parts.length - 1];
+  }
+
+  private static final class Totals {
+    final Map<String, LongAdder> commitMs = new ConcurrentHashMap<>();
+    final Map<String, Long> lastSnapshot = new ConcurrentHashMap<>();
   }
 }

@@ -1,5 +1,6 @@
 package io.tidemark.lakehouse.spark;
 
+import io.tidemark.CommandScope;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.fence.CheckpointFiles;
 import io.tidemark.services.Endpoints;
@@ -31,14 +32,41 @@ public final class SparkSessions {
     return getOrCreate(config, endpoints, appName, AUTHOR);
   }
 
-  /** With {@code author} on every Nessie commit of the catalog (it is read once, when the catalog starts). */
+  /**
+   * With {@code author} on every Nessie commit of the catalog (it is read once, when the catalog starts). In the
+   * resident driver the command's scope holds a {@link Source}, which gives each command a session of its own.
+   */
   public static SparkSession getOrCreate(TidemarkConfig config, Endpoints endpoints, String appName, String author) {
-    SparkSession.Builder builder = SparkSession.builder().appName(appName);
-    conf(config, endpoints).forEach(builder::config);
-    builder.config("spark.sql.catalog." + CATALOG + ".user", author);
-    SparkSession spark = builder.getOrCreate();
+    Map<String, String> conf = conf(config, endpoints);
+    conf.put("spark.sql.catalog." + CATALOG + ".user", author);
+    Source source = CommandScope.current().find(Source.class);
+    SparkSession spark;
+    if (source != null) {
+      spark = source.session(conf, appName);
+    } else {
+      SparkSession.Builder builder = SparkSession.builder().appName(appName);
+      conf.forEach(builder::config);
+      spark = builder.getOrCreate();
+    }
     Work.watch(spark);
     return spark;
+  }
+
+  /**
+   * Whether a setting of {@link #conf} belongs to the SparkContext (the JVM's one, made once: where it runs, the
+   * SQL extensions, the scheduler, the UI, s3a's Hadoop settings) rather than to a session, which the resident
+   * driver makes anew for every command.
+   */
+  public static boolean isContextSetting(String key) {
+    return key.equals("spark.master") || key.equals("spark.sql.extensions") || key.startsWith("spark.ui.")
+        || key.equals("spark.redaction.regex") || key.equals("spark.scheduler.mode")
+        || key.startsWith("spark.driver.") || key.startsWith("spark.hadoop.");
+  }
+
+  /** Where a command's session comes from when the JVM is not the command's own: the resident driver. */
+  public interface Source {
+    /** The command's session with these settings ({@link #conf} and the catalog's author). */
+    SparkSession session(Map<String, String> conf, String appName);
   }
 
   /**

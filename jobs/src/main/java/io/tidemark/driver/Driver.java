@@ -1,0 +1,241 @@
+package io.tidemark.driver;
+
+import io.tidemark.config.TidemarkConfig;
+import io.tidemark.lakehouse.spark.SparkSessions;
+import io.tidemark.services.Endpoints;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.spark.sql.SparkSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The resident driver: one JVM holding one warm SparkContext (local natively; on docker compose one application on
+ * the standalone cluster, with its executors) that runs the commands callers hand it, each as its own JVM would run
+ * it ({@link CommandRun}). Listens on a Unix socket in the tidemark home or on the compose network; a caller must
+ * prove it knows the key ({@link Wire}). At most {@code slots} commands run at once; more wait their turn, first come
+ * first served.
+ */
+public final class Driver implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Driver.class);
+  private static final long AUTH_MS = 10_000;
+
+  private final TidemarkConfig config;
+  private final Map<String, String> conf;
+  private final SparkSession base;
+  private final DriverAddress address;
+  private final byte[] key;
+  private final ServerSocketChannel server;
+  private final Semaphore slots;
+  private final int slotCount;
+  private final Map<String, CommandRun> running = new ConcurrentHashMap<>();
+  private final AtomicLong served = new AtomicLong();
+  private final AtomicLong failed = new AtomicLong();
+  private final AtomicLong refused = new AtomicLong();
+  private final AtomicLong ids = new AtomicLong();
+  private final Instant started = Instant.now();
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private volatile boolean closing;
+
+  private Driver(TidemarkConfig config, Endpoints endpoints, SparkSession base, DriverAddress address, int slots)
+      throws IOException {
+    this.config = config;
+    this.conf = SparkSessions.conf(config, endpoints);
+    this.base = base;
+    this.address = address;
+    this.slotCount = slots;
+    this.slots = new Semaphore(slots, true);
+    this.key = address.newKey();
+    this.server = address.bind();
+  }
+
+  /** Makes the driver's session (the SparkContext every command shares) and listens. */
+  public static Driver start(TidemarkConfig config, Endpoints endpoints, DriverAddress address, int slots)
+      throws IOException {
+    SparkSession base = SparkSessions.getOrCreate(config, endpoints, "tidemark driver");
+    // the first query of a JVM pays for the planner's classes and the JIT: before the first caller, not by it
+    base.sql("SELECT 1").collectAsList();
+    Driver d = new Driver(config, endpoints, base, address, slots);
+    Thread accept = new Thread(d::accept, "tidemark-driver-accept");
+    accept.setDaemon(true);
+    accept.start();
+    return d;
+  }
+
+  SparkSession base() {
+    return base;
+  }
+
+  TidemarkConfig config() {
+    return config;
+  }
+
+  public DriverAddress address() {
+    return address;
+  }
+
+  /**
+   * Whether a command whose Spark settings are {@code commandConf} can run here: its SparkContext's settings (the
+   * SQL extensions, s3a's endpoint and keys) and its Nessie server must be the driver's. Where the work runs is the
+   * driver's: a command's master is not compared. Empty when it can; else the first setting that differs.
+   */
+  Optional<String> servable(Map<String, String> commandConf) {
+    for (Map.Entry<String, String> e : commandConf.entrySet()) {
+      String k = e.getKey();
+      boolean compared = SparkSessions.isContextSetting(k) && !k.equals("spark.master")
+          && !k.startsWith("spark.driver.") || k.equals("spark.sql.catalog." + SparkSessions.CATALOG + ".uri");
+      if (compared && !Objects.equals(conf.get(k), e.getValue())) {
+        return Optional.of(k);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private void accept() {
+    while (!closing) {
+      SocketChannel ch;
+      try {
+        ch = server.accept();
+      } catch (ClosedChannelException e) {
+        break;
+      } catch (IOException e) {
+        LOG.warn("the driver could not accept a caller", e);
+        continue;
+      }
+      Thread t = new Thread(() -> converse(ch), "tidemark-driver-caller");
+      t.setDaemon(true);
+      t.start();
+    }
+  }
+
+  private void converse(SocketChannel ch) {
+    try (ch) {
+      InputStream in = Wire.in(ch);
+      OutputStream out = Wire.out(ch);
+      byte[] nonce = Wire.nonce();
+      byte[] hello = new byte[32 + Wire.VERSION.length()];
+      System.arraycopy(nonce, 0, hello, 0, 32);
+      System.arraycopy(Wire.VERSION.getBytes(StandardCharsets.UTF_8), 0, hello, 32, Wire.VERSION.length());
+      Wire.write(out, Wire.HELLO, hello);
+      Wire.Frame auth = withDeadline(ch, in);
+      if (auth.type() != Wire.AUTH || !Wire.proves(key, nonce, auth.payload())) {
+        refused.incrementAndGet();
+        LOG.warn("refused a caller that did not prove it knows the driver's key ({})", address);
+        Wire.write(out, Wire.DENIED, "not authenticated: the key of " + (address.onNetwork()
+            ? DriverAddress.SECRET_ENV + " differs" : address.socket().get().resolveSibling("driver.key") + " differs"));
+        return;
+      }
+      Wire.Frame ask = Wire.read(in);
+      if (ask.type() == Wire.PING) {
+        Wire.write(out, Wire.STATUS, status());
+      } else if (ask.type() == Wire.REQUEST) {
+        CommandRun run = new CommandRun(this, "c" + ids.incrementAndGet(), Wire.decode(ask.payload()), ch);
+        running.put(run.id(), run);
+        try {
+          int code = run.run();
+          if (code >= 0) {
+            (code == 0 ? served : failed).incrementAndGet();
+          }
+        } finally {
+          running.remove(run.id());
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      if (!closing) {
+        LOG.warn("a caller's conversation with the driver ended early", e);
+      }
+    }
+  }
+
+  /** The caller's first frame, or the connection closed: one that does not say who it is in time gets nothing. */
+  private static Wire.Frame withDeadline(SocketChannel ch, InputStream in) throws IOException {
+    Thread guard = new Thread(() -> {
+      try {
+        Thread.sleep(AUTH_MS);
+        ch.close();
+      } catch (InterruptedException | IOException e) {
+        // answered in time
+      }
+    }, "tidemark-driver-auth");
+    guard.setDaemon(true);
+    guard.start();
+    try {
+      return Wire.read(in);
+    } finally {
+      guard.interrupt();
+    }
+  }
+
+  /** Waits for a place among the commands that run at once; false when the wait was cut (a cancel). */
+  boolean enter() {
+    try {
+      slots.acquire();
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  void leave() {
+    slots.release();
+  }
+
+  /** One line: what the driver is and does. */
+  public String status() {
+    Runtime rt = Runtime.getRuntime();
+    return String.format("serving on %s since %s (pid %d, up %s), Spark %s on %s; commands: %d done, %d failed, "
+            + "%d running, %d waiting (%d at once), %d callers refused; heap %d of %d MB",
+        address, started, ProcessHandle.current().pid(), Duration.between(started, Instant.now()).withNanos(0)
+            .toString().substring(2).toLowerCase(java.util.Locale.ROOT),
+        base.version(), base.sparkContext().master(), served.get(), failed.get(), running.size(),
+        slots.getQueueLength(), slotCount, refused.get(), (rt.totalMemory() - rt.freeMemory()) >> 20,
+        rt.maxMemory() >> 20);
+  }
+
+  /** Blocks until {@link #close}. */
+  public void awaitStop() throws InterruptedException {
+    stopped.await();
+  }
+
+  /** Stops listening, cancels what runs (waiting for it a while), removes the socket and the key file. */
+  @Override
+  public void close() {
+    if (closing) {
+      return;
+    }
+    closing = true;
+    try {
+      server.close();
+    } catch (IOException e) {
+      // closing: nothing to do
+    }
+    running.values().forEach(CommandRun::cancel);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!running.isEmpty() && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    address.remove();
+    stopped.countDown();
+  }
+}

@@ -1,0 +1,63 @@
+package io.tidemark.driver;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Which commands the resident driver runs: those that work with Spark and the catalog, which a warm session makes
+ * fast (the list of {@link #RUNS}). The others run in a JVM of their own as ever: {@code services} (the driver
+ * depends on the services it would stop), {@code driver} itself, {@code demo} and {@code bench} (they start JVMs and
+ * services of their own, and measure them), {@code config} and {@code help}. So does any command given JVM options
+ * ({@code -J...}) or a crash point to halt at ({@code TIDEMARK_TEST_CRASH}: a crash is of a JVM).
+ */
+public final class Handoff {
+  public static final Set<String> RUNS = Set.of("bootstrap", "land", "stream", "publish", "check", "restate",
+      "evolve", "maintain", "sql", "report");
+  /** The global options that take no value; every other option before the command's word takes one. */
+  private static final Set<String> FLAGS = Set.of("--debug", "-h", "--help", "-V", "--version", "--help-all");
+
+  private Handoff() {}
+
+  /** The command's word ({@code stream} of {@code --home h stream all}), if there is one. */
+  static Optional<String> command(List<String> args) {
+    for (int i = 0; i < args.size(); i++) {
+      String a = args.get(i);
+      if (!a.startsWith("-")) {
+        return Optional.of(a);
+      }
+      if (!FLAGS.contains(a) && !a.contains("=")) {
+        i++;
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Whether the driver runs {@code args} asked with {@code env}. */
+  public static boolean runs(List<String> args, Map<String, String> env) {
+    String crash = env.get("TIDEMARK_TEST_CRASH");
+    return command(args).filter(RUNS::contains).isPresent() && (crash == null || crash.isEmpty());
+  }
+
+  /** The tidemark home of a caller: {@code --home}, else TIDEMARK_HOME, else {@code .tidemark}, from its directory. */
+  public static Path home(List<String> args, Map<String, String> env, Path workDir) {
+    String home = null;
+    for (int i = 0; i < args.size(); i++) {
+      String a = args.get(i);
+      if (a.equals("--home") && i + 1 < args.size()) {
+        home = args.get(i + 1);
+      } else if (a.startsWith("--home=")) {
+        home = a.substring("--home=".length());
+      }
+    }
+    if (home == null || home.isBlank()) {
+      home = env.get("TIDEMARK_HOME");
+    }
+    if (home == null || home.isBlank()) {
+      home = ".tidemark";
+    }
+    return workDir.resolve(home.trim()).toAbsolutePath().normalize();
+  }
+}
