@@ -397,3 +397,64 @@ def test_the_dags_take_their_settings_from_the_environment():
     run = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode != 0
     assert "TIDEMARK_AIRFLOW_POOL is not set" in run.stderr and "infra/airflow/airflow.env" in run.stderr
+
+
+def test_the_spark_tasks_hand_their_command_to_the_resident_driver_and_fall_back_to_spark_submit(
+        tmp_path, monkeypatch, caplog):
+    """A Spark task asks the resident driver first (`tidemark --driver-only`): with none started its spark-submit runs
+    the command, silently; with one serving the command runs there (no spark-submit), its output in the task log; a
+    failing command fails the task with its exit code; with the driver killed the task says so in one line and its
+    spark-submit runs the command. Real services, a real driver, the launcher of the build."""
+    import logging
+    import os
+    import subprocess
+
+    import tidemark_lib
+    from airflow.exceptions import AirflowException
+    from airflow.providers.apache.spark.hooks.spark_submit import SparkSubmitHook
+
+    ports = []
+    for _ in range(3):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            ports.append(s.getsockname()[1])
+    env = {"TIDEMARK_HOME": str(tmp_path / "home"), "TIDEMARK_NESSIE_PORT": str(ports[0]),
+           "TIDEMARK_NESSIE_MANAGEMENT_PORT": str(ports[1]), "TIDEMARK_S3_PORT": str(ports[2])}
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.delenv("TIDEMARK_DRIVER", raising=False)
+    monkeypatch.setenv("AIRFLOW_CONN_SPARK_DEFAULT", '{"conn_type": "spark", "host": "local[1]"}')
+    submits = []
+    monkeypatch.setattr(SparkSubmitHook, "submit", lambda self, application="", **kw: submits.append(application))
+    launcher = str(tidemark_lib.launch.launcher())
+    caplog.set_level(logging.INFO)
+
+    def task(*args):
+        return tidemark_lib.spark_submit("t", list(args), doc_md="a task")
+
+    task("land", "--scenario", "seed", "--count-arrivals").execute({})
+    assert len(submits) == 1, "no driver started: the spark-submit runs the command"
+    assert "resident driver" not in caplog.text
+
+    started = subprocess.run([launcher, "driver", "start"], capture_output=True, text=True, timeout=600,
+                             env={**os.environ, **env})
+    try:
+        assert started.returncode == 0, started.stderr
+        caplog.clear()
+        task("land", "--scenario", "seed", "--count-arrivals").execute({})
+        assert len(submits) == 1, "the driver ran it: no spark-submit"
+        assert [r.getMessage() for r in caplog.records if r.getMessage().strip() == "4"], caplog.text
+        with pytest.raises(AirflowException, match="exited 2 in the resident driver"):
+            task("land", "--no-such-option").execute({})
+        assert len(submits) == 1
+
+        pid = int((tmp_path / "home" / "run" / "driver.pid").read_text().split()[0])
+        os.kill(pid, 9)
+        caplog.clear()
+        task("land", "--scenario", "seed", "--count-arrivals").execute({})
+        assert len(submits) == 2, "the driver killed: the spark-submit runs the command"
+        notices = [r.getMessage() for r in caplog.records if "resident driver" in r.getMessage()]
+        assert len(notices) == 1 and "does not answer" in notices[0], caplog.text
+    finally:
+        subprocess.run([launcher, "driver", "stop"], capture_output=True, timeout=120, env={**os.environ, **env})
+        subprocess.run([launcher, "services", "down"], capture_output=True, timeout=120, env={**os.environ, **env})

@@ -11,6 +11,7 @@ import hashlib
 import os
 import shlex
 import shutil
+import subprocess
 import tempfile
 from pathlib import Path
 
@@ -104,7 +105,15 @@ def driver_java_options(archive: Path, training: Path | None) -> str:
 
 
 class TidemarkSparkSubmitOperator(SparkSubmitOperator):
-    """spark-submit of tidemark-spark.jar whose driver maps the classes it loads from a class archive (CDS).
+    """`tidemark ARGS` in the resident driver when one serves it, else a spark-submit of tidemark-spark.jar whose driver
+    maps the classes it loads from a class archive (CDS).
+
+    The resident driver (`tidemark driver start`, which `infra/native/stack up` runs; compose's `driver` service) keeps
+    a warm Spark session: the command starts in a fraction of a second instead of a JVM's, a SparkSession's and, on
+    the cluster, an application's. The launcher hands it the command with this task's environment and prints what
+    the command prints; when no driver serves it, nothing ran and the spark-submit below runs it (the launcher says
+    why in one line when a driver was expected). Killing the task (its timeout, a mark as failed) cancels the command
+    in the driver: its Spark jobs and streams stop, the driver serves on.
 
     The first submit on a machine (or after a rebuild) writes the archive at its driver's exit to a file of its own,
     which replaces the archive only when the submit succeeded: two first submits at once each write their own,
@@ -112,7 +121,42 @@ class TidemarkSparkSubmitOperator(SparkSubmitOperator):
     cluster's machine, where it is of no use here: nothing is kept then.
     """
 
+    _resident = None
+
+    def _in_resident_driver(self) -> bool:
+        """Runs the command in the resident driver; False when none served it (nothing ran)."""
+        args = [str(a) for a in self.application_args or []]
+        env = {**os.environ, **{k: str(v) for k, v in (self.env_vars or {}).items()}}
+        self._resident = subprocess.Popen(launch.driver_command(*args), env=env, stdout=subprocess.PIPE,
+                                          stderr=subprocess.STDOUT, text=True, errors="replace")
+        try:
+            for line in self._resident.stdout:
+                self.log.info("%s", line.rstrip("\n"))
+            code = self._resident.wait()
+        finally:
+            self._resident = None
+        if code == launch.NOT_SERVED:
+            return False
+        if code != 0:
+            from airflow.exceptions import AirflowException
+
+            raise AirflowException(f"tidemark {' '.join(args)} exited {code} in the resident driver")
+        return True
+
+    def on_kill(self):
+        resident = self._resident
+        if resident is not None and resident.poll() is None:
+            # SIGTERM: the launcher cancels the command in the driver and waits until it stopped
+            resident.terminate()
+            try:
+                resident.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                resident.kill()
+        super().on_kill()
+
     def execute(self, context):
+        if self._in_resident_driver():
+            return
         archive = driver_class_archive()
         training = None
         if not archive.is_file():

@@ -23,6 +23,17 @@ def launcher(jar_dir: Path = JAR_DIR) -> Path:
     return jar_dir / "tidemark"
 
 
+# what the launcher's `--driver-only` exits with when no resident driver ran the command (it ran nothing)
+NOT_SERVED = 75
+
+
+def driver_command(*args: str, jar_dir: Path = JAR_DIR) -> list[str]:
+    """`tidemark ARGS` in the resident driver (`tidemark driver start`, compose's `driver` service), as an argument
+    list: the launcher hands the command to it and exits with the command's code, or exits NOT_SERVED having run
+    nothing when no driver serves it (none started, or one that does not answer: it says so in one line)."""
+    return [str(launcher(jar_dir)), "--driver-only", *args]
+
+
 def command(*args: str, jar_dir: Path = JAR_DIR) -> str:
     """The shell command of `tidemark ARGS`; ARGS are shell words as they are (quoted by the caller, or templates)."""
     return " ".join([shlex.quote(str(launcher(jar_dir))), *args])

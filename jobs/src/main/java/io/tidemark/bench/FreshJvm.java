@@ -45,15 +45,29 @@ final class FreshJvm {
   private final List<String> options;
   private final ClassArchive archive;
   private final Path dir;
+  private final boolean viaDriver;
 
   /**
    * {@code options}: the JVM's (TIDEMARK_JAVA_OPTS), null for the launcher's own; {@code dir}: where the output is
    * kept while it runs.
    */
   FreshJvm(List<String> options, ClassArchive archive, Path dir) {
+    this(options, archive, dir, false);
+  }
+
+  private FreshJvm(List<String> options, ClassArchive archive, Path dir, boolean viaDriver) {
     this.options = options == null ? null : List.copyOf(options);
     this.archive = archive;
     this.dir = dir;
+    this.viaDriver = viaDriver;
+  }
+
+  /**
+   * The same commands handed by the launcher to the resident driver of the pipeline's home, when one serves them;
+   * otherwise (and by default) the launcher is told never to (TIDEMARK_DRIVER=off), so a fresh JVM is measured.
+   */
+  FreshJvm viaDriver() {
+    return new FreshJvm(options, archive, dir, true);
   }
 
   /**
@@ -134,6 +148,11 @@ final class FreshJvm {
     });
     env.put("TIDEMARK_JAVA", Path.of(System.getProperty("java.home"), "bin", "java").toString());
     env.put("TIDEMARK_CLASS_ARCHIVE", archive.setting);
+    if (viaDriver) {
+      env.remove("TIDEMARK_DRIVER");
+    } else {
+      env.put("TIDEMARK_DRIVER", "off");
+    }
     if (options == null) {
       env.remove("TIDEMARK_JAVA_OPTS");
     } else {

@@ -48,6 +48,8 @@ import org.apache.spark.sql.SparkSession;
  *   <li>the seed arrivals, each stream on its own in this (warm) JVM with the breakdown of its time, then
  *       {@code stream all} (the streams at once, in one command), and {@code stream all} again in a pipeline that
  *       does not record its batches (the stream-batches table), for what recording costs;
+ *   <li>the seed's commands as the DAGs run them (land, stream all, publish, the restatement's stages), each
+ *       through the resident driver and in a fresh JVM, side by side;
  *   <li>{@code tidemark stream all} per seed arrival from a cold JVM, split into the JVM's start, the
  *       SparkSession's and the streams';
  *   <li>small and larger arrivals (events and company changes) on a dimension grown in bulk to many companies;
@@ -69,9 +71,10 @@ public final class LatencyBench {
    * @param coldJvmOptions options for those JVMs (e.g. to compare -XX:TieredStopAtLevel=1)
    * @param seedArrivals how many of the seed arrivals to land
    * @param seedRounds how many times the seed arrivals go through `stream all` with and without recording
+   * @param resident whether to run the seed's commands through the resident driver next to fresh JVMs
    */
   public record Options(int companies, List<Integer> arrivalLines, int events, boolean cold,
-                        List<String> coldJvmOptions, int seedArrivals, int seedRounds) {}
+                        List<String> coldJvmOptions, int seedArrivals, int seedRounds, boolean resident) {}
 
   private final Lakehouse base;
   private final PrintWriter out;
@@ -97,6 +100,9 @@ public final class LatencyBench {
     List<Arrival> all = SeedScenarios.ALL.arrivals();
     seeds = all.subList(0, Math.min(all.size(), o.seedArrivals()));
     seeds(o.seedRounds());
+    if (o.resident()) {
+      resident(o.coldJvmOptions());
+    }
     if (o.cold()) {
       cold(o.coldJvmOptions());
     }
@@ -315,6 +321,101 @@ public final class LatencyBench {
       summary.put("seed arrival, the same with the class archive (CDS) (s, worst)", worstCds);
       summary.put("  of which JVM start + SparkSession with the class archive (s)", sessionCds);
     }
+  }
+
+  /**
+   * The resident column: the seed arrivals command by command as the arrivals and restatement DAGs run them, each
+   * command through the resident driver and in a fresh JVM side by side (in turns, which goes first), on two
+   * pipelines of their own with branches of their own. The driver of this home is used when one runs, else started
+   * for the benchmark and stopped after it.
+   */
+  private void resident(List<String> jvmOptions) throws Exception {
+    out.println("== the resident driver: each command through the driver (the launcher hands it over) and in a "
+        + "fresh JVM (TIDEMARK_DRIVER=off), side by side, start to exit; JVM options of the fresh JVMs: "
+        + (jvmOptions.isEmpty() ? "none" : String.join(" ", jvmOptions)));
+    FreshJvm fresh = new FreshJvm(jvmOptions, FreshJvm.ClassArchive.MAP, dir);
+    FreshJvm driven = fresh.viaDriver();
+    TidemarkConfig a = ownBranches(base.config(), dir, "resident_fresh");
+    TidemarkConfig b = ownBranches(base.config(), dir, "resident_driver");
+    boolean started = fresh.run(b, "driver", "status").exit() != 0;
+    if (started) {
+      fresh.succeed(b, "driver", "start");
+    }
+    try {
+      out.printf(Locale.ROOT, "%-34s %9s %9s %8s  %s%n", "command", "fresh s", "driver s", "ratio", "same output");
+      List<double[]> all = new ArrayList<>();
+      Map<String, List<double[]>> byCommand = new LinkedHashMap<>();
+      // a command line per pipeline: the restatement's run id names a branch, which the two must not share
+      List<java.util.function.Function<TidemarkConfig, List<String>>> commands = new ArrayList<>();
+      commands.add(c -> List.of("bootstrap"));
+      for (Arrival s : seeds) {
+        commands.add(c -> List.of("land", "--scenario", "seed", "--arrival", Integer.toString(s.number())));
+        commands.add(c -> List.of("stream", "all"));
+        commands.add(c -> List.of("publish"));
+      }
+      for (String stage : List.of("plan", "write", "audit", "merge", "tag")) {
+        commands.add(c -> List.of("restate", stage, "--run-id", c.tables().events().namespace().replace('_', '-')));
+      }
+      commands.add(c -> List.of("publish"));
+      commands.add(c -> List.of("check"));
+      commands.add(c -> List.of("sql", "SELECT count(*) FROM " + c.tables().events()));
+      int turn = 0;
+      for (var command : commands) {
+        List<String> c = command.apply(b);
+        FreshJvm.Run f;
+        FreshJvm.Run d;
+        if (turn++ % 2 == 0) {
+          f = fresh.run(a, command.apply(a).toArray(String[]::new));
+          d = driven.run(b, c.toArray(String[]::new));
+        } else {
+          d = driven.run(b, c.toArray(String[]::new));
+          f = fresh.run(a, command.apply(a).toArray(String[]::new));
+        }
+        boolean same = f.exit() == d.exit() && masked(f.output(), a).equals(masked(d.output(), b));
+        String label = String.join(" ", c.subList(0, Math.min(2, c.size()))).replace(" --scenario", "")
+            + (c.get(0).equals("land") ? " " + c.get(c.size() - 1) : "");
+        out.printf(Locale.ROOT, "%-34s %9.2f %9.2f %7.1fx  %s%n", label, f.seconds(), d.seconds(),
+            f.seconds() / d.seconds(), same ? "yes" : "NO (exit " + f.exit() + " vs " + d.exit() + ")");
+        out.flush();
+        if (d.output().contains("resident driver")) {
+          out.println("  (the driver did not serve it: " + d.output().lines().filter(l -> l.contains("resident driver"))
+              .findFirst().orElse("") + ")");
+        }
+        all.add(new double[] {f.seconds(), d.seconds()});
+        byCommand.computeIfAbsent(c.get(0), k -> new ArrayList<>()).add(new double[] {f.seconds(), d.seconds()});
+      }
+      byCommand.forEach((cmd, runs) -> {
+        double fs = runs.stream().mapToDouble(r -> r[0]).sum();
+        double ds = runs.stream().mapToDouble(r -> r[1]).sum();
+        summary.put(String.format(Locale.ROOT, "resident driver: %s, fresh JVM / driver (s, mean of %d)", cmd,
+            runs.size()), fs / runs.size());
+        summary.put(String.format(Locale.ROOT, "  %s through the driver (s, mean)", cmd), ds / runs.size());
+      });
+      double fs = all.stream().mapToDouble(r -> r[0]).sum();
+      double ds = all.stream().mapToDouble(r -> r[1]).sum();
+      out.printf(Locale.ROOT, "all %d commands: %.1f s in fresh JVMs, %.1f s through the driver (%.1fx)%n",
+          all.size(), fs, ds, fs / ds);
+    } finally {
+      if (started) {
+        fresh.run(b, "driver", "stop");
+      }
+    }
+  }
+
+  /** A pipeline of its own with branches of its own ({@code <name>_main}, {@code <name>_ingest}), not made yet. */
+  static TidemarkConfig ownBranches(TidemarkConfig base, Path dir, String what) {
+    String name = "bench_latency_" + what + "_" + Long.toHexString(System.nanoTime() & 0xffffff);
+    return base.scoped(name, dir.resolve("cp-" + name))
+        .with(Map.of(Setting.NESSIE_REF, name + "_main", Setting.STAGING_BRANCH, name + "_ingest"));
+  }
+
+  /** A command's output with what differs between two pipelines and two runs masked: names, times, hashes. */
+  static String masked(String output, TidemarkConfig c) {
+    return output.replace(c.tables().events().namespace().replace('_', '-'), "RUN")
+        .replace(c.tables().events().namespace(), "NS").replace(c.landingBucket(), "BUCKET")
+        .replace(c.publishedRef(), "MAIN").replace(c.stagingBranch(), "INGEST")
+        .replaceAll("tidemark-[a-z-]+-\\d{8}-\\d{6}\\.\\d{3}-\\d+\\.log", "LOG")
+        .replaceAll("\\d+\\.\\d+ s", "T s").replaceAll("[0-9a-f]{8,64}", "HASH").replaceAll("\\d+ ms", "T ms");
   }
 
   private double coldRun(Arrival a, String label, TidemarkConfig env, FreshJvm jvm, double session)

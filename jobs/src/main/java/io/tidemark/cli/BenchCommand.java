@@ -1,6 +1,7 @@
 package io.tidemark.cli;
 
 import io.tidemark.bench.DriftBench;
+import io.tidemark.bench.DriverSoak;
 import io.tidemark.bench.LatencyBench;
 import io.tidemark.bench.MaintenanceBench;
 import io.tidemark.bench.PublishBench;
@@ -28,7 +29,7 @@ import picocli.CommandLine.Spec;
     description = "Benchmarks that print numbers (measured side by side in one run; nothing is asserted).",
     subcommands = {BenchCommand.Streams.class, BenchCommand.Scd2.class, BenchCommand.Restate.class,
         BenchCommand.Latency.class, BenchCommand.Maintenance.class, BenchCommand.Publish.class,
-        BenchCommand.Soak.class, BenchCommand.Drift.class})
+        BenchCommand.Soak.class, BenchCommand.DriverSoakBench.class, BenchCommand.Drift.class})
 final class BenchCommand implements Runnable {
   @Spec
   CommandSpec spec;
@@ -233,6 +234,10 @@ final class BenchCommand implements Runnable {
     @Option(names = "--skip-cold", description = "Do not run `stream all` in fresh JVMs.")
     boolean skipCold;
 
+    @Option(names = "--skip-resident", description = "Do not run the seed's commands through the resident driver "
+        + "next to fresh JVMs (the driver of this home, or one started for the benchmark).")
+    boolean skipResident;
+
     @Option(names = "--cold-jvm-option", paramLabel = "<option>",
         description = "An option for the fresh JVMs, e.g. -XX:TieredStopAtLevel=1 (repeatable; default: none).")
     List<String> coldJvmOptions = new java.util.ArrayList<>();
@@ -251,7 +256,8 @@ final class BenchCommand implements Runnable {
     @Override
     void run(Lakehouse lh, PrintWriter print) throws Exception {
       new LatencyBench(lh, print, out.create(lh.config())).run(new LatencyBench.Options(companies, arrivalLines,
-          events, !skipCold, coldJvmOptions, seedArrivals == null ? Integer.MAX_VALUE : seedArrivals, seedRounds));
+          events, !skipCold, coldJvmOptions, seedArrivals == null ? Integer.MAX_VALUE : seedArrivals, seedRounds,
+          !skipResident));
     }
   }
 
@@ -455,6 +461,55 @@ final class BenchCommand implements Runnable {
           refs.deleteBranch(lh.config().stagingBranch());
           refs.deleteBranch(published);
         }
+      }
+    }
+  }
+
+  @Command(name = "driver", mixinStandardHelpOptions = true, sortOptions = false,
+      description = {"A soak of the resident driver: many mixed commands through one driver (land, stream all, "
+          + "publish, reads, checks, restatements, and commands that fail), with what the driver holds after a full "
+          + "GC (heap, threads, open files) sampled as they run and its slope printed; the first rounds also in "
+          + "fresh JVMs, whose results must be the same (exit 1 when one is not).",
+          "It runs on two pipelines with namespaces and branches of their own (bench_latency_soak_*), on the "
+              + "driver of this home, or one it starts and stops."})
+  static final class DriverSoakBench extends Bench {
+    @Option(names = "--commands", paramLabel = "<n>", defaultValue = "1000",
+        description = "Commands through the driver (default: ${DEFAULT-VALUE}).")
+    int commands;
+
+    @Option(names = "--compare-rounds", paramLabel = "<n>", defaultValue = "3",
+        description = "Rounds (of 8 commands) also run in fresh JVMs and compared (default: ${DEFAULT-VALUE}).")
+    int compareRounds;
+
+    @Option(names = "--sample-every", paramLabel = "<n>", defaultValue = "25",
+        description = "Commands between two samples of what the driver holds (default: ${DEFAULT-VALUE}).")
+    int sampleEvery;
+
+    @Option(names = "--events-per-arrival", paramLabel = "<n>", defaultValue = "200",
+        description = "Generated events of each round's arrival (default: ${DEFAULT-VALUE}).")
+    int eventsPerArrival;
+
+    @Mixin
+    OutDir out;
+
+    @Override
+    void validate() {
+      if (commands < 1 || sampleEvery < 1 || compareRounds < 0 || eventsPerArrival < 1) {
+        throw invalid("--commands, --sample-every and --events-per-arrival must be at least 1, --compare-rounds 0");
+      }
+    }
+
+    @Override
+    void prepare(Lakehouse lh) {
+      // the pipelines bootstrap themselves through the commands; this JVM needs no Spark
+    }
+
+    @Override
+    void run(Lakehouse lh, PrintWriter print) throws Exception {
+      int different = new DriverSoak(lh.config(), print, out.create(lh.config())).run(
+          new DriverSoak.Options(commands, compareRounds, sampleEvery, eventsPerArrival));
+      if (different > 0) {
+        throw new IllegalStateException(different + " result(s) of the driver were not those of fresh JVMs (above)");
       }
     }
   }

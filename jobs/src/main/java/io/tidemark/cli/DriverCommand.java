@@ -184,9 +184,9 @@ final class DriverCommand implements Runnable {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--listen", paramLabel = "<host:port>",
-        description = "Listen on the network instead of the home's Unix socket (e.g. 0.0.0.0:7078 on the compose "
-            + "network); requires TIDEMARK_DRIVER_SECRET.")
+    @Option(names = "--listen", paramLabel = "<address>",
+        description = "Listen on host:port of the network (e.g. 0.0.0.0:7078 on the compose network), which requires "
+            + "TIDEMARK_DRIVER_SECRET (default: the home's Unix socket).")
     String listen;
 
     @Option(names = "--slots", paramLabel = "<n>", defaultValue = "" + DEFAULT_SLOTS,

@@ -68,6 +68,9 @@ public final class Driver implements AutoCloseable {
   public static Driver start(TidemarkConfig config, Endpoints endpoints, DriverAddress address, int slots)
       throws IOException {
     SparkSession base = SparkSessions.getOrCreate(config, endpoints, "tidemark driver");
+    // no command runs on this session, only on new sessions of it: its catalog is never made, so the driver does not
+    // depend on the branches its own settings name (a pipeline not bootstrapped yet has none)
+    base.conf().set("spark.sql.defaultCatalog", "spark_catalog");
     // the first query of a JVM pays for the planner's classes and the JIT: before the first caller, not by it
     base.sql("SELECT 1").collectAsList();
     Driver d = new Driver(config, endpoints, base, address, slots);
@@ -142,6 +145,11 @@ public final class Driver implements AutoCloseable {
       }
       Wire.Frame ask = Wire.read(in);
       if (ask.type() == Wire.PING) {
+        if ("gc".equals(ask.text())) {
+          // what the commands left that the JVM cannot free: a soak's measure
+          System.gc();
+          System.gc();
+        }
         Wire.write(out, Wire.STATUS, status());
       } else if (ask.type() == Wire.REQUEST) {
         CommandRun run = new CommandRun(this, "c" + ids.incrementAndGet(), Wire.decode(ask.payload()), ch);
@@ -196,16 +204,20 @@ public final class Driver implements AutoCloseable {
     slots.release();
   }
 
-  /** One line: what the driver is and does. */
+  /** One line: what the driver is and does, and what it holds (heap, threads, open files, commands' scopes). */
   public String status() {
     Runtime rt = Runtime.getRuntime();
+    String[] fds = new java.io.File("/proc/self/fd").list();
     return String.format("serving on %s since %s (pid %d, up %s), Spark %s on %s; commands: %d done, %d failed, "
-            + "%d running, %d waiting (%d at once), %d callers refused; heap %d of %d MB",
+            + "%d running, %d waiting (%d at once), %d callers refused; heap %d of %d MB, %d threads, %d open files, "
+            + "%d open scopes",
         address, started, ProcessHandle.current().pid(), Duration.between(started, Instant.now()).withNanos(0)
             .toString().substring(2).toLowerCase(java.util.Locale.ROOT),
         base.version(), base.sparkContext().master(), served.get(), failed.get(), running.size(),
         slots.getQueueLength(), slotCount, refused.get(), (rt.totalMemory() - rt.freeMemory()) >> 20,
-        rt.maxMemory() >> 20);
+        rt.maxMemory() >> 20, java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount(),
+        fds == null ? -1 : fds.length,
+        io.tidemark.CommandScope.openScopes());
   }
 
   /** Blocks until {@link #close}. */

@@ -194,6 +194,11 @@ public final class DriverClient {
 
   /** Asks the driver how it is: its status line, or why it does not answer. */
   public static String ping(DriverAddress address) throws IOException {
+    return ping(address, false);
+  }
+
+  /** The same, after a full garbage collection in the driver when {@code gc}: what it holds that it cannot free. */
+  public static String ping(DriverAddress address, boolean gc) throws IOException {
     byte[] key = address.key();
     try (SocketChannel ch = address.connect()) {
       InputStream in = Wire.in(ch);
@@ -203,7 +208,7 @@ public final class DriverClient {
         throw new IOException("not a tidemark driver");
       }
       Wire.write(to, Wire.AUTH, Wire.proof(key, java.util.Arrays.copyOf(hello.payload(), 32)));
-      Wire.write(to, Wire.PING, new byte[0]);
+      Wire.write(to, Wire.PING, gc ? "gc" : "");
       Wire.Frame f = Wire.read(in);
       if (f.type() != Wire.STATUS) {
         throw new IOException(f.text());

@@ -43,7 +43,13 @@ class LatencyBenchIT extends StackTest {
         .containsPattern("with the class archive [\\d.]+ s \\(archive the build.s tidemark.jsa, \\d+ MB\\)")
         .containsPattern("#1 5\\s+scd2\\s+5\\s+[\\d.]+\\s+\\d+ \\|")
         .containsPattern("dedup\\s+1000\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+x")
-        .containsPattern("counts\\s+1000\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+x");
+        .containsPattern("counts\\s+1000\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+x")
+        // the resident column: each of the seed's commands through the driver and in a fresh JVM, the same output
+        .contains("== the resident driver: each command through the driver")
+        .containsPattern("stream all\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+x\\s+yes")
+        .containsPattern("publish\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+x\\s+yes")
+        .containsPattern("restate audit\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+x\\s+yes")
+        .doesNotContain(" NO (exit", "the driver did not serve it");
     assertThat(r.errLines()).as("%s", r).isEmpty();
   }
 
@@ -53,7 +59,8 @@ class LatencyBenchIT extends StackTest {
     Map<String, String> fresh = TestStack.environment(Files.createDirectories(tmp.resolve("fresh-home")));
     try {
       Cli.Result r = Cli.run(fresh, "bench", "latency", "--seed-arrivals", "1", "--companies", "10",
-          "--arrival-lines", "1", "--events", "0", "--skip-cold", "--out", tmp.resolve("out").toString());
+          "--arrival-lines", "1", "--events", "0", "--skip-cold", "--skip-resident", "--out",
+          tmp.resolve("out").toString());
       assertThat(r.exitCode()).as("%s", r).isZero();
       assertThat(r.out()).contains("== seed arrivals, warm JVM", "== summary");
     } finally {
