@@ -128,3 +128,61 @@ def test_the_built_launcher_runs_the_built_jar():
     run = subprocess.run([str(BUILT), "--version"], env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("tidemark "), run.stdout
+
+
+# a stand-in for java that appends each run's arguments to `calls`; as the driver's client it exits FAKE_CLIENT_EXIT
+DRIVER_JAVA = """#!/bin/sh
+{ printf '%s\\n' "$@"; echo ---; } >> "$(dirname "$0")/calls"
+case " $* " in *" io.tidemark.driver.DriverClient "*) exit "${FAKE_CLIENT_EXIT:-0}" ;; esac
+exit 0
+"""
+
+
+def test_the_spark_commands_go_to_the_resident_driver_when_there_is_one_to_ask(jar_dir, tmp_path):
+    import socket
+
+    (jar_dir.parent / "bin" / "java").write_text(DRIVER_JAVA)
+    home = tmp_path / "home"
+    (home / "run").mkdir(parents=True)
+    jar = str(jar_dir / "tidemark.jar")
+
+    def runs(*args: str, cwd: Path | None = None, **env: str) -> tuple[int, list[list[str]]]:
+        calls = jar_dir.parent / "bin" / "calls"
+        calls.unlink(missing_ok=True)
+        base = {k: v for k, v in os.environ.items() if not k.startswith("TIDEMARK_")}
+        base["TIDEMARK_JAVA"] = str(jar_dir.parent / "bin" / "java")
+        run = subprocess.run([str(jar_dir / "tidemark"), *args], env={**base, **env}, capture_output=True, text=True,
+                             timeout=60, cwd=cwd)
+        text = calls.read_text() if calls.exists() else ""
+        return run.returncode, [c.strip("\n").split("\n") for c in text.split("---\n") if c.strip()]
+
+    client = ["-cp", jar, "io.tidemark.driver.DriverClient"]
+    # no driver started for the home (no socket): a JVM of its own, as ever
+    code, calls = runs("stream", "all", TIDEMARK_HOME=str(home))
+    assert code == 0 and len(calls) == 1 and calls[0][-4:] == ["-jar", jar, "stream", "all"]
+    with socket.socket(socket.AF_UNIX) as s:
+        s.bind(str(home / "run" / "driver.sock"))
+        # a driver to ask: the client hands it the command; what it exits with is the command's
+        code, calls = runs("--home", str(home), "stream", "all")
+        assert code == 0 and len(calls) == 1 and calls[0][-7:] == [*client, "--home", str(home), "stream", "all"]
+        code, calls = runs("publish", TIDEMARK_HOME=str(home), FAKE_CLIENT_EXIT="3")
+        assert code == 3 and len(calls) == 1
+        # the home relative to the working directory, as the jar takes it
+        code, calls = runs("sql", "SELECT 1", cwd=tmp_path, TIDEMARK_HOME="home")
+        assert len(calls) == 1 and calls[0][-5:] == [*client, "sql", "SELECT 1"]
+        # not served (75: nothing ran): the command in a JVM of its own after it
+        code, calls = runs("stream", "all", TIDEMARK_HOME=str(home), FAKE_CLIENT_EXIT="75")
+        assert code == 0 and len(calls) == 2 and calls[0][-5:] == [*client, "stream", "all"]
+        assert calls[1][-4:] == ["-jar", jar, "stream", "all"]
+        # never for a command it does not run, JVM options, TIDEMARK_DRIVER=off, a crash point
+        for args, env in ((["services", "up"], {}), (["-J-Xmx1g", "stream", "all"], {}),
+                          (["stream", "all"], {"TIDEMARK_DRIVER": "off"}),
+                          (["stream", "all"], {"TIDEMARK_TEST_CRASH": "raw:before-commit:0"})):
+            code, calls = runs(*args, TIDEMARK_HOME=str(home), **env)
+            assert len(calls) == 1 and "-jar" in calls[0] and "io.tidemark.driver.DriverClient" not in calls[0], args
+        # --driver-only (the DAGs' Spark tasks): the client alone, its exit code as it is, 75 included
+        code, calls = runs("--driver-only", "publish", TIDEMARK_HOME=str(home), FAKE_CLIENT_EXIT="75")
+        assert code == 75 and len(calls) == 1 and calls[0][-4:] == [*client, "publish"][-4:]
+    # a driver on the network needs no socket
+    code, calls = runs("land", TIDEMARK_HOME=str(tmp_path / "elsewhere"), TIDEMARK_DRIVER_ADDRESS="driver:7078")
+    assert len(calls) == 1 and calls[0][-1] == "land" and "io.tidemark.driver.DriverClient" in calls[0]

@@ -3,7 +3,9 @@ package io.tidemark.driver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.Setting;
+import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.lakehouse.spark.RefQualifiedNames;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.Steps;
@@ -265,14 +267,17 @@ class DriverIT extends StackTest {
   }
 
   private Dataset<Row> published(TidemarkConfig config, String table) {
-    String ns = config.tables().events().namespace();
+    TableName t = switch (table) {
+      case "events" -> config.tables().events();
+      case "event_counts" -> config.tables().eventCounts();
+      default -> config.tables().companies();
+    };
     String columns = switch (table) {
       case "events" -> "event_id, company_id, amount, event_ts";
       case "event_counts" -> "company_id, w_start, n";
       default -> "company_id, name, tier, valid_from, valid_to, is_current";
     };
-    String t = table.equals("companies") ? config.tables().companies().toString() : ns + "." + table;
-    return spark.sql("SELECT " + columns + " FROM " + t + "@" + config.publishedRef());
+    return spark.sql("SELECT " + columns + " FROM " + RefQualifiedNames.quote(t + "@" + config.publishedRef()));
   }
 
   private void awaitIdle() throws InterruptedException {
