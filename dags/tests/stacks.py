@@ -23,7 +23,7 @@ from conftest import ROOT, WORK
 from tidemark_lib import tidemark_cli
 
 # settings of the machine that the homes below keep; every other TIDEMARK_* / AIRFLOW* of the caller is left out
-KEPT = ("TIDEMARK_JAR_DIR", "TIDEMARK_NESSIE_JAVA", "TIDEMARK_PYTHON", "TIDEMARK_AIRFLOW_VENV")
+KEPT = ("TIDEMARK_JAR_DIR", "TIDEMARK_NESSIE_JAVA", "TIDEMARK_PYTHON", "TIDEMARK_AIRFLOW_VENV", "TIDEMARK_DRIVER")
 TIMINGS = WORK / "timings.txt"
 TABLES = {t: cols for t, cols in json.loads((Path(__file__).parent / "pipeline_tables.json").read_text()).items()
           if not t.startswith("_")}

@@ -68,7 +68,8 @@ def airflow(demo):
     af = Airflow(home)
     t0 = time.monotonic()
     up = af.stack("up")
-    log(f"stack up: {time.monotonic() - t0:.0f} s")
+    log(f"stack up: {time.monotonic() - t0:.0f} s; " + next(
+        (line for line in up.stdout.splitlines() if line.startswith("driver:")), "driver: none"))
     try:
         assert up.returncode == 0, up.stdout + up.stderr
         assert "password generated on first start, kept in" in up.stdout
@@ -137,7 +138,8 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
     for k in range(1, n + 1):
         land, streams, publish = (tis[f"arrival_{k}.{t}"] for t in ("land", "streams", "publish"))
         if all(ti["state"] == "success" for ti in (land, streams, publish)):
-            log(f"  arrival {k}: land start -> streams end {seconds(streams, 'end_date') - seconds(land, 'start_date'):.1f} s"
+            log(f"  arrival {k}: land start -> published {seconds(publish, 'end_date') - seconds(land, 'start_date'):.1f} s;"
+                f" land start -> streams end {seconds(streams, 'end_date') - seconds(land, 'start_date'):.1f} s"
                 f" (gap land end -> streams start {seconds(streams, 'start_date') - seconds(land, 'end_date'):.1f} s);"
                 f" streams end -> published {seconds(publish, 'end_date') - seconds(streams, 'end_date'):.1f} s")
     assert state["state"] == "success", {t: ti["state"] for t, ti in tis.items()}

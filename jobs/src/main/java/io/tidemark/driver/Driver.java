@@ -143,6 +143,7 @@ public final class Driver implements AutoCloseable {
             ? DriverAddress.SECRET_ENV + " differs" : address.socket().get().resolveSibling("driver.key") + " differs"));
         return;
       }
+      Wire.write(out, Wire.WELCOME, new byte[0]);
       Wire.Frame ask = Wire.read(in);
       if (ask.type() == Wire.PING) {
         if ("gc".equals(ask.text())) {
@@ -172,20 +173,12 @@ public final class Driver implements AutoCloseable {
 
   /** The caller's first frame, or the connection closed: one that does not say who it is in time gets nothing. */
   private static Wire.Frame withDeadline(SocketChannel ch, InputStream in) throws IOException {
-    Thread guard = new Thread(() -> {
-      try {
-        Thread.sleep(AUTH_MS);
-        ch.close();
-      } catch (InterruptedException | IOException e) {
-        // answered in time
-      }
-    }, "tidemark-driver-auth");
-    guard.setDaemon(true);
-    guard.start();
-    try {
+    try (AutoCloseable guard = Wire.deadline(ch, AUTH_MS, "tidemark-driver-auth")) {
       return Wire.read(in);
-    } finally {
-      guard.interrupt();
+    } catch (IOException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
   }
 

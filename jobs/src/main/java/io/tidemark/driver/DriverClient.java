@@ -90,21 +90,9 @@ public final class DriverClient {
                               OutputStream err, PrintStream notices, DriverAddress address) throws IOException {
     InputStream in = Wire.in(ch);
     OutputStream to = Wire.out(ch);
-    Wire.Frame hello;
     // a driver that accepts but does not greet (stopped in a debugger, out of memory) must not hold the caller
-    Thread watchdog = new Thread(() -> {
-      try {
-        Thread.sleep(HELLO_MS);
-        ch.close();
-      } catch (InterruptedException | IOException e) {
-        // greeted in time
-      }
-    }, "tidemark-driver-hello");
-    watchdog.setDaemon(true);
-    watchdog.start();
-    try {
-      hello = Wire.read(in);
-      watchdog.interrupt();
+    try (AutoCloseable guard = Wire.deadline(ch, HELLO_MS, "tidemark-driver-hello")) {
+      Wire.Frame hello = Wire.read(in);
       if (hello.type() != Wire.HELLO || hello.payload().length < 32) {
         throw new IOException("it is not a tidemark driver");
       }
@@ -114,11 +102,21 @@ public final class DriverClient {
       }
       byte[] nonce = java.util.Arrays.copyOf(hello.payload(), 32);
       Wire.write(to, Wire.AUTH, Wire.proof(key, nonce));
+      Wire.Frame welcome = Wire.read(in);
+      if (welcome.type() == Wire.DENIED) {
+        notices.println("tidemark: the resident driver at " + address + " refused this caller: " + welcome.text()
+            + "; running the command in a JVM of its own");
+        return NOT_SERVED;
+      }
+      if (welcome.type() != Wire.WELCOME) {
+        throw new IOException("it answered " + (char) welcome.type() + " to the key");
+      }
       Wire.write(to, Wire.REQUEST, Wire.encode(request));
     } catch (IOException e) {
-      watchdog.interrupt();
       notDriven(notices, address, e);
       return NOT_SERVED;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
     CountDownLatch ended = new CountDownLatch(1);
     boolean[] cancelled = {false};
@@ -164,13 +162,12 @@ public final class DriverClient {
           case Wire.EXIT -> {
             return Wire.exitCode(f.payload());
           }
-          case Wire.REFUSED, Wire.DENIED -> {
+          case Wire.REFUSED -> {
             if (started) {
               throw new IOException("the driver refused a command it had started");
             }
-            notices.println("tidemark: the resident driver at " + address + " "
-                + (f.type() == Wire.DENIED ? "refused this caller: " : "does not run this command: ") + f.text()
-                + "; running the command in a JVM of its own");
+            notices.println("tidemark: the resident driver at " + address + " does not run this command: "
+                + f.text() + "; running the command in a JVM of its own");
             return NOT_SERVED;
           }
           default -> throw new IOException("unexpected frame " + (char) f.type());
@@ -200,7 +197,8 @@ public final class DriverClient {
   /** The same, after a full garbage collection in the driver when {@code gc}: what it holds that it cannot free. */
   public static String ping(DriverAddress address, boolean gc) throws IOException {
     byte[] key = address.key();
-    try (SocketChannel ch = address.connect()) {
+    try (SocketChannel ch = address.connect();
+         AutoCloseable guard = Wire.deadline(ch, gc ? 60_000 : HELLO_MS, "tidemark-driver-status")) {
       InputStream in = Wire.in(ch);
       OutputStream to = Wire.out(ch);
       Wire.Frame hello = Wire.read(in);
@@ -208,12 +206,20 @@ public final class DriverClient {
         throw new IOException("not a tidemark driver");
       }
       Wire.write(to, Wire.AUTH, Wire.proof(key, java.util.Arrays.copyOf(hello.payload(), 32)));
+      Wire.Frame welcome = Wire.read(in);
+      if (welcome.type() != Wire.WELCOME) {
+        throw new IOException(welcome.text());
+      }
       Wire.write(to, Wire.PING, gc ? "gc" : "");
       Wire.Frame f = Wire.read(in);
       if (f.type() != Wire.STATUS) {
         throw new IOException(f.text());
       }
       return f.text();
+    } catch (IOException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
   }
 }

@@ -21,10 +21,11 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <pre>
  * driver: HELLO (version, nonce)
- * caller: AUTH (HMAC-SHA256 of the nonce with the key), then REQUEST (pid, working directory, arguments, environment)
- *         or PING
+ * caller: AUTH (HMAC-SHA256 of the nonce with the key)
+ * driver: WELCOME, or DENIED (not authenticated)
+ * caller: REQUEST (pid, working directory, arguments, environment), or PING
  * driver: OUT / ERR (the command's output as it comes), then EXIT (its code); or REFUSED (reason: the caller runs
- *         the command in a JVM of its own), DENIED (not authenticated), STATUS (to a ping)
+ *         the command in a JVM of its own), STATUS (to a ping)
  * caller: CANCEL at any time (a signal, Airflow's timeout); closing the connection cancels too
  * </pre>
  *
@@ -42,6 +43,7 @@ final class Wire {
   static final byte EXIT = 'X';
   static final byte REFUSED = 'R';
   static final byte DENIED = 'D';
+  static final byte WELCOME = 'W';
   static final byte STATUS = 'S';
   /** More than any request or output chunk: a longer frame is not ours. */
   static final int MAX_FRAME = 16 << 20;
@@ -81,6 +83,24 @@ final class Wire {
 
   static void write(OutputStream out, byte type, String text) throws IOException {
     write(out, type, text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Closes the channel in {@code ms} unless the returned guard is closed first: a peer that does not answer in time
+   * gets a closed connection, never a caller waiting forever.
+   */
+  static AutoCloseable deadline(SocketChannel ch, long ms, String name) {
+    Thread guard = new Thread(() -> {
+      try {
+        Thread.sleep(ms);
+        ch.close();
+      } catch (InterruptedException | IOException e) {
+        // answered in time
+      }
+    }, name);
+    guard.setDaemon(true);
+    guard.start();
+    return guard::interrupt;
   }
 
   static byte[] nonce() {

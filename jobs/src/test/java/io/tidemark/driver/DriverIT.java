@@ -233,9 +233,11 @@ class DriverIT extends StackTest {
   @Test
   @Order(6)
   void aKilledDriverLeavesWhatAKilledJvmLeavesAndANewOneCompletesTheWork() throws Exception {
+    // the arrival the driven pipeline landed with a run context of its own, then the next on both
+    assertThat(Cli.run(fresh, "land", "--scenario", "seed", "--arrival", "3").exitCode()).isZero();
     both("land", "--scenario", "seed", "--arrival", "4");
     freshOut.addAll(normalized(Cli.run(fresh, "stream", "all"), a));
-    long pid = Long.parseLong(Files.readString(home.resolve("run/driver.pid")).trim().split("\\s+")[0]);
+    long pid = driverPid();
     String before = stack.nessie().hash(b.stagingBranch());
     Process p = Cli.start(driven, "stream", "all");
     // killed once the streams have committed something of the arrival (whatever they have not is left undone)
@@ -256,7 +258,17 @@ class DriverIT extends StackTest {
     assertThat(torn.exitCode()).as(torn.toString()).isIn(0, 1);
     succeeds(Cli.run(driven, "driver", "start"));
     succeeds(Cli.run(driven, "stream", "all"));
+    // killed mid-publish: main is where it was or has the whole arrival, and the rerun publishes it once
+    String mainBefore = stack.nessie().hash(b.publishedRef());
+    long again = driverPid();
+    Process publishing = Cli.start(driven, "publish");
+    Thread.sleep(700);
+    ProcessHandle.of(again).ifPresent(ProcessHandle::destroyForcibly);
+    assertThat(publishing.waitFor(1, TimeUnit.MINUTES)).isTrue();
+    succeeds(Cli.run(driven, "driver", "start"));
     succeeds(Cli.run(driven, "publish"));
+    assertThat(stack.nessie().commitsSince(b.publishedRef(), mainBefore)).as("one publish of the arrivals on main")
+        .hasSize(1);
     succeeds(Cli.run(fresh, "publish"));
     for (String table : List.of("events", "event_counts", "companies")) {
       Dataset<Row> fromFresh = published(a, table);
@@ -278,6 +290,10 @@ class DriverIT extends StackTest {
       default -> "company_id, name, tier, valid_from, valid_to, is_current";
     };
     return spark.sql("SELECT " + columns + " FROM " + RefQualifiedNames.quote(t + "@" + config.publishedRef()));
+  }
+
+  private long driverPid() throws IOException {
+    return Long.parseLong(Files.readString(home.resolve("run/driver.pid")).trim().split("\\s+")[0]);
   }
 
   private void awaitIdle() throws InterruptedException {
