@@ -27,13 +27,13 @@ class DriverSoakIT extends StackTest {
     env.put("TIDEMARK_S3_ENDPOINT", stack.endpoints().s3Endpoint().toString());
     env.put("TIDEMARK_S3_ACCESS_KEY", stack.endpoints().s3AccessKey().reveal());
     env.put("TIDEMARK_S3_SECRET_KEY", stack.endpoints().s3SecretKey().reveal());
-    Cli.Result r = Cli.run(env, "bench", "driver", "--commands", "20", "--compare-rounds", "2", "--sample-every",
-        "5", "--events-per-arrival", "50", "--out", tmp.toString());
+    Cli.Result r = Cli.run(env, "bench", "driver", "--commands", "16", "--compare-rounds", "1", "--sample-every",
+        "4", "--events-per-arrival", "50", "--out", tmp.toString());
     assertThat(r.exitCode()).as("%s", r).isZero();
-    assertThat(r.out()).contains("== 20 commands through one resident driver",
+    assertThat(r.out()).contains("== 16 commands through one resident driver",
             "0 result(s) not as in fresh JVMs (or not served by the driver)")
-        .containsPattern("\\s+20\\s+\\d+\\s+\\d+\\s+\\d+\\s+0\\s+\\d+\\s+[\\d.]+\\n")
-        .containsPattern("slopes per 1000 commands, after the first tenth \\(\\d+ samples, commands \\d+-20\\): "
+        .containsPattern("\\s+16\\s+\\d+\\s+\\d+\\s+\\d+\\s+0\\s+\\d+\\s+[\\d.]+\\n")
+        .containsPattern("slopes per 1000 commands, after the first tenth \\(\\d+ samples, commands \\d+-16\\): "
             + "heap [-+][\\d.]+ MB, threads [-+][\\d.]+, open files [-+][\\d.]+, open scopes [-+]0\\.0")
         .doesNotContain("DIFFERENT from a fresh JVM", "not served by the driver:");
     assertThat(home.resolve("run/driver.sock")).as("the driver it started is stopped").doesNotExist();
