@@ -228,12 +228,12 @@ class DocsTest {
   }
 
   /**
-   * The launcher's own options ({@code -J<option>}, {@code --java-options}, {@code --class-archive}), which the jar
-   * never sees.
+   * The launcher's own options ({@code -J<option>}, {@code --java-options}, {@code --class-archive},
+   * {@code --driver-only}), which the jar never sees.
    */
   private static boolean launcherOnly(List<String> args) {
     return !args.isEmpty() && (args.get(0).startsWith("-J") || args.get(0).equals("--java-options")
-        || args.get(0).equals("--class-archive"));
+        || args.get(0).equals("--class-archive") || args.get(0).equals("--driver-only"));
   }
 
   /**
