@@ -181,18 +181,6 @@ final class CommandRun {
   }
 
   private OutputStream frames(byte type) {
-    return new OutputStream() {
-      @Override
-      public void write(int b) throws IOException {
-        write(new byte[] {(byte) b}, 0, 1);
-      }
-
-      @Override
-      public void write(byte[] b, int off, int len) throws IOException {
-        byte[] chunk = new byte[len];
-        System.arraycopy(b, off, chunk, 0, len);
-        Wire.write(out, type, chunk);
-      }
-    };
+    return Wire.frames(out, type);
   }
 }

@@ -214,20 +214,41 @@ final class Wire {
   }
 
   static OutputStream out(SocketChannel ch) {
-    return new OutputStream() {
-      @Override
-      public void write(int b) throws IOException {
-        write(new byte[] {(byte) b}, 0, 1);
-      }
-
-      @Override
-      public void write(byte[] b, int off, int len) throws IOException {
-        ByteBuffer buf = ByteBuffer.wrap(b, off, len);
-        while (buf.hasRemaining()) {
-          ch.write(buf);
-        }
+    ByteSink sink = (b, off, len) -> {
+      ByteBuffer buf = ByteBuffer.wrap(b, off, len);
+      while (buf.hasRemaining()) {
+        ch.write(buf);
       }
     };
+    return sink.stream();
+  }
+
+  /** The bytes written to it as frames of {@code type}, a chunk a frame (a command's stdout, its stderr). */
+  static OutputStream frames(OutputStream out, byte type) {
+    ByteSink sink = (b, off, len) -> write(out, type, java.util.Arrays.copyOfRange(b, off, off + len));
+    return sink.stream();
+  }
+
+  /** An output stream of chunks: what one write hands over goes on as one. */
+  @FunctionalInterface
+  interface ByteSink {
+    void write(byte[] b, int off, int len) throws IOException;
+
+    /** As an OutputStream. */
+    default OutputStream stream() {
+      ByteSink sink = this;
+      return new OutputStream() {
+        @Override
+        public void write(int b) throws IOException {
+          sink.write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+          sink.write(b, off, len);
+        }
+      };
+    }
   }
 
   /** What a caller asks the driver to run: as the caller's process would run it. */
