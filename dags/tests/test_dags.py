@@ -400,12 +400,11 @@ def test_the_dags_take_their_settings_from_the_environment():
 
 
 def test_the_spark_tasks_hand_their_command_to_the_resident_driver_and_fall_back_to_spark_submit(
-        tmp_path, monkeypatch, caplog):
+        tmp_path, monkeypatch, capsys):
     """A Spark task asks the resident driver first (`tidemark --driver-only`): with none started its spark-submit runs
     the command, silently; with one serving the command runs there (no spark-submit), its output in the task log; a
     failing command fails the task with its exit code; with the driver killed the task says so in one line and its
     spark-submit runs the command. Real services, a real driver, the launcher of the build."""
-    import logging
     import os
     import subprocess
 
@@ -427,34 +426,37 @@ def test_the_spark_tasks_hand_their_command_to_the_resident_driver_and_fall_back
     submits = []
     monkeypatch.setattr(SparkSubmitHook, "submit", lambda self, application="", **kw: submits.append(application))
     launcher = str(tidemark_lib.launch.launcher())
-    caplog.set_level(logging.INFO)
+
+    def logged() -> list[str]:
+        """The task log's messages since the last call (Airflow's logging writes them to stdout)."""
+        return [m.group(1).strip() for m in re.finditer(r"\[info\s*\] (.*?)\s+\[airflow\.task", capsys.readouterr().out)]
 
     def task(*args):
         return tidemark_lib.spark_submit("t", list(args), doc_md="a task")
 
     task("land", "--scenario", "seed", "--count-arrivals").execute({})
     assert len(submits) == 1, "no driver started: the spark-submit runs the command"
-    assert "resident driver" not in caplog.text
+    assert not [m for m in logged() if "resident driver" in m]
 
     started = subprocess.run([launcher, "driver", "start"], capture_output=True, text=True, timeout=600,
                              env={**os.environ, **env})
     try:
         assert started.returncode == 0, started.stderr
-        caplog.clear()
+        logged()
         task("land", "--scenario", "seed", "--count-arrivals").execute({})
         assert len(submits) == 1, "the driver ran it: no spark-submit"
-        assert [r.getMessage() for r in caplog.records if r.getMessage().strip() == "4"], caplog.text
+        assert "4" in logged(), "the command's output is in the task log"
         with pytest.raises(AirflowException, match="exited 2 in the resident driver"):
             task("land", "--no-such-option").execute({})
         assert len(submits) == 1
 
         pid = int((tmp_path / "home" / "run" / "driver.pid").read_text().split()[0])
         os.kill(pid, 9)
-        caplog.clear()
+        logged()
         task("land", "--scenario", "seed", "--count-arrivals").execute({})
         assert len(submits) == 2, "the driver killed: the spark-submit runs the command"
-        notices = [r.getMessage() for r in caplog.records if "resident driver" in r.getMessage()]
-        assert len(notices) == 1 and "does not answer" in notices[0], caplog.text
+        notices = [m for m in logged() if "resident driver" in m]
+        assert len(notices) == 1 and "does not answer" in notices[0], notices
     finally:
         subprocess.run([launcher, "driver", "stop"], capture_output=True, timeout=120, env={**os.environ, **env})
         subprocess.run([launcher, "services", "down"], capture_output=True, timeout=120, env={**os.environ, **env})

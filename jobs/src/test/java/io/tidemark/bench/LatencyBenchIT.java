@@ -20,7 +20,7 @@ class LatencyBenchIT extends StackTest {
   void benchLatencyPrintsWhereTheTimeGoes() {
     // the cold JVMs as the tests' own and the DAGs' run (the JIT's first tier): a third less CPU each
     Cli.Result r = Cli.run(stack.env(), "bench", "latency", "--seed-arrivals", "1", "--companies", "300",
-        "--arrival-lines", "5", "--events", "1000", "--cold-jvm-option=-XX:TieredStopAtLevel=1",
+        "--arrival-lines", "5", "--events", "1000", "--skip-resident", "--cold-jvm-option=-XX:TieredStopAtLevel=1",
         "--cold-jvm-option=-XX:ReservedCodeCacheSize=240m", "--out", tmp.toString());
     assertThat(r.exitCode()).as("%s", r).isZero();
     String num = "\\s+\\d+";
@@ -43,26 +43,30 @@ class LatencyBenchIT extends StackTest {
         .containsPattern("with the class archive [\\d.]+ s \\(archive the build.s tidemark.jsa, \\d+ MB\\)")
         .containsPattern("#1 5\\s+scd2\\s+5\\s+[\\d.]+\\s+\\d+ \\|")
         .containsPattern("dedup\\s+1000\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+x")
-        .containsPattern("counts\\s+1000\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+x")
-        // the resident column: each of the seed's commands through the driver and in a fresh JVM, the same output
-        .contains("== the resident driver: each command through the driver")
-        .containsPattern("stream all\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+x\\s+yes")
-        .containsPattern("publish\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+x\\s+yes")
-        .containsPattern("restate audit\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+x\\s+yes")
-        .doesNotContain(" NO (exit", "the driver did not serve it");
+        .containsPattern("counts\\s+1000\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+\\s+\\d+\\s+[\\d.]+x");
     assertThat(r.errLines()).as("%s", r).isEmpty();
   }
 
-  /** On a home where nothing was bootstrapped the benchmark makes the staging branch its catalog works on. */
+  /**
+   * On a home where nothing was bootstrapped the benchmark makes the staging branch its catalog works on; there the
+   * resident column too, on a driver it starts for that home and stops after.
+   */
   @Test
   void benchLatencyRunsOnAFreshHome() throws Exception {
     Map<String, String> fresh = TestStack.environment(Files.createDirectories(tmp.resolve("fresh-home")));
     try {
       Cli.Result r = Cli.run(fresh, "bench", "latency", "--seed-arrivals", "1", "--companies", "10",
-          "--arrival-lines", "1", "--events", "0", "--skip-cold", "--skip-resident", "--out",
-          tmp.resolve("out").toString());
+          "--arrival-lines", "1", "--events", "0", "--skip-cold", "--out", tmp.resolve("out").toString());
       assertThat(r.exitCode()).as("%s", r).isZero();
-      assertThat(r.out()).contains("== seed arrivals, warm JVM", "== summary");
+      assertThat(r.out()).contains("== seed arrivals, warm JVM", "== summary")
+          // each of the seed's commands through the driver and in a fresh JVM, with the same output
+          .contains("== the resident driver: each command through the driver")
+          .containsPattern("stream all\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+x\\s+yes")
+          .containsPattern("publish\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+x\\s+yes")
+          .containsPattern("restate audit\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+x\\s+yes")
+          .doesNotContain(" NO (exit", "the driver did not serve it");
+      assertThat(fresh.get("TIDEMARK_HOME") + "/run/driver.sock").as("the driver it started is stopped")
+          .satisfies(s -> assertThat(java.nio.file.Path.of(s)).doesNotExist());
     } finally {
       new Services(TidemarkConfig.of(fresh, Map.of())).down();
     }
