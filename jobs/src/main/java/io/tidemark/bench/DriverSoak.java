@@ -63,6 +63,7 @@ public final class DriverSoak {
     int failed = 0;
     double seconds = 0;
     try {
+      LatencyBench.publishedBranchOfItsOwn(driven, base);
       samples.add(sample(address, 0));
       driven.succeed(b, "bootstrap");
       if (o.compareRounds() > 0) {
