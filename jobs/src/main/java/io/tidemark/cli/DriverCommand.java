@@ -80,12 +80,17 @@ final class DriverCommand implements Runnable {
       TidemarkConfig config = Tidemark.root(spec).config();
       PrintWriter out = spec.commandLine().getOut();
       DriverAddress address = DriverAddress.ofHome(config.home());
+      ManagedProcess p = process(config);
       Optional<String> answer = ping(address);
+      // a driver whose process lives but does not answer may only be busy (a loaded machine): asked for a minute
+      for (long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+           answer.isEmpty() && p.running().isPresent() && System.nanoTime() < until; answer = ping(address)) {
+        Thread.sleep(1000);
+      }
       if (answer.isPresent()) {
         out.println("driver: running already, " + answer.get());
         return 0;
       }
-      ManagedProcess p = process(config);
       p.stop(Duration.ofSeconds(30));  // one that no longer answers
       // the services first, in this process: a failure to start them is said here, as by any command
       new Services(config).ensureUp();
