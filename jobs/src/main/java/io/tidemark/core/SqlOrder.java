@@ -47,10 +47,38 @@ public final class SqlOrder {
     };
   }
 
+  /** Lists of values compared one by one, each ascending with nulls first (as Spark's {@code ORDER BY x}). */
+  public static Comparator<java.util.List<Object>> valuesAscendingNullsFirst() {
+    Comparator<Object> one = Comparator.nullsFirst(VALUES);
+    return (a, b) -> {
+      for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+        int c = one.compare(a.get(i), b.get(i));
+        if (c != 0) {
+          return c;
+        }
+      }
+      return Integer.compare(a.size(), b.size());
+    };
+  }
+
   /** As Spark's {@code ORDER BY x} (ascending, nulls first). */
   public static <T> Comparator<T> ascending(Comparator<? super T> order) {
     return Comparator.nullsFirst(order);
   }
+
+  /**
+   * Whether two doubles are the same result of sums taken in different orders: within a relative 1e-9 (as Spark's
+   * equality otherwise: -0.0 equals 0.0, NaN equals NaN).
+   */
+  public static boolean closeDoubles(double a, double b) {
+    if (DOUBLES.compare(a, b) == 0) {
+      return true;
+    }
+    return Math.abs(a - b) <= RELATIVE * Math.max(Math.abs(a), Math.abs(b));
+  }
+
+  /** How far apart two floating sums of the same values may be, relative to the larger. */
+  public static final double RELATIVE = 1e-9;
 
   /** Spark's equality in a join or a comparison of doubles: -0.0 equals 0.0, NaN equals NaN. */
   public static boolean sameDouble(Double a, Double b) {
