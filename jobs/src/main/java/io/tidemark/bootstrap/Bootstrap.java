@@ -122,7 +122,7 @@ public final class Bootstrap {
       }
     }
 
-    List<TableDefinition> definitions = TableCatalog.all(config.tables());
+    List<TableDefinition> definitions = TableCatalog.all(config.pipeline());
     Set<String> existingNamespaces = new LinkedHashSet<>();
     for (Row r : spark.sql("SHOW NAMESPACES").collectAsList()) {
       existingNamespaces.add(r.getString(0));

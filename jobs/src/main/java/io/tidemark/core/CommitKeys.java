@@ -27,7 +27,10 @@ public final class CommitKeys {
   public static final String WATERMARK = "tidemark.watermark";
   /** The same watermark in epoch milliseconds, for code. */
   public static final String WATERMARK_MS = "tidemark.watermark-ms";
-  /** The landed arrivals the batch read ("3", "1-3", "1,4"), when its files name one. */
+  /**
+   * The landed arrivals the batch read ("3", "1-3", "1,4"), when its files name one; on a publish commit, of every
+   * feed, and after {@code tidemark.arrivals.<feed>} each feed's (a feed's arrivals are numbered apart from another's).
+   */
   public static final String ARRIVALS = "tidemark.arrivals";
   /**
    * Prefix of a key per streaming query on the commits of the stream-batches table: {@code tidemark.recorded.<query

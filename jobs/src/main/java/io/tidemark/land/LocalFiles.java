@@ -1,6 +1,5 @@
 package io.tidemark.land;
 
-import io.tidemark.core.Feed;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +11,7 @@ import java.util.stream.Stream;
 public final class LocalFiles {
   private LocalFiles() {}
 
-  public static List<LandingFile> read(Path path, Feed dataset) {
+  public static List<LandingFile> read(Path path, String feed) {
     if (!Files.exists(path)) {
       throw new LandingException("--from " + path + ": no such file or directory");
     }
@@ -35,7 +34,7 @@ public final class LocalFiles {
     List<LandingFile> out = new ArrayList<>();
     for (Path f : files) {
       try {
-        out.add(new LandingFile(dataset, f.getFileName().toString(), Files.readAllBytes(f)));
+        out.add(new LandingFile(feed, f.getFileName().toString(), Files.readAllBytes(f)));
       } catch (IOException e) {
         throw new LandingException("--from " + f + ": cannot read (" + e.getMessage() + ")");
       }

@@ -102,6 +102,14 @@ public record Pipeline(String name, String source, List<FactFeed> facts, List<Di
     return out;
   }
 
+  /**
+   * What names this pipeline among pipelines that share a catalog, in the commits it makes (publish, restatement):
+   * its first feed's raw archive.
+   */
+  public String identity() {
+    return rawTables().get(0).toString();
+  }
+
   /** The raw archives, one per feed. */
   public List<TableName> rawTables() {
     return feeds().stream().map(f -> f.raw().table()).toList();

@@ -114,7 +114,7 @@ public final class Publisher {
         checks = runner.run(staged, timings);
       }
       long checkMs = ms(c0);
-      String arrivals = BatchArrivals.describe(staged.arrivals());
+      String arrivals = describe(staged.arrivalsByFeed());
       Map<TableName, Long> rows = new LinkedHashMap<>();
       staged.changes().forEach((t, c) -> rows.put(t, c.addedRows()));
       List<AuditCheck> failures = failures(checks);
@@ -157,7 +157,7 @@ public final class Publisher {
   /** The pipeline's tables at the staging branch's commit the published branch holds. */
   private Map<ContentKey, Content> published(NessieRefs refs, String staging, String base) {
     try {
-      return refs.contents(staging, base, config.tables().all().stream().map(Staged::key).toList());
+      return refs.contents(staging, base, config.pipeline().tables().stream().map(Staged::key).toList());
     } catch (NessieRefException e) {
       throw new PublishException(e.getMessage());
     }
@@ -192,9 +192,19 @@ public final class Publisher {
     }
   }
 
+  /**
+   * The arrivals of each feed a publish takes ({@code events arrival 4, companies arrivals 4-5}): a feed's arrivals are
+   * numbered apart from another's.
+   */
+  static String describe(Map<String, java.util.TreeSet<Integer>> byFeed) {
+    return byFeed.entrySet().stream().map(e -> {
+      String n = BatchArrivals.describe(e.getValue());
+      return e.getKey() + (n.matches("\\d+") ? " arrival " : " arrivals ") + n;
+    }).collect(Collectors.joining(", "));
+  }
+
   private String message(Staged staged, String arrivals, Map<TableName, Long> rows, List<AuditCheck> checks) {
-    String what = arrivals.isEmpty() ? "corrections and maintenance" : (arrivals.matches("\\d+") ? "arrival "
-        : "arrivals ") + arrivals;
+    String what = arrivals.isEmpty() ? "corrections and maintenance" : arrivals;
     return "publish " + what + " from " + config.stagingBranch() + ": " + rows.entrySet().stream()
         .map(e -> e.getKey() + " +" + e.getValue()).collect(Collectors.joining(", ")) + "; " + checks.size()
         + " checks passed; written by " + String.join(", ", staged.writers());
@@ -206,14 +216,16 @@ public final class Publisher {
     p.put(CommitKeys.STAGE, "publish");
     p.put(CommitKeys.PUBLISHED, staged.stagedHash());
     p.put(CommitKeys.STAGED_ON, config.stagingBranch());
-    if (!arrivals.isEmpty()) {
-      p.put(CommitKeys.ARRIVALS, arrivals);
+    if (!staged.arrivals().isEmpty()) {
+      p.put(CommitKeys.ARRIVALS, BatchArrivals.describe(staged.arrivals()));
     }
+    staged.arrivalsByFeed().forEach((feed, numbers) -> p.put(CommitKeys.ARRIVALS + "." + feed,
+        BatchArrivals.describe(numbers)));
     rows.forEach((t, n) -> p.put(CommitKeys.ROWS + t, Long.toString(n)));
     p.put(CommitKeys.AUDIT, CommitKeys.PASSED);
     p.put(CommitKeys.AUDIT_CHECKS, Integer.toString(checks.size()));
     p.put(CommitKeys.CHECKS, checks.stream().map(AuditCheck::name).collect(Collectors.joining(",")));
-    p.put(CommitKeys.PIPELINE, config.tables().rawEvents().toString());
+    p.put(CommitKeys.PIPELINE, config.pipeline().identity());
     return p;
   }
 

@@ -1,12 +1,13 @@
 package io.tidemark.publish;
 
 import io.tidemark.audit.AuditCheck;
-import io.tidemark.config.Tables;
+import io.tidemark.config.TableName;
 import io.tidemark.core.BatchColumns;
 import io.tidemark.core.CommitKeys;
-import io.tidemark.core.Feed;
+import io.tidemark.pipeline.Feed;
+import io.tidemark.pipeline.Pipeline;
+import io.tidemark.pipeline.StreamDef;
 import io.tidemark.stream.BatchArrivals;
-import io.tidemark.stream.StreamKind;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -30,9 +31,10 @@ final class SameArrivals extends ArrivalCheck {
 
   @Override
   AuditCheck run(Staged staged, CheckReads reads) {
-    Tables t = reads.tables();
+    Pipeline p = reads.pipeline();
+    TableName batches = p.shared().streamBatches();
     Map<String, Integer> newest = new LinkedHashMap<>();
-    for (Record r : CheckReads.appended(staged, t.streamBatches(), List.of(BatchColumns.STREAM.name(),
+    for (Record r : CheckReads.appended(staged, batches, List.of(BatchColumns.STREAM.name(),
         BatchColumns.ARRIVAL.name()))) {
       Integer a = (Integer) r.getField(BatchColumns.ARRIVAL.name());
       if (a != null) {
@@ -52,11 +54,12 @@ final class SameArrivals extends ArrivalCheck {
     }
     List<String> bad = new ArrayList<>();
     List<String> seen = new ArrayList<>();
-    for (Feed feed : Feed.values()) {
+    for (Feed feed : p.feeds()) {
+      List<String> streams = p.streamsOf(feed).stream().map(StreamDef::name).toList();
       Map<String, Integer> ofFeed = new TreeMap<>();
-      for (StreamKind k : StreamKind.values()) {
-        if (k.dataset() == feed && newest.containsKey(k.streamName())) {
-          ofFeed.put(k.streamName(), newest.get(k.streamName()));
+      for (String k : streams) {
+        if (newest.containsKey(k)) {
+          ofFeed.put(k, newest.get(k));
         }
       }
       if (ofFeed.isEmpty()) {
@@ -65,24 +68,22 @@ final class SameArrivals extends ArrivalCheck {
       int max = ofFeed.values().stream().max(Integer::compare).orElseThrow();
       List<String> ahead = new ArrayList<>();
       List<String> behind = new ArrayList<>();
-      for (StreamKind k : StreamKind.values()) {
-        if (k.dataset() == feed) {
-          Integer a = ofFeed.get(k.streamName());
-          if (a != null && a == max) {
-            ahead.add(k.streamName());
-          } else {
-            behind.add(k.streamName() + " " + (a == null ? "none staged" : "up to " + a));
-          }
+      for (String k : streams) {
+        Integer a = ofFeed.get(k);
+        if (a != null && a == max) {
+          ahead.add(k);
+        } else {
+          behind.add(k + " " + (a == null ? "none staged" : "up to " + a));
         }
       }
       if (!behind.isEmpty()) {
-        bad.add(feed.dir() + ": " + String.join(", ", ahead) + " took in arrival " + max + ", "
+        bad.add(feed.name() + ": " + String.join(", ", ahead) + " took in arrival " + max + ", "
             + String.join(", ", behind) + " (run `tidemark stream all`)");
       }
-      seen.add(feed.dir() + " up to arrival " + max);
+      seen.add(feed.name() + " up to arrival " + max);
     }
-    bad.addAll(unrecorded(staged, t));
-    return AuditCheck.of(NAME, t.streamBatches().toString(), bad.size(), bad.isEmpty()
+    bad.addAll(unrecorded(staged, batches));
+    return AuditCheck.of(NAME, batches.toString(), bad.size(), bad.isEmpty()
         ? (seen.isEmpty() ? "no stream run staged" : "every stream has taken in " + String.join("; ", seen))
         : String.join("; ", bad));
   }
@@ -95,9 +96,9 @@ final class SameArrivals extends ArrivalCheck {
    * run, and its commit says per query the newest batch it recorded: a staged batch that no staged record covers is
    * not known to be whole.
    */
-  private static List<String> unrecorded(Staged staged, Tables t) {
+  private static List<String> unrecorded(Staged staged, TableName batches) {
     Map<String, Long> recorded = new HashMap<>();
-    Staged.Change records = staged.changes().get(t.streamBatches());
+    Staged.Change records = staged.changes().get(batches);
     if (records != null) {
       for (Snapshot s : records.snapshots()) {
         s.summary().forEach((k, v) -> {

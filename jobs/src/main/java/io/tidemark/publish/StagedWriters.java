@@ -2,7 +2,8 @@ package io.tidemark.publish;
 
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.config.TableName;
-import io.tidemark.config.Tables;
+import io.tidemark.pipeline.Pipeline;
+import io.tidemark.pipeline.StreamDef;
 import io.tidemark.core.CommitKeys;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,9 +26,16 @@ final class StagedWriters extends ArrivalCheck {
 
   @Override
   AuditCheck run(Staged staged, CheckReads reads) {
-    Tables t = reads.tables();
-    Set<TableName> appendOnly = Set.of(t.rawEvents(), t.rejected(), t.rawCompanyChanges(), t.events(),
-        t.eventCounts(), t.companyChanges(), t.streamBatches());
+    Pipeline p = reads.pipeline();
+    // every table a stream writes but the SCD2 dimensions, which a batch updates; and the batch record
+    Set<TableName> appendOnly = new java.util.HashSet<>(Set.of(p.shared().rejected(), p.shared().streamBatches()));
+    for (StreamDef s : p.streams()) {
+      if (s.kind() != StreamDef.Kind.SCD2) {
+        appendOnly.addAll(s.tables(p.shared()));
+      } else {
+        appendOnly.add(s.tables(p.shared()).get(0));
+      }
+    }
     List<String> bad = new ArrayList<>();
     int seen = 0;
     for (Staged.Change c : staged.changes().values()) {

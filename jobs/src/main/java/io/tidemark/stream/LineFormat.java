@@ -9,9 +9,6 @@ import static org.apache.spark.sql.functions.trim;
 import static org.apache.spark.sql.functions.udf;
 import static org.apache.spark.sql.functions.when;
 
-import io.tidemark.core.CompanyChanges;
-import io.tidemark.core.Events;
-import io.tidemark.core.Feed;
 import io.tidemark.core.FeedSchema;
 import io.tidemark.core.Ingest;
 import io.tidemark.core.JsonMembers;
@@ -42,12 +39,7 @@ import org.apache.spark.sql.types.StructType;
  * the other streams. The raw archive keeps each invalid line with the reason; the other streams skip it.
  */
 public record LineFormat(String dataset, FeedSchema feed, StructType schema, List<String> required) {
-  /** Events as statically declared ({@link Events#FEED}): what a stream that reads no promoted field needs. */
-  public static final LineFormat EVENTS = of(Feed.EVENTS.schema());
-  /** Company changes as statically declared ({@link CompanyChanges#FEED}); {@code "deleted": true} marks a delete. */
-  public static final LineFormat COMPANY_CHANGES = of(Feed.COMPANIES.schema());
-
-  /** The lines of a feed as declared (statically, or by its raw archive: {@link FeedSchema#declaredBy}). */
+  /** The lines of a feed as declared (by the pipeline file, or by its raw archive: {@link FeedSchema#declaredBy}). */
   public static LineFormat of(FeedSchema schema) {
     return new LineFormat(schema.name(), schema, SparkRows.struct(schema.columns()),
         schema.required().stream().map(io.tidemark.core.Column::name).toList());

@@ -8,13 +8,11 @@ import static org.apache.spark.sql.functions.lit;
 
 import io.tidemark.CrashPoints;
 import io.tidemark.config.TableName;
-import io.tidemark.core.Feed;
 import io.tidemark.core.FeedSchema;
 import io.tidemark.core.Ingest;
 import io.tidemark.core.Quarantine;
 import io.tidemark.core.Rescued;
 import io.tidemark.lakehouse.spark.SparkRows;
-import io.tidemark.lakehouse.tables.FeedDeclarations;
 import io.tidemark.lakehouse.tables.TableCatalog;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -29,40 +27,20 @@ import org.apache.spark.storage.StorageLevel;
  * included (no watermark), with its source file, arrival, batch and ingest time, and what its typed columns do not
  * hold ({@link Rescued}: unknown keys, optional values that did not convert); and the quarantine: every line that is
  * not valid, with the reason. Together they account for every input line, and every key of every line. The feed is
- * read as its archive declares it when the run starts ({@link FeedDeclarations}): a field promoted since the last run
+ * read as its archive declares it when the run starts ({@link io.tidemark.lakehouse.tables.FeedDeclarations}): a field promoted since the last run
  * is a column from this run on, with the same checkpoint.
  */
 public final class RawArchive {
-  public static final String NAME = "raw";
-  public static final String COMPANIES = "raw-companies";
-
   private RawArchive() {}
 
-  /** The events' archive and quarantine. */
-  public static RunReport run(SparkSession spark, String source, TableName rawTable, TableName rejectedTable,
-                              String checkpoint) {
-    return run(spark, source, rawTable, rejectedTable, checkpoint, CrashPoints.NONE);
-  }
-
-  public static RunReport run(SparkSession spark, String source, TableName rawTable, TableName rejectedTable,
-                              String checkpoint, CrashPoints crash) {
-    FeedSchema feed = FeedDeclarations.read(spark, rawTable.toString(), Feed.EVENTS);
-    Preflight.check(spark, source, TableCatalog.rawEvents(rawTable, feed), TableCatalog.rejected(rejectedTable));
-    return run(spark, NAME, LineFormat.of(feed), source, rawTable, rejectedTable, checkpoint, crash);
-  }
-
-  /** The company changes' archive and quarantine. */
-  public static RunReport companies(SparkSession spark, String source, TableName rawTable, TableName rejectedTable,
-                                    String checkpoint) {
-    return companies(spark, source, rawTable, rejectedTable, checkpoint, CrashPoints.NONE);
-  }
-
-  public static RunReport companies(SparkSession spark, String source, TableName rawTable, TableName rejectedTable,
-                                    String checkpoint, CrashPoints crash) {
-    FeedSchema feed = FeedDeclarations.read(spark, rawTable.toString(), Feed.COMPANIES);
-    Preflight.check(spark, source, TableCatalog.rawCompanyChanges(rawTable, feed),
-        TableCatalog.rejected(rejectedTable));
-    return run(spark, COMPANIES, LineFormat.of(feed), source, rawTable, rejectedTable, checkpoint, crash);
+  /**
+   * A feed's archive and the quarantine: one availableNow run of the stream {@code name} over the feed's lines under
+   * {@code source}, with the feed as its archive declares it when the run starts ({@code feed}).
+   */
+  public static RunReport run(SparkSession spark, String name, FeedSchema feed, String source, TableName rawTable,
+                              TableName rejectedTable, String checkpoint, CrashPoints crash) {
+    Preflight.check(spark, source, TableCatalog.raw(rawTable, feed), TableCatalog.rejected(rejectedTable));
+    return run(spark, name, LineFormat.of(feed), source, rawTable, rejectedTable, checkpoint, crash);
   }
 
   private static RunReport run(SparkSession spark, String name, LineFormat format, String source, TableName rawTable,
