@@ -53,7 +53,7 @@ final class MergeRetry {
 
   private String message(Plan plan, int checks) {
     return "restatement " + ctx.runId() + ": " + plan.windows() + " window(s), " + plan.events() + " event(s), "
-        + plan.changes() + " company change(s) corrected; audit passed (" + checks + " checks)";
+        + plan.changes() + " dimension change(s) corrected; audit passed (" + checks + " checks)";
   }
 
   private Map<String, String> properties(Plan plan, int checks) {
@@ -66,7 +66,7 @@ final class MergeRetry {
     props.put(CommitKeys.AUDIT, CommitKeys.PASSED);
     props.put(CommitKeys.AUDIT_CHECKS, Integer.toString(checks));
     props.put(CommitKeys.STAGE, Stage.MERGE.label());
-    props.put(CommitKeys.PIPELINE, ctx.tables.rawEvents().toString());
+    props.put(CommitKeys.PIPELINE, ctx.pipeline.identity());
     return props;
   }
 }

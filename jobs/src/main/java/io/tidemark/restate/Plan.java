@@ -30,7 +30,7 @@ record Plan(String runId, String branch, int attempt, String hash, String base, 
   /** One line for people: what will be corrected. */
   String summary() {
     return nothingToDo() ? "nothing to restate"
-        : "planned: " + windows + " window(s), " + events + " event(s), " + changes + " company change(s)";
+        : "planned: " + windows + " window(s), " + events + " event(s), " + changes + " dimension change(s)";
   }
 
   Map<String, String> properties() {

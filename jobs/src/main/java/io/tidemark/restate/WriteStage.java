@@ -32,13 +32,13 @@ final class WriteStage {
     }
     apply(plan);
     lines.add("written on branch " + plan.branch() + ": " + plan.windows() + " window(s), " + plan.events()
-        + " event(s), " + plan.changes() + " company change(s) corrected");
+        + " event(s), " + plan.changes() + " dimension change(s) corrected");
     return StageResult.done(Stage.WRITE, lines);
   }
 
   /** Writes the plan's corrections on its branch (at the plan's commit) and marks the write done. */
   void apply(Plan plan) {
-    new CorrectionWriter(PinnedTables.onBranch(ctx.spark(), plan.branch()), ctx.tables, ctx.runId(), plan.branch(),
+    new CorrectionWriter(PinnedTables.onBranch(ctx.spark(), plan.branch()), ctx.pipeline, ctx.runId(), plan.branch(),
         ctx.crash).write(ctx.corrections(plan));
     ctx.ledger.markWritten(plan);
   }
