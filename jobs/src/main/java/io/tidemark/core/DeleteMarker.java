@@ -23,6 +23,25 @@ public record DeleteMarker(Column column, Object value) {
     return value.equals(v);
   }
 
+  /** The marker's value as a SQL literal that Spark and DuckDB read alike. */
+  public String sql() {
+    if (value instanceof String s) {
+      return "'" + s.replace("'", "''") + "'";
+    }
+    if (value instanceof java.time.LocalDate d) {
+      return "DATE '" + d + "'";
+    }
+    if (value instanceof java.time.Instant t) {
+      return "TIMESTAMP '" + t.toString().replace('T', ' ').replace("Z", "") + "'";
+    }
+    return String.valueOf(value).toUpperCase(java.util.Locale.ROOT);
+  }
+
+  /** A SQL condition on a row (its marker column, {@code prefix} before it) that it is a delete. */
+  public String isDeleteSql(String prefix) {
+    return "coalesce(" + prefix + column.name() + " = " + sql() + ", false)";
+  }
+
   /** The marker column's value in the change log. */
   public Object logged(boolean deleted) {
     if (deleted) {

@@ -3,9 +3,7 @@ package io.tidemark.evolve;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.audit.DuckDbRows;
 import io.tidemark.core.Column;
-import io.tidemark.core.CompanyChanges;
-import io.tidemark.core.Dimension;
-import io.tidemark.core.FeedSchema;
+import io.tidemark.core.DimensionSchema;
 import io.tidemark.core.Scd2Checks;
 import io.tidemark.core.Schema;
 import io.tidemark.lakehouse.tables.DriverReads;
@@ -86,52 +84,57 @@ final class BackfillAudit {
     }
   }
 
-  /** What a company promotion's audit found: its checks, rows backfilled, and the dimension's versions. */
+  /** What a dimension promotion's audit found: its checks, rows backfilled, and the dimension's versions. */
   record CompanyOutcome(List<AuditCheck> checks, long rawRows, long logRows, long versionsBefore,
                         long versionsAfter) {}
 
   /**
-   * The audit of a company field's promotion: the raw archive's checks, then the change log and the dimension read
+   * The audit of a dimension field's promotion: the raw archive's checks, then the change log and the dimension read
    * with Iceberg's own reader (deletes applied: the dimension is merge-on-read) into DuckDB. Each logged change holds
    * the value of the archived rows it came from (DuckDB picks the greatest, as the history does), nothing else in the
    * log changed, and the dimension equals the history DuckDB rebuilds from the log by the core's rules in its own SQL,
    * which the SCD2 invariants hold of too ({@link Scd2Checks}).
    */
   CompanyOutcome auditCompanies(Table raw, long rawBefore, Table log, Long logBefore, Table dimension,
-                                Long dimensionBefore, String key, Type type, FeedSchema before, FeedSchema after) {
+                                Long dimensionBefore, String key, Type type, DimensionSchema before,
+                                DimensionSchema after) {
     try (Connection db = DriverManager.getConnection("jdbc:duckdb:"); Statement st = db.createStatement()) {
       st.execute("SET TimeZone = 'UTC'");
       List<AuditCheck> checks = new ArrayList<>();
       long rawRows = raw(st, raw, rawBefore, key, type, checks);
-      boolean widening = before.declares(key);
-      DuckDbRows.create(db, "lb", before.columns(), rows(log, logBefore, before.columns()));
-      DuckDbRows.create(db, "la", after.columns(), rows(log, snapshot(log), after.columns()));
-      Schema versionBefore = Dimension.version(before);
-      Schema versionAfter = Dimension.version(after);
+      boolean widening = before.feed().declares(key);
+      DuckDbRows.create(db, "lb", before.logged(), rows(log, logBefore, before.logged()));
+      DuckDbRows.create(db, "la", after.logged(), rows(log, snapshot(log), after.logged()));
+      Schema versionBefore = before.version();
+      Schema versionAfter = after.version();
       DuckDbRows.create(db, "db0", versionBefore, rows(dimension, dimensionBefore, versionBefore));
       DuckDbRows.create(db, "da", versionAfter, rows(dimension, snapshot(dimension), versionAfter));
       String k = "\"" + key + "\"";
-      String deleted = CompanyChanges.DELETED.name();
-      List<String> logOthers = before.columns().names().stream().filter(c -> !c.equals(key)).map(c -> "\"" + c
+      String marker = before.delete() == null ? null : before.delete().column().name();
+      List<String> logOthers = before.logged().names().stream().filter(c -> !c.equals(key)).map(c -> "\"" + c
           + "\"").toList();
       checks.add(AuditCheck.of("log: other columns unchanged", log.name(), differ(st, "SELECT "
           + String.join(", ", logOthers) + " FROM lb", "SELECT " + String.join(", ", logOthers) + " FROM la"),
           "the logged changes, apart from " + key + ", are the same before and after"));
 
-      String same = before.columns().names().stream().filter(c -> !c.equals(key) && !c.equals(deleted))
-          .map(c -> c.equals(CompanyChanges.CHANGE_TS.name()) ? "CAST(r." + c + " AS TIMESTAMP) = l." + c
+      String same = before.logged().columns().stream().filter(c -> !c.name().equals(key) && !c.name().equals(marker))
+          .map(c -> c.type().equals(Type.TIMESTAMP) ? "CAST(r." + c + " AS TIMESTAMP) = l." + c
               : "r.\"" + c + "\" IS NOT DISTINCT FROM l.\"" + c + "\"")
           .reduce((a, b) -> a + " AND " + b).orElseThrow();
+      String notDeletes = before.delete() == null ? "" : " AND NOT " + before.delete().isDeleteSql("r.") + " AND NOT "
+          + before.delete().isDeleteSql("l.");
       long wrong = one(st, "SELECT count(*) FROM la l WHERE l." + k + " IS DISTINCT FROM (SELECT max(r." + k
-          + ") FROM ra r WHERE " + same + " AND NOT coalesce(r." + deleted + ", false) AND NOT l." + deleted + ")");
+          + ") FROM ra r WHERE " + same + notDeletes + ")");
       long logRows = one(st, "SELECT count(*) FROM la WHERE " + k + " IS NOT NULL")
           - (widening ? one(st, "SELECT count(*) FROM lb WHERE " + k + " IS NOT NULL") : 0);
       checks.add(AuditCheck.of("log: each change holds the value of the archived rows it came from", log.name(),
           wrong, logRows + " logged change(s) backfilled" + (wrong > 0 ? "; " + wrong + " differ from the "
               + "greatest value of their archived rows" : "")));
 
-      List<Column> attributes = CompanyChanges.attributes(after);
-      st.execute("CREATE TABLE oracle AS " + rebuild("la", attributes));
+      st.execute("CREATE TABLE lc AS SELECT " + after.key().stream().map(c -> "\"" + c.name() + "\"")
+          .collect(Collectors.joining(", ")) + ", \"" + after.changeTime().name() + "\", " + isDelete(after, "")
+          + " AS " + Scd2Checks.DELETED + " FROM la");
+      st.execute("CREATE TABLE oracle AS " + rebuild("la", after));
       String versions = versionAfter.names().stream().map(c -> "\"" + c + "\"").reduce((a, b) -> a + ", " + b)
           .orElseThrow();
       long rebuilt = differ(st, "SELECT " + versions + " FROM da", "SELECT " + versions + " FROM oracle");
@@ -142,7 +145,7 @@ final class BackfillAudit {
               + "rebuild with " + key + " has it" : rebuilt + " version(s) differ from DuckDB's rebuild"));
       long broken = 0;
       String first = null;
-      for (Scd2Checks.Rule rule : Scd2Checks.rules("da", "la", "oracle", after)) {
+      for (Scd2Checks.Rule rule : Scd2Checks.rules("da", "lc", "oracle", after)) {
         List<String> found = DuckDbRows.firstColumn(db, rule.sql());
         broken += found.size();
         if (first == null && !found.isEmpty()) {
@@ -150,7 +153,7 @@ final class BackfillAudit {
         }
       }
       checks.add(AuditCheck.of("dimension: SCD2 invariants", dimension.name(), broken, broken == 0
-          ? "one open version per company, no gap but after a delete, no overlap, no alike neighbours" : first));
+          ? "one open version per key, no gap but after a delete, no overlap, no alike neighbours" : first));
       return new CompanyOutcome(checks, rawRows, logRows, versionsBefore, versionsAfter);
     } catch (SQLException e) {
       throw new EvolveException("evolve promote: the DuckDB audit failed: " + e.getMessage().lines().findFirst()
@@ -158,15 +161,22 @@ final class BackfillAudit {
     }
   }
 
+  /** Whether a change is a delete, in DuckDB's SQL ({@code prefix} before the marker column). */
+  private static String isDelete(DimensionSchema d, String prefix) {
+    return d.delete() == null ? "false" : d.delete().isDeleteSql(prefix);
+  }
+
   /**
    * The SCD2 history of the normalized changes in table {@code log}, in DuckDB's SQL: of changes at one instant the
    * delete, else the greatest attributes in order; a repeat of the state before dropped; a version from each kept
    * change that is not a delete to the next kept one.
    */
-  static String rebuild(String log, List<Column> attributes) {
-    String company = CompanyChanges.COMPANY_ID.name();
-    String ts = CompanyChanges.CHANGE_TS.name();
-    String deleted = CompanyChanges.DELETED.name();
+  static String rebuild(String log, DimensionSchema d) {
+    List<Column> attributes = d.attributes();
+    String company = d.key().stream().map(c -> "\"" + c.name() + "\"").collect(Collectors.joining(", "));
+    String ts = "\"" + d.changeTime().name() + "\"";
+    String deleted = "tidemark_deleted";
+    log = "(SELECT *, " + isDelete(d, "") + " AS " + deleted + " FROM " + log + ")";
     StringBuilder winnerFirst = new StringBuilder(deleted + " DESC");
     StringBuilder sameAsBefore = new StringBuilder(deleted + " IS NOT DISTINCT FROM lag(" + deleted + ") OVER w");
     StringBuilder attrs = new StringBuilder();
@@ -180,8 +190,9 @@ final class BackfillAudit {
         + winnerFirst + ") AS tidemark_rank FROM " + log + ") WHERE tidemark_rank = 1";
     String kept = "SELECT * FROM (SELECT *, " + sameAsBefore + " AS tidemark_repeat FROM (" + settled + ") WINDOW w AS "
         + "(PARTITION BY " + company + " ORDER BY " + ts + ")) WHERE NOT coalesce(tidemark_repeat, false)";
-    return "SELECT " + company + attrs + ", " + ts + " AS " + Dimension.VALID_FROM.name() + ", tidemark_to AS "
-        + Dimension.VALID_TO.name() + ", tidemark_to IS NULL AS " + Dimension.IS_CURRENT.name() + " FROM (SELECT *, "
+    return "SELECT " + company + attrs + ", " + ts + " AS " + DimensionSchema.VALID_FROM.name() + ", tidemark_to AS "
+        + DimensionSchema.VALID_TO.name() + ", tidemark_to IS NULL AS " + DimensionSchema.IS_CURRENT.name()
+        + " FROM (SELECT *, "
         + "lead(" + ts + ") OVER (PARTITION BY " + company + " ORDER BY " + ts + ") AS tidemark_to FROM (" + kept
         + ")) WHERE NOT " + deleted;
   }
@@ -281,18 +292,18 @@ final class BackfillAudit {
 
   /** The JSON kinds (DuckDB's names) Spark's JSON reader converts to the type. */
   private static String kinds(Type type) {
-    return switch (type) {
+    return switch (type.kind()) {
       case INT, BIGINT -> "'BIGINT', 'UBIGINT'";
-      case DOUBLE -> "'BIGINT', 'UBIGINT', 'DOUBLE'";
+      case DOUBLE, DECIMAL -> "'BIGINT', 'UBIGINT', 'DOUBLE'";
       case BOOLEAN -> "'BOOLEAN'";
-      case TIMESTAMP -> "'VARCHAR'";
+      case TIMESTAMP, DATE -> "'VARCHAR'";
       default -> "'VARCHAR', 'BIGINT', 'UBIGINT', 'DOUBLE', 'BOOLEAN', 'OBJECT', 'ARRAY'";
     };
   }
 
   /** The type in DuckDB, as it reads Iceberg's Parquet (timestamps with a time zone). */
   private static String duck(Type type) {
-    return type == Type.TIMESTAMP ? "TIMESTAMPTZ" : type.duckDb();
+    return type.equals(Type.TIMESTAMP) ? "TIMESTAMPTZ" : type.duckDb();
   }
 
   private static void ensureColumn(Statement st, String table, String key, Type type) throws SQLException {
@@ -327,6 +338,8 @@ final class BackfillAudit {
       case DOUBLE -> "DOUBLE";
       case BOOLEAN -> "BOOLEAN";
       case TIMESTAMP -> "TIMESTAMPTZ";
+      case DATE -> "DATE";
+      case DECIMAL -> "DECIMAL(" + ((Types.DecimalType) t).precision() + "," + ((Types.DecimalType) t).scale() + ")";
       default -> "VARCHAR";
     };
   }

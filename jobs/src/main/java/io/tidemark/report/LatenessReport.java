@@ -2,7 +2,8 @@ package io.tidemark.report;
 
 import io.tidemark.config.Durations;
 import io.tidemark.config.TableName;
-import io.tidemark.core.Events;
+import io.tidemark.pipeline.Aggregate;
+import io.tidemark.pipeline.FactFeed;
 import io.tidemark.core.Ingest;
 import io.tidemark.lakehouse.spark.SparkWindows;
 import java.io.IOException;
@@ -33,13 +34,21 @@ public final class LatenessReport {
 
   private LatenessReport() {}
 
-  public static Report compute(SparkSession spark, TableName raw, Duration delay, Duration window) {
+  /**
+   * The lateness of a fact feed's records against a windowed aggregate's windows: per arrival, how many came too late
+   * for the aggregate's watermark delay, and which delays would have caught them.
+   */
+  public static Report compute(SparkSession spark, FactFeed feed, Aggregate aggregate) {
+    return compute(spark, feed.raw().table(), feed.schema().eventTime().name(), aggregate.watermark(),
+        aggregate.rule().windows().size());
+  }
+
+  public static Report compute(SparkSession spark, TableName raw, String ts, Duration delay, Duration window) {
     long w = window.toSeconds();
     long d = delay.toSeconds();
     // need = how many seconds the delay must exceed for the event to count: earlier arrivals' latest event time
     // minus the end of the event's window; null in the first arrival, where nothing is late
     String arrival = Ingest.ARRIVAL.name();
-    String ts = Events.EVENT_TS.name();
     spark.sql("SELECT " + arrival + ", (unix_timestamp(m_prev) - (unix_timestamp(" + SparkWindows.startSql(ts, window)
         + ") + " + w + ")) AS need FROM " + raw.sql() + " JOIN (SELECT " + arrival + ", max(mx) OVER (ORDER BY "
         + arrival + " ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS m_prev FROM (SELECT " + arrival

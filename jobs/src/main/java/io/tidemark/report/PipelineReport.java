@@ -1,7 +1,7 @@
 package io.tidemark.report;
 
 import io.tidemark.config.TableName;
-import io.tidemark.config.Tables;
+import io.tidemark.pipeline.Pipeline;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.core.KeySurvey;
 import io.tidemark.core.RestatementRecords;
@@ -63,15 +63,14 @@ public final class PipelineReport {
 
   /** Reads what the report shows and writes the page to {@code page}; the page's path. */
   public static Path write(SparkSession spark, TidemarkConfig config, Path page) throws IOException {
-    Tables t = config.tables();
-    List<BatchRecord> records = StreamBatches.read(spark, t.streamBatches());
-    List<Restatement> restatements = restatements(spark, t, records);
+    Pipeline p = config.pipeline();
+    List<BatchRecord> records = StreamBatches.read(spark, p.shared().streamBatches());
+    List<Restatement> restatements = restatements(spark, p, records);
     List<Files> files = new ArrayList<>();
-    for (TableName table : t.all()) {
+    for (TableName table : p.tables()) {
       files.add(files(IcebergTables.load(spark, table), table));
     }
-    String html = html(config, records, restatements, files,
-        RescuedKeys.of(spark, t.rawEvents(), t.rawCompanyChanges()));
+    String html = html(config, records, restatements, files, RescuedKeys.of(spark, p));
     Path dir = page.toAbsolutePath().getParent();
     java.nio.file.Files.createDirectories(dir);
     // whole or not at all: a browser (or a test) may have the previous one open
@@ -82,24 +81,47 @@ public final class PipelineReport {
     return page;
   }
 
-  /** Each restatement run in the log: its windows, events and company changes corrected. */
-  static List<Restatement> restatements(SparkSession spark, Tables t, List<BatchRecord> records) {
+  /** The first of a window's measures as the restatement log writes them ({@code 6|12.5|...}). */
+  private static long firstCount(String measures) {
+    int bar = measures.indexOf('|');
+    return Long.parseLong(bar < 0 ? measures : measures.substring(0, bar));
+  }
+
+  /**
+   * Each restatement run in the log: its windows, records and dimension changes corrected, and the rows its windows
+   * counted more (of aggregates whose first measure is a count).
+   */
+  static List<Restatement> restatements(SparkSession spark, Pipeline p, List<BatchRecord> records) {
+    java.util.Set<String> windowTables = new java.util.HashSet<>();
+    java.util.Set<String> counted = new java.util.HashSet<>();
+    p.aggregates().forEach(a -> {
+      windowTables.add(a.table().toString());
+      if (a.rule().measures().get(0).function() == io.tidemark.core.Measure.Function.COUNT) {
+        counted.add(a.table().toString());
+      }
+    });
+    java.util.Set<String> recordTables = new java.util.HashSet<>();
+    p.facts().forEach(f -> recordTables.add(f.dedupTable().toString()));
+    java.util.Set<String> dimensionTables = new java.util.HashSet<>();
+    p.dimensions().forEach(d -> dimensionTables.add(d.table().toString()));
     Map<String, long[]> counts = new LinkedHashMap<>();
     Map<String, Instant> at = new LinkedHashMap<>();
     for (Row r : spark.sql("SELECT " + RestatementRecords.RUN_ID + ", " + RestatementRecords.TARGET_TABLE + ", "
         + RestatementRecords.OLD_VALUE + ", " + RestatementRecords.NEW_VALUE + ", " + RestatementRecords.CORRECTED_AT
-        + " FROM " + t.restatementLog().sql() + " ORDER BY " + RestatementRecords.CORRECTED_AT + ", "
+        + " FROM " + p.shared().restatementLog().sql() + " ORDER BY " + RestatementRecords.CORRECTED_AT + ", "
         + RestatementRecords.RUN_ID).collectAsList()) {
       String run = r.getString(0);
       String target = r.getString(1);
       long[] c = counts.computeIfAbsent(run, k -> new long[4]);
       at.merge(run, r.<Timestamp>getAs(4).toInstant(), (a, b) -> a.isBefore(b) ? a : b);
-      if (target.equals(t.eventCounts().toString())) {
+      if (windowTables.contains(target)) {
         c[0]++;
-        c[1] += Long.parseLong(r.getString(3)) - (r.isNullAt(2) ? 0 : Long.parseLong(r.getString(2)));
-      } else if (target.equals(t.events().toString())) {
+        if (counted.contains(target)) {
+          c[1] += firstCount(r.getString(3)) - (r.isNullAt(2) ? 0 : firstCount(r.getString(2)));
+        }
+      } else if (recordTables.contains(target)) {
         c[2]++;
-      } else if (target.equals(t.companies().toString())) {
+      } else if (dimensionTables.contains(target)) {
         c[3]++;
       }
     }
@@ -147,14 +169,14 @@ public final class PipelineReport {
 
   static String html(TidemarkConfig config, List<BatchRecord> records, List<Restatement> restatements,
                      List<Files> files, List<KeySurvey.Finding> keys) throws IOException {
-    SortedMap<Integer, List<RunReport>> arrivals = ArrivalRuns.of(records);
+    SortedMap<Integer, List<RunReport>> arrivals = ArrivalRuns.of(records, config.pipeline().streamNames());
     StringBuilder body = new StringBuilder();
     long runs = records.stream().map(r -> r.stream() + "/" + r.runId()).distinct().count();
     body.append("<h1>tidemark pipeline report</h1>\n<p class=\"meta\">Branch <b>").append(esc(config.nessieRef()))
         .append("</b>, written ").append(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS))
         .append(": ").append(records.size()).append(" micro-batch(es) of ").append(runs).append(" stream run(s) in ")
-        .append(esc(config.tables().streamBatches().toString())).append(", ").append(restatements.size())
-        .append(" restatement(s) in ").append(esc(config.tables().restatementLog().toString())).append(".</p>\n");
+        .append(esc(config.pipeline().shared().streamBatches().toString())).append(", ").append(restatements.size())
+        .append(" restatement(s) in ").append(esc(config.pipeline().shared().restatementLog().toString())).append(".</p>\n");
     if (arrivals.isEmpty()) {
       body.append("<p>No stream run recorded yet: land an arrival and run <code>tidemark stream all</code>.</p>\n");
     } else {
