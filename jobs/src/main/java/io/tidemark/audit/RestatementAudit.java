@@ -120,9 +120,9 @@ public final class RestatementAudit {
       }
     }
     List<CorrectionSet.RecordFix> records = c.recordsOf(f.name());
-    Map<List<Object>, List<Fields>> held = new LinkedHashMap<>();
+    Map<List<Object>, List<Fields>> held = records.isEmpty() ? Map.of()
+        : recordRows(s.tables().apply(f.dedupTable()), declared, records);
     if (!records.isEmpty()) {
-      held = recordRows(s.tables().apply(f.dedupTable()), declared, records);
       List<String> twice = new ArrayList<>();
       held.forEach((k, rows) -> {
         if (rows.size() != 1) {

@@ -1,6 +1,6 @@
 package io.tidemark.cli;
 
-import io.tidemark.core.Feed;
+import io.tidemark.pipeline.Feed;
 import io.tidemark.core.KeySurvey;
 import io.tidemark.core.Type;
 import io.tidemark.evolve.Promotion;
@@ -62,19 +62,25 @@ final class EvolveCommand implements Runnable {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "<feed>", description = "The feed: events or companies.")
+    @Parameters(index = "0", paramLabel = "<feed>", description = "A feed of the pipeline (tidemark pipeline show).")
     String feed;
 
     @Parameters(index = "1", paramLabel = "<key>", description = "The key, as `tidemark evolve list` names it.")
     String key;
 
     @Option(names = "--type", paramLabel = "<type>",
-        description = "The column's type: INT, BIGINT, DOUBLE, STRING, BOOLEAN or TIMESTAMP (default: the suggested type).")
+        description = "The column's type, as the pipeline file names types (int, long, double, decimal(p,s), string, "
+            + "boolean, date, timestamp) or as SQL does (BIGINT) (default: the suggested type).")
     String type;
 
     @Override
     public Integer call() {
-      Feed f = Feed.parse(feed);
+      Feed f;
+      try {
+        f = Tidemark.root(spec).config().pipeline().feed(feed);
+      } catch (IllegalArgumentException e) {
+        throw new io.tidemark.config.ConfigException(e.getMessage());
+      }
       Type as = type == null ? null : type(type);
       PrintWriter out = spec.commandLine().getOut();
       try (Lakehouse lh = Lakehouse.open(Tidemark.root(spec).config().writing(), "tidemark evolve promote")) {
@@ -87,9 +93,14 @@ final class EvolveCommand implements Runnable {
     }
 
     private static Type type(String text) {
-      List<Type> columns = List.of(Type.INT, Type.BIGINT, Type.DOUBLE, Type.STRING, Type.BOOLEAN, Type.TIMESTAMP);
-      return columns.stream().filter(t -> t.name().equals(text.trim().toUpperCase(Locale.ROOT))).findFirst()
-          .orElseThrow(() -> new IllegalArgumentException("--type: '" + text + "' is not one of " + columns));
+      if (text.trim().equalsIgnoreCase("bigint")) {
+        return Type.BIGINT;
+      }
+      try {
+        return Type.parse(text);
+      } catch (IllegalArgumentException e) {
+        throw new io.tidemark.config.ConfigException("--type: " + e.getMessage());
+      }
     }
   }
 }

@@ -1,5 +1,9 @@
 package io.tidemark.cli;
 
+import io.tidemark.core.Aggregation;
+import io.tidemark.pipeline.Aggregate;
+import io.tidemark.pipeline.FactFeed;
+import io.tidemark.pipeline.Pipeline;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.core.CorrectionSet.WindowFix;
@@ -94,12 +98,7 @@ final class RestateCommand implements Callable<Integer> {
         // the report reads the whole raw archive: with nothing late since the last run it would say nothing new
         out.println("lateness report: not written, nothing was late since the last restatement");
       } else {
-        LatenessReport.Report report = LatenessReport.compute(lh.spark(), config.tables().rawEvents(),
-            config.countsWatermark(), config.countsWindow());
-        LatenessReport.print(report, out);
-        Path page = LatenessReport.write(report, reportDir != null ? reportDir
-            : config.home().resolve("reports").resolve(options.runId()));
-        out.println("lateness report: " + page);
+        lateness(lh, reportDir != null ? reportDir : config.home().resolve("reports").resolve(options.runId()), out);
       }
       out.flush();
       if (!r.merged() && !r.nothingToDo()) {
@@ -185,6 +184,38 @@ final class RestateCommand implements Callable<Integer> {
       description = {"Tag restated-ID at the merge commit of the run on the staging branch."})
   static final class Tag extends Stage {}
 
+  /**
+   * A corrected window for people: {@code window 2026-01-01T00:00:00Z c1: n 4 -> 6} (the aggregate named when the
+   * pipeline has several), each measure that changed.
+   */
+  static String window(Pipeline p, WindowFix w) {
+    Aggregation rule = p.aggregates().stream().filter(a -> a.name().equals(w.aggregate())).findFirst().orElseThrow()
+        .rule();
+    List<String> changed = new java.util.ArrayList<>();
+    for (int i = 0; i < rule.measures().size(); i++) {
+      Object now = w.fresh().get(i);
+      Object old = w.old() == null ? null : w.old().get(i);
+      if (w.old() == null || !rule.measures().get(i).same(old, now)) {
+        changed.add(rule.measures().get(i).name() + " " + (w.old() == null ? "(none)" : old) + " -> " + now);
+      }
+    }
+    return "window " + w.start() + " " + String.join("|", w.group().stream().map(String::valueOf).toList())
+        + (p.aggregates().size() > 1 ? " (" + w.aggregate() + ")" : "") + ": " + String.join(", ", changed);
+  }
+
+  /** The lateness report of each windowed aggregate, printed and written under {@code dir}. */
+  static void lateness(Lakehouse lh, Path dir, PrintWriter out) throws java.io.IOException {
+    Pipeline p = lh.config().pipeline();
+    for (FactFeed f : p.facts()) {
+      for (Aggregate a : f.aggregates()) {
+        LatenessReport.Report report = LatenessReport.compute(lh.spark(), f, a);
+        LatenessReport.print(report, out);
+        Path page = LatenessReport.write(report, p.aggregates().size() > 1 ? dir.resolve(a.name()) : dir);
+        out.println("lateness report: " + page);
+      }
+    }
+  }
+
   static void print(Restatement.Result r, Lakehouse lh, PrintWriter out) {
     out.println("restatement " + r.runId() + " (watermarks used: " + r.marks() + ")");
     if (r.nothingToDo()) {
@@ -194,11 +225,11 @@ final class RestateCommand implements Callable<Integer> {
     out.println("branch " + r.branch() + (r.attempts() > 1 ? " (attempt " + r.attempts() + ": "
         + lh.config().nessieRef() + " had moved)" : ""));
     List<WindowFix> windows = r.windows();
-    out.println(windows.size() + " finalized window(s) corrected, " + r.events() + " event_id(s) corrected, "
-        + r.companyChanges() + " late company change(s) applied");
+    out.println(windows.size() + " finalized window(s) corrected, " + r.events() + " record key(s) corrected, "
+        + r.changes() + " late dimension change(s) applied");
+    Pipeline p = lh.config().pipeline();
     for (WindowFix w : windows.subList(0, Math.min(20, windows.size()))) {
-      out.println("  window " + w.wStart() + " " + w.companyId() + ": n " + (w.oldN() == null ? "(none)" : w.oldN())
-          + " -> " + w.newN());
+      out.println("  " + window(p, w));
     }
     out.println("audit:");
     r.checks().forEach(c -> out.println("  " + c));

@@ -31,8 +31,9 @@ import java.util.zip.CRC32;
  * repeats, late records, far-future jumps and malformed lines; per dimension feed, changes with unchanged repeats,
  * out-of-order changes and deletes (when the feed has a delete marker) and malformed lines. Values are drawn per
  * column from its type: a key is unique per record (a composite key spreads it over its columns); a grouping column,
- * and any other string, takes one of {@code groups} values, {@code <column>-<n>}, so that a fact feed's column and a
- * dimension's key of the same name share their values; a number a measure reads is spread wide. It draws only from
+ * and any other string, takes one of {@code groups} values, a string being the column's initial and a number
+ * ({@code c7}), so that a fact feed's column and a dimension's key of the same name share their values; a number a
+ * measure reads is spread wide. It draws only from
  * seeded {@link SplittableRandom}s and formats without locale, so the same {@link GeneratorSpec} and pipeline give
  * byte-identical files on any machine.
  */
@@ -120,7 +121,7 @@ public final class GeneratedScenario implements Scenario {
       case DOUBLE -> n + 0.5;
       case DECIMAL -> BigDecimal.valueOf(n % (long) Math.pow(10, Math.min(15, t.precision() - t.scale())))
           .setScale(t.scale());
-      case STRING -> c.name() + "-" + n;
+      case STRING -> Character.toLowerCase(c.name().charAt(0)) + Long.toString(n);
       case BOOLEAN -> n % 2 == 1;
       case DATE -> LocalDate.ofInstant(spec.start(), ZoneOffset.UTC).plusDays(n);
       case TIMESTAMP -> spec.start().plusSeconds(n);
