@@ -3,7 +3,6 @@ package io.tidemark.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.Setting;
-import io.tidemark.core.Feed;
 import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.testing.Cli;
@@ -29,7 +28,7 @@ class BadStreamOptionsIT extends StackTest {
 
   @Test
   void missingSourceMissingTableWrongSchema() {
-    String source = stack.landing("bad").land(SeedScenarios.COUNTS.arrivals()).source(Feed.EVENTS);
+    String source = stack.landing("bad").land(SeedScenarios.COUNTS.arrivals()).source(SeedScenarios.EVENTS);
     String ns = fx.namespace();
     stack.spark().sql("CREATE TABLE " + ns + ".wrong (company_id STRING, w_start STRING, n BIGINT) USING iceberg");
     fx.counts("good");
@@ -67,7 +66,7 @@ class BadStreamOptionsIT extends StackTest {
    */
   @Test
   void aTableOnThePublishedBranchButNotOnTheStagingBranchIsSaidSo() {
-    String source = stack.landing("bad2").land(SeedScenarios.COUNTS.arrivals()).source(Feed.EVENTS);
+    String source = stack.landing("bad2").land(SeedScenarios.COUNTS.arrivals()).source(SeedScenarios.EVENTS);
     String ns = fx.namespace();
     String staging = stack.config().nessieRef();
     String before = stack.nessie().hash(staging);

@@ -3,7 +3,6 @@ package io.tidemark.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.Setting;
-import io.tidemark.config.Tables;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.land.Lander;
 import io.tidemark.lakehouse.nessie.NessieRefs;
@@ -27,7 +26,7 @@ public abstract class PipelineOnItsOwnBranches extends StackTest {
   /** A writer's configuration: {@code nessieRef()} is the staging branch. */
   protected TidemarkConfig config;
   protected Map<String, String> env;
-  protected Tables t;
+  protected SeedTables t;
   protected String main;
   protected String ingest;
   protected Lander lander;
@@ -56,7 +55,7 @@ public abstract class PipelineOnItsOwnBranches extends StackTest {
     config = stack.config().scoped(name, dir.resolve("cp"))
         .with(Map.of(Setting.NESSIE_REF, main, Setting.STAGING_BRANCH, ingest));
     env = stack.env(config);
-    t = config.tables();
+    t = SeedTables.of(config);
     nessie = stack.nessie();
     refs = new NessieRefs(stack.endpoints());
     succeeds(Cli.run(env, "bootstrap"));
