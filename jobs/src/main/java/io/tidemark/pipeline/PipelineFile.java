@@ -340,6 +340,11 @@ public final class PipelineFile {
     Set<String> seen = new HashSet<>();
     for (Val v : list) {
       Obj c = v.obj();
+      Val typeVal = c.get("type");
+      if (typeVal != null && typeVal.node instanceof ScalarNode t && t.getValue().matches("(?i)\\s*decimal\\(\\s*\\d*")) {
+        // {name: x, type: decimal(10,2)} in YAML's flow style: the comma ended the type
+        throw typeVal.bad("decimal(p,s) inside {...} must be quoted, its comma ends the value: type: \"decimal(10,2)\"");
+      }
       c.only("name", "type", "required");
       String name = identifier(c.required("name"), "a column");
       if (RESERVED.contains(name.toLowerCase(Locale.ROOT))) {

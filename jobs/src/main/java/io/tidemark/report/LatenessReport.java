@@ -20,7 +20,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * How late the events were, per arrival, for the windowed counts: an event is late when its window had ended
+ * How late the events were, per arrival, for a windowed aggregate: an event is late when its window had ended
  * more than the watermark delay before the latest event time of the earlier arrivals. How late it was is how
  * big a delay would have caught it. The report shows the delays that would have caught 50/90/99% of the late
  * events and, as a chart, the share of events counted on time for each delay: completeness bought with latency.
@@ -29,7 +29,9 @@ public final class LatenessReport {
   /** One arrival: its events, the late ones, and how late (the delay that would have caught them). */
   public record ArrivalLateness(int arrival, long events, long late, Duration median, Duration p90, Duration max) {}
 
-  public record Report(List<ArrivalLateness> arrivals, long events, long late, Duration delay, Duration catch50,
+  /** {@code aggregate}: the windowed aggregate the lateness is against. */
+  public record Report(String aggregate, List<ArrivalLateness> arrivals, long events, long late, Duration delay,
+                       Duration catch50,
                        Duration catch90, Duration catch99, List<Double> onTimeByDelayMinute) {}
 
   private LatenessReport() {}
@@ -39,11 +41,12 @@ public final class LatenessReport {
    * for the aggregate's watermark delay, and which delays would have caught them.
    */
   public static Report compute(SparkSession spark, FactFeed feed, Aggregate aggregate) {
-    return compute(spark, feed.raw().table(), feed.schema().eventTime().name(), aggregate.watermark(),
-        aggregate.rule().windows().size());
+    return compute(spark, aggregate.name(), feed.raw().table(), feed.schema().eventTime().name(),
+        aggregate.watermark(), aggregate.rule().windows().size());
   }
 
-  public static Report compute(SparkSession spark, TableName raw, String ts, Duration delay, Duration window) {
+  private static Report compute(SparkSession spark, String aggregate, TableName raw, String ts, Duration delay,
+                                Duration window) {
     long w = window.toSeconds();
     long d = delay.toSeconds();
     // need = how many seconds the delay must exceed for the event to count: earlier arrivals' latest event time
@@ -77,7 +80,7 @@ public final class LatenessReport {
     for (int m = 0; m <= minutes; m++) {
       onTime.add(total == 0 ? 100.0 : 100.0 * curve.getLong(m) / total);
     }
-    return new Report(arrivals, total, all.getLong(1), delay, catching(all, 2), catching(all, 3), catching(all, 4),
+    return new Report(aggregate, arrivals, total, all.getLong(1), delay, catching(all, 2), catching(all, 3), catching(all, 4),
         onTime);
   }
 
@@ -92,7 +95,7 @@ public final class LatenessReport {
   }
 
   public static void print(Report r, PrintWriter out) {
-    out.printf(Locale.ROOT, "lateness for the windowed counts (watermark delay %s): %d of %d events late%n",
+    out.printf(Locale.ROOT, "lateness for %s (watermark delay %s): %d of %d events late%n", r.aggregate(),
         Durations.show(r.delay()), r.late(), r.events());
     out.printf(Locale.ROOT, "  %8s %8s %6s %14s %14s %14s%n", "arrival", "events", "late", "late by (p50)",
         "(p90)", "(max)");
