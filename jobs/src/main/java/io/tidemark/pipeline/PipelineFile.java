@@ -98,7 +98,6 @@ public final class PipelineFile {
 
   private Pipeline pipeline(String text) {
     LoaderOptions options = new LoaderOptions();
-    options.setAllowDuplicateKeys(false);
     Node root;
     try {
       root = new Yaml(options).compose(new StringReader(text));
@@ -577,7 +576,11 @@ public final class PipelineFile {
       Map<String, Val> fields = new LinkedHashMap<>();
       for (NodeTuple t : m.getValue()) {
         String key = t.getKeyNode() instanceof ScalarNode s ? s.getValue() : String.valueOf(t.getKeyNode());
-        fields.put(key, new Val(t.getValueNode(), path.isEmpty() ? key : path + "." + key));
+        Val v = new Val(t.getValueNode(), path.isEmpty() ? key : path + "." + key);
+        Val before = fields.put(key, v);
+        if (before != null) {
+          throw new Val(t.getKeyNode(), v.path).bad(key + " is given twice (first at line " + before.line() + ")");
+        }
       }
       return new Obj(this, fields);
     }
