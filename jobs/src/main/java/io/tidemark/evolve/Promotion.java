@@ -114,6 +114,26 @@ public final class Promotion {
     return onBranch(feed, key, type == null ? finding.suggested() : type, false, declared);
   }
 
+  /**
+   * A column the pipeline file now declares of a feed whose tables were made before it: added to them, the archived
+   * rows that carried it in their rescued data backfilled, audited and merged into the staging branch, as a
+   * promotion does ({@code tidemark bootstrap} runs this for every optional column a file adds). Nothing to do when
+   * the archive has the column already.
+   */
+  public Result declare(Feed feed, io.tidemark.core.Column column) {
+    String staging = lh.config().stagingBranch();
+    Table archive = IcebergTables.load(lh.spark(), feed.raw().table().sqlAt(staging));
+    if (archive.schema().findField(column.name()) != null) {
+      return new Result(feed.name(), column.name(), column.type(), false, 0, "", List.of(), null);
+    }
+    if (feed instanceof FactFeed f) {
+      return onBranch(f, column.name(), column.type(), false);
+    }
+    DimensionFeed d = (DimensionFeed) feed;
+    return new DimensionPromotion(lh, crash).onBranch(d, column.name(), column.type(), false,
+        FeedDeclarations.of(archive, d.dimension().without(column)));
+  }
+
   private Result onBranch(Feed feed, String key, Type as, boolean widen, FeedSchema declared) {
     return feed instanceof FactFeed f ? onBranch(f, key, as, widen)
         : new DimensionPromotion(lh, crash).onBranch((DimensionFeed) feed, key, as, widen,
@@ -199,7 +219,8 @@ public final class Promotion {
    * the file declares (several such rows with different values: the greatest, so a rerun picks the same one).
    */
   static String backfillEvents(String events, String raw, String key, FeedSchema file) {
-    List<String> cols = file.columns().names();
+    // the file's columns but the one backfilled (the file may declare it: tidemark bootstrap's promotion of it)
+    List<String> cols = file.columns().names().stream().filter(c -> !c.equals(key)).toList();
     StringBuilder on = new StringBuilder();
     for (String c : cols) {
       on.append(on.length() == 0 ? "" : " AND ").append("e.").append(c).append(" <=> r.").append(c);
