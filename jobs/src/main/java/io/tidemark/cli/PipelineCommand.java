@@ -50,7 +50,7 @@ final class PipelineCommand implements Runnable {
     CommandSpec spec;
 
     @Option(names = "--format", paramLabel = "<format>", defaultValue = "text",
-        description = "text (default) or json (for scripts).")
+        description = "How to print it: text (the default) or json (for scripts).")
     String format;
 
     @Override
