@@ -183,6 +183,12 @@ final class PipelineCommand implements Runnable {
     }
     ArrayNode tables = root.putArray("tables");
     p.tables().forEach(t -> tables.add(t.toString()));
+    ObjectNode shared = root.putObject("shared_tables");
+    shared.put("rejected", p.shared().rejected().toString());
+    shared.put("stream_batches", p.shared().streamBatches().toString());
+    shared.put("restatement_log", p.shared().restatementLog().toString());
+    shared.put("restatement_plan", p.shared().restatementPlan().toString());
+    shared.put("audit_checks", p.shared().auditChecks().toString());
     ObjectNode settings = root.putObject("settings");
     settings.put("landing_bucket", config.landingBucket());
     settings.put("checkpoint_root", config.checkpointRoot());

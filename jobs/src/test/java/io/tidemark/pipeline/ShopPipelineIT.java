@@ -6,26 +6,22 @@ import io.tidemark.config.TableName;
 import io.tidemark.core.Aggregation;
 import io.tidemark.core.Column;
 import io.tidemark.core.FeedSchema;
-import io.tidemark.core.SqlOrder;
 import io.tidemark.core.Type;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.LocalLanding;
-import io.tidemark.lakehouse.spark.SparkRows;
 import io.tidemark.testing.Cli;
+import io.tidemark.testing.OracleRows;
 import io.tidemark.testing.PipelineOnItsOwnBranches;
 import io.tidemark.testing.PipelineOracle;
 import io.tidemark.testing.Steps;
-import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
@@ -194,42 +190,9 @@ class ShopPipelineIT extends PipelineOnItsOwnBranches {
     assertEqual(table, columns, expected, "true");
   }
 
-  /** The table's rows on main ({@code where}) against the oracle's, as multisets, each value compared by type. */
+  /** The table's rows on main ({@code where}) against the oracle's. */
   private void assertEqual(TableName table, List<Column> columns, List<List<Object>> expected, String where) {
-    List<List<Object>> actual = new ArrayList<>();
-    for (Row r : spark.sql("SELECT " + String.join(", ", columns.stream().map(Column::name).toList()) + " FROM "
-        + table.sqlAt(main) + " WHERE " + where).collectAsList()) {
-      List<Object> row = new ArrayList<>();
-      for (int i = 0; i < columns.size(); i++) {
-        Object v = SparkRows.values(r).get(i);
-        row.add(v instanceof Integer n ? Long.valueOf(n) : v);
-      }
-      actual.add(row);
-    }
-    // by every value but the doubles, which the two engines may round apart
-    Comparator<List<Object>> order = Comparator.comparing(r -> String.valueOf(r.stream()
-        .map(v -> v instanceof Double ? "" : v).toList()));
-    List<List<Object>> want = expected.stream().sorted(order).toList();
-    List<List<Object>> got = actual.stream().sorted(order).toList();
-    assertThat(got).as("%s: rows", table).hasSameSizeAs(want);
-    for (int i = 0; i < want.size(); i++) {
-      assertThat(same(got.get(i), want.get(i))).as("%s: %s, DuckDB %s", table, got.get(i), want.get(i)).isTrue();
-    }
-  }
-
-  private static boolean same(List<Object> a, List<Object> b) {
-    for (int i = 0; i < a.size(); i++) {
-      Object x = a.get(i);
-      Object y = b.get(i);
-      boolean eq = x == null || y == null ? x == y
-          : x instanceof Double dx && y instanceof Double dy ? SqlOrder.closeDoubles(dx, dy)
-          : x instanceof BigDecimal bx && y instanceof BigDecimal by ? bx.compareTo(by) == 0 && bx.scale() == by.scale()
-          : x.equals(y);
-      if (!eq) {
-        return false;
-      }
-    }
-    return true;
+    OracleRows.assertEqual(spark, table.sqlAt(main), columns, expected, where);
   }
 
   private static String order(String id, int line, String country, int store, int qty, String price, Instant at) {
