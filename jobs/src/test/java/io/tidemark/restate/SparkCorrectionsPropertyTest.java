@@ -123,7 +123,7 @@ class SparkCorrectionsPropertyTest {
         "s3a://l/f/arrival=0001/\ud83d\ude00.jsonl", null};
     Instant t0 = Instant.parse("1969-12-31T23:59:59.999999Z");
     int keys = 0;
-    for (int round = 0; round < 6; round++) {
+    for (int round = 0; round < 4; round++) {
       GeneratedFeeds.Fact fact = gen.fact("f" + round);
       SplittableRandom rng = gen.random();
       List<Occurrence> all = new ArrayList<>();
@@ -135,7 +135,7 @@ class SparkCorrectionsPropertyTest {
       assertThat(firstsBySpark(fact.feed(), all, gen)).as(GeneratedFeeds.describe(fact.feed())).isEqualTo(byRule);
       keys += byRule.size();
     }
-    assertThat(keys).isGreaterThan(30);
+    assertThat(keys).isGreaterThan(20);
   }
 
   /** Each key's first occurrence by the core's order: its values and where it came from, as SQL compares them. */
@@ -184,7 +184,7 @@ class SparkCorrectionsPropertyTest {
   @Test
   void theLateChangesOfGeneratedDimensionsAreTheCoresRule() {
     GeneratedFeeds gen = new GeneratedFeeds(4);
-    for (int round = 0; round < 6; round++) {
+    for (int round = 0; round < 4; round++) {
       DimensionSchema d = gen.dimension("d" + round);
       List<List<Object>> raw = gen.changes(d, 200);
       List<Instant> times = raw.stream().map(r -> (Instant) r.get(d.feed().columns().index(d.changeTime())))
