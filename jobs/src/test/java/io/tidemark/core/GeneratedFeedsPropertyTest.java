@@ -103,6 +103,11 @@ class GeneratedFeedsPropertyTest {
       }
     }
     assertThat(windows).isGreaterThan(DECLARATIONS * 5);
+    for (String f : List.of("sum", "min", "max")) {
+      assertThat(gen.features()).as(f).contains(f + " of int", f + " of bigint", f + " of double", f + " of decimal");
+    }
+    assertThat(gen.features()).contains("count", "min of date", "max of date", "min of string", "max of timestamp",
+        "composite group", "group decimal", "group date", "group boolean", "window not dividing an hour");
   }
 
   private static void assertSum(String at, Measure measure, List<Object> values, Object v) {
@@ -185,6 +190,9 @@ class GeneratedFeedsPropertyTest {
           .isEqualTo(sqlSet(history.stream().filter(v -> from.containsKey(v.key())).toList()));
     }
     assertThat(versions).isGreaterThan(DECLARATIONS * 2);
+    assertThat(gen.features()).contains("composite key", "key int", "key bigint", "key string", "key date",
+        "key decimal", "boolean marker", "string marker", "no marker", "attribute double", "attribute decimal",
+        "attribute date", "attribute boolean", "attribute string");
   }
 
   /**

@@ -136,6 +136,7 @@ class SparkCorrectionsPropertyTest {
       keys += byRule.size();
     }
     assertThat(keys).isGreaterThan(20);
+    assertThat(gen.features()).contains("composite key", "key decimal", "key date", "key string", "key int");
   }
 
   /** Each key's first occurrence by the core's order: its values and where it came from, as SQL compares them. */
@@ -191,6 +192,8 @@ class SparkCorrectionsPropertyTest {
           .sorted().toList();
       assertLateChangesAreTheRules(d, raw, times.get(times.size() / 2), gen, gen.random());
     }
+    assertThat(gen.features()).contains("composite key", "key decimal", "key date", "boolean marker",
+        "string marker", "attribute double");
   }
 
   /**

@@ -207,5 +207,7 @@ class Scd2EnginesPropertyTest {
           + "lacks").isEqualTo(unlogged);
     }
     assertThat(versions).isGreaterThan(8);
+    assertThat(gen.features()).contains("composite key", "key decimal", "key date", "boolean marker",
+        "string marker", "attribute double");
   }
 }

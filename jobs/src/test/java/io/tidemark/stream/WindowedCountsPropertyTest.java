@@ -99,5 +99,7 @@ class WindowedCountsPropertyTest {
       frame.unpersist();
     }
     assertThat(windows).isGreaterThan(30);
+    assertThat(gen.features()).contains("sum of double", "sum of decimal", "composite group",
+        "window not dividing an hour").anyMatch(f -> f.startsWith("min of")).anyMatch(f -> f.startsWith("max of"));
   }
 }

@@ -64,6 +64,11 @@ public final class GeneratedFeeds {
   private final SplittableRandom rng;
   /** Names this generator does not give columns. */
   private final Set<String> avoided = new java.util.HashSet<>();
+  /** How many facts and dimensions it declared: what cycles through the kinds of keys and markers. */
+  private int facts;
+  private int dimensions;
+  /** What its declarations have had, for the tests to hold that they covered what they mean to. */
+  private final Set<String> features = new java.util.TreeSet<>();
   /** Per column (by identity of its declaration), the few values rows draw from. */
   private final Map<Column, List<Object>> pools = new HashMap<>();
   /** Per declaration, the instants its event or change times draw from. */
@@ -91,18 +96,19 @@ public final class GeneratedFeeds {
 
   // ---- declarations
 
-  /** A fact feed named {@code name}: a key of 1-3 columns, an event time, 2-5 other columns; 1-2 aggregates. */
+  /**
+   * A fact feed named {@code name}: a key of 1-3 columns, an event time, 3-5 other columns (a double, a decimal and a
+   * date among them); 1-2 aggregates.
+   */
   public Fact fact(String name) {
+    int n = facts++;
     List<String> names = names(9);
-    List<Column> key = new ArrayList<>();
-    int nKey = rng.nextInt(1, 4);
-    for (int i = 0; i < nKey; i++) {
-      key.add(Column.of(names.remove(0), type(KEY_TYPES)));
-    }
+    List<Column> key = key(names, n);
     Column time = Column.of(names.remove(0) + "_ts", Type.TIMESTAMP);
-    List<Column> other = new ArrayList<>();
-    int nOther = rng.nextInt(2, 6);
-    for (int i = 0; i < nOther; i++) {
+    // a double, a decimal and a date for the measures, then others of any type
+    List<Column> other = new ArrayList<>(List.of(Column.of(names.remove(0), Type.DOUBLE),
+        Column.of(names.remove(0), type(new Type[] {null})), Column.of(names.remove(0), Type.DATE)));
+    for (int i = rng.nextInt(0, 3); i > 0; i--) {
       other.add(Column.of(names.remove(0), type(OTHER_TYPES)));
     }
     List<Column> columns = new ArrayList<>(key);
@@ -116,10 +122,40 @@ public final class GeneratedFeeds {
     for (int i = rng.nextInt(1, 3); i > 0; i--) {
       aggregations.add(aggregation(feed));
     }
+    for (Aggregation a : aggregations) {
+      a.measures().forEach(m -> features.add(m.function().fileName() + (m.of() == null ? ""
+          : " of " + m.of().type().kind().name().toLowerCase(java.util.Locale.ROOT))));
+      features.add(a.groupBy().size() > 1 ? "composite group" : "group of one");
+      a.groupBy().forEach(g -> features.add("group " + g.type().kind().name().toLowerCase(java.util.Locale.ROOT)));
+      if (Duration.ofHours(1).toSeconds() % a.windows().size().toSeconds() != 0) {
+        features.add("window not dividing an hour");
+      }
+    }
     return new Fact(feed, aggregations);
   }
 
-  /** A windowed aggregate of the feed: a random window, 1-3 grouping columns, 1-4 measures. */
+  /**
+   * A key of 1-3 columns, their count and types cycling with {@code n} (so that a few declarations have keys of every
+   * type and arity): column j of declaration n is of {@code KEY_TYPES[(n + 2j) % 5]}.
+   */
+  private List<Column> key(List<String> names, int n) {
+    List<Column> key = new ArrayList<>();
+    int nKey = 1 + n % 3;
+    for (int j = 0; j < nKey; j++) {
+      Type t = KEY_TYPES[(n + 2 * j) % KEY_TYPES.length];
+      key.add(Column.of(names.remove(0), t != null ? t : type(new Type[] {null})));
+    }
+    features.add(nKey > 1 ? "composite key" : "key of one");
+    key.forEach(k -> features.add("key " + k.type().kind().name().toLowerCase(java.util.Locale.ROOT)));
+    return key;
+  }
+
+  /** What the declarations made so far have had: key types and arities, measures, markers, attribute types. */
+  public Set<String> features() {
+    return java.util.Collections.unmodifiableSet(features);
+  }
+
+  /** A windowed aggregate of the feed: a random window, 1-3 grouping columns, a sum, a min or max, 0-2 more. */
   public Aggregation aggregation(FeedSchema feed) {
     List<Column> groupable = feed.columns().columns().stream()
         .filter(c -> !c.type().equals(Type.DOUBLE) && !c.type().equals(Type.TIMESTAMP)).toList();
@@ -131,8 +167,9 @@ public final class GeneratedFeeds {
     List<Measure> measures = new ArrayList<>();
     List<Column> numeric = feed.columns().columns().stream().filter(c -> c.type().isNumeric()).toList();
     List<Column> ordered = feed.columns().columns().stream().filter(c -> c.type().isOrdered()).toList();
-    for (int i = rng.nextInt(1, 5); i > 0; i--) {
-      int f = rng.nextInt(4);
+    // a sum and a least or greatest value, then 0-2 measures of any function
+    for (int i = rng.nextInt(2, 5); i > 0; i--) {
+      int f = measures.isEmpty() ? 1 : measures.size() == 1 ? rng.nextInt(2, 4) : rng.nextInt(4);
       String n = measureName(taken);
       if (f == 0 || f == 1 && numeric.isEmpty()) {
         measures.add(Measure.count(n));
@@ -151,29 +188,33 @@ public final class GeneratedFeeds {
    * now and then, and a delete marker: a boolean (true or false marks a delete), a string, or none.
    */
   public DimensionSchema dimension(String name) {
+    int n = dimensions++;
     List<String> names = names(9);
-    List<Column> key = new ArrayList<>();
-    int nKey = rng.nextInt(1, 4);
-    for (int i = 0; i < nKey; i++) {
-      key.add(Column.of(names.remove(0), type(KEY_TYPES)));
-    }
+    List<Column> key = key(names, n);
     Column time = Column.of(names.remove(0) + "_ts", Type.TIMESTAMP);
     List<Column> attributes = new ArrayList<>();
     int nAttributes = rng.nextInt(1, 4);
     for (int i = 0; i < nAttributes; i++) {
-      attributes.add(Column.of(names.remove(0), type(ATTRIBUTE_TYPES)));
+      // every other dimension tracks a double first: -0.0 and 0.0, NaN
+      attributes.add(Column.of(names.remove(0), i == 0 && n % 2 == 0 ? Type.DOUBLE : type(ATTRIBUTE_TYPES)));
     }
+    attributes.forEach(a -> features.add("attribute " + a.type().kind().name().toLowerCase(java.util.Locale.ROOT)));
     List<Column> columns = new ArrayList<>(key);
     columns.add(time);
     columns.addAll(attributes);
     DeleteMarker marker = null;
-    int m = rng.nextInt(10);
-    if (m < 9) {
-      Column c = Column.of(names.remove(0), m < 5 ? Type.BOOLEAN : Type.STRING);
-      marker = new DeleteMarker(c, m < 5 ? (Object) (m != 0) : m < 7 ? "D" : "deleted");
+    // the marker cycles: a boolean true, a string, a boolean false, another string, none
+    int m = n % 5;
+    if (m < 4) {
+      boolean bool = m % 2 == 0;
+      Column c = Column.of(names.remove(0), bool ? Type.BOOLEAN : Type.STRING);
+      marker = new DeleteMarker(c, bool ? (Object) (m == 0) : m == 1 ? "D" : "deleted");
       columns.add(c);
       // the marker's value among others of its type (a string marker's in another case, empty)
-      pools.put(c, m < 5 ? List.of(true, false) : List.of(marker.value(), "d", "U", ""));
+      pools.put(c, bool ? List.of(true, false) : List.of(marker.value(), "d", "U", ""));
+      features.add(bool ? "boolean marker" : "string marker");
+    } else {
+      features.add("no marker");
     }
     if (rng.nextInt(3) == 0) {
       columns.add(Column.of(names.remove(0), type(OTHER_TYPES)));
