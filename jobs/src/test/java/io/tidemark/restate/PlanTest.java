@@ -30,11 +30,12 @@ class PlanTest {
         .containsEntry("tidemark.mark.snapshot.raw.events", "12")
         .containsEntry("tidemark.previous.mark.snapshot.raw.events", "11")
         .containsEntry("tidemark.mark.watermark.windowed-counts", "2026-01-01T00:20:00Z")
+        .containsEntry("tidemark.records-planned", "4")
         .doesNotContainKey("tidemark.mark.watermark.scd2");
     assertThat(back.now().snapshot(RAW_CHANGES)).contains(7L);
     assertThat(back.previous().snapshot(RAW_CHANGES)).as("a mark the previous run lacks").isEmpty();
     assertThat(back.now().watermark(Seed.SCD2)).isEmpty();
-    assertThat(plan.summary()).isEqualTo("planned: 3 window(s), 4 event(s), 1 dimension change(s)");
+    assertThat(plan.summary()).isEqualTo("planned: 3 window(s), 4 record(s), 1 dimension change(s)");
     assertThat(new Plan("42", "b", 1, "h", "base1", Optional.empty(), Marks.none(), now, 0, 0, 0).summary())
         .isEqualTo("nothing to restate");
   }
