@@ -123,7 +123,7 @@ class SparkCorrectionsPropertyTest {
         "s3a://l/f/arrival=0001/\ud83d\ude00.jsonl", null};
     Instant t0 = Instant.parse("1969-12-31T23:59:59.999999Z");
     int keys = 0;
-    for (int round = 0; round < 4; round++) {
+    for (int round = 0; round < 3; round++) {
       GeneratedFeeds.Fact fact = gen.fact("f" + round);
       SplittableRandom rng = gen.random();
       List<Occurrence> all = new ArrayList<>();
@@ -135,7 +135,7 @@ class SparkCorrectionsPropertyTest {
       assertThat(firstsBySpark(fact.feed(), all, gen)).as(GeneratedFeeds.describe(fact.feed())).isEqualTo(byRule);
       keys += byRule.size();
     }
-    assertThat(keys).isGreaterThan(20);
+    assertThat(keys).isGreaterThan(15);
     assertThat(gen.features()).contains("composite key", "key decimal", "key date", "key string", "key int");
   }
 
@@ -185,7 +185,7 @@ class SparkCorrectionsPropertyTest {
   @Test
   void theLateChangesOfGeneratedDimensionsAreTheCoresRule() {
     GeneratedFeeds gen = new GeneratedFeeds(4);
-    for (int round = 0; round < 4; round++) {
+    for (int round = 0; round < 3; round++) {
       DimensionSchema d = gen.dimension("d" + round);
       List<List<Object>> raw = gen.changes(d, 200);
       List<Instant> times = raw.stream().map(r -> (Instant) r.get(d.feed().columns().index(d.changeTime())))

@@ -169,7 +169,7 @@ class Scd2EnginesPropertyTest {
   void onGeneratedDimensionsTheSparkPlansAreTheCoresRules() {
     GeneratedFeeds gen = new GeneratedFeeds(39);
     int versions = 0;
-    for (int round = 0; round < 4; round++) {
+    for (int round = 0; round < 3; round++) {
       DimensionSchema d = gen.dimension("d" + round);
       String what = GeneratedFeeds.describe(d);
       List<List<Object>> raw = gen.changes(d, gen.random().nextInt(20, 120));
@@ -206,7 +206,7 @@ class Scd2EnginesPropertyTest {
       assertThat(values(Scd2ChangeLog.unlogged(allLog.distinct(), earlierLog))).as(what + ": the changes the log "
           + "lacks").isEqualTo(unlogged);
     }
-    assertThat(versions).isGreaterThan(8);
+    assertThat(versions).isGreaterThan(6);
     assertThat(gen.features()).contains("composite key", "key decimal", "key date", "boolean marker",
         "string marker", "attribute double");
   }
