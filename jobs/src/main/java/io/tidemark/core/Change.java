@@ -33,8 +33,23 @@ public record Change(List<Object> key, Instant at, boolean deleted, List<Object>
     return new Change(key, at, true, Collections.nCopies(attributes, null));
   }
 
-  /** The same state as {@code o} sets: both deletes, or the same attributes. */
+  /** The same state as {@code o} sets: both deletes, or the same attributes as SQL compares them. */
   public boolean sameState(Change o) {
-    return deleted == o.deleted && (deleted || Objects.equals(attributes, o.attributes));
+    return deleted == o.deleted && (deleted || SqlOrder.same(attributes, o.attributes));
+  }
+
+  /**
+   * The same change as SQL's null-safe equality tells changes apart ({@link SqlOrder#same}: -0.0 is 0.0), as the Spark
+   * plans do (a change log's join, a distinct), so that both engines apply a change once.
+   */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Change c && deleted == c.deleted && Objects.equals(at, c.at) && SqlOrder.same(key, c.key)
+        && SqlOrder.same(attributes, c.attributes);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(SqlOrder.hash(key), at, deleted, SqlOrder.hash(attributes));
   }
 }

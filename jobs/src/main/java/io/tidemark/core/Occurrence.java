@@ -55,20 +55,6 @@ public record Occurrence(List<Object> values, Long batchId, String sourceFile, I
 
   /** The same record as a row of the feed's: column by column, as SQL's null-safe equality has it. */
   public static boolean sameRecord(List<Object> a, List<Object> b) {
-    if (a.size() != b.size()) {
-      return false;
-    }
-    for (int i = 0; i < a.size(); i++) {
-      Object x = a.get(i);
-      Object y = b.get(i);
-      boolean same = x == null || y == null ? x == y
-          : x instanceof Double dx && y instanceof Double dy ? SqlOrder.DOUBLES.compare(dx, dy) == 0
-          : x instanceof java.math.BigDecimal bx && y instanceof java.math.BigDecimal by ? bx.compareTo(by) == 0
-          : x.equals(y);
-      if (!same) {
-        return false;
-      }
-    }
-    return true;
+    return SqlOrder.same(a, b);
   }
 }

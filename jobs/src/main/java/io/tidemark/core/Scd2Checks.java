@@ -77,9 +77,9 @@ public final class Scd2Checks {
 
   /**
    * The column of the view {@code changes} that says whether a change is a delete (the checks hand them the changes
-   * normalized: {@link #changesSchema}).
+   * normalized: {@link #changesSchema}); named apart from the dimension's key and change time.
    */
-  public static final String DELETED = "deleted";
+  public static final String DELETED = "__deleted";
 
   /** The normalized changes the checks read: the key, the change time, {@value #DELETED}. */
   public static Schema changesSchema(DimensionSchema d) {

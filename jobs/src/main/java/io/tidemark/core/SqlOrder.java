@@ -74,6 +74,39 @@ public final class SqlOrder {
   /** How far apart two floating sums of the same values may be, relative to the larger. */
   public static final double RELATIVE = 1e-9;
 
+  /**
+   * Whether two lists of values are equal as SQL's null-safe equality has them, value by value: -0.0 is 0.0, NaN is
+   * NaN, decimals by value (Java's equality tells the first and the last apart).
+   */
+  public static boolean same(java.util.List<Object> a, java.util.List<Object> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      Object x = a.get(i);
+      Object y = b.get(i);
+      boolean same = x == null || y == null ? x == y
+          : x instanceof Double dx && y instanceof Double dy ? DOUBLES.compare(dx, dy) == 0
+          : x instanceof java.math.BigDecimal bx && y instanceof java.math.BigDecimal by ? bx.compareTo(by) == 0
+          : x.equals(y);
+      if (!same) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A hash of values that {@link #same} holds equal. */
+  public static int hash(java.util.List<Object> values) {
+    int h = 1;
+    for (Object v : values) {
+      Object n = v instanceof Double d && d == 0.0 ? (Object) 0.0
+          : v instanceof java.math.BigDecimal d ? d.stripTrailingZeros() : v;
+      h = 31 * h + java.util.Objects.hashCode(n);
+    }
+    return h;
+  }
+
   /** Spark's equality in a join or a comparison of doubles: -0.0 equals 0.0, NaN equals NaN. */
   public static boolean sameDouble(Double a, Double b) {
     return a != null && b != null && DOUBLES.compare(a, b) == 0;

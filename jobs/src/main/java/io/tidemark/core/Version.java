@@ -19,6 +19,22 @@ public record Version(List<Object> key, List<Object> attributes, Instant validFr
     attributes = Collections.unmodifiableList(new ArrayList<>(attributes));
   }
 
+  /**
+   * The same version as SQL's null-safe equality tells rows apart ({@link SqlOrder#same}: -0.0 is 0.0), as the Spark
+   * plan of the difference does.
+   */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Version v && SqlOrder.same(key, v.key) && SqlOrder.same(attributes, v.attributes)
+        && java.util.Objects.equals(validFrom, v.validFrom) && java.util.Objects.equals(validTo, v.validTo)
+        && java.util.Objects.equals(current, v.current);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hash(SqlOrder.hash(key), SqlOrder.hash(attributes), validFrom, validTo, current);
+  }
+
   /** Its identity in the dimension: the key and when it starts (what a MERGE matches on). */
   public Id id() {
     return new Id(key, validFrom);

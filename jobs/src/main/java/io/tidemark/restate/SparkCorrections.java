@@ -50,6 +50,9 @@ import org.apache.spark.storage.StorageLevel;
 final class SparkCorrections implements Corrections {
   private static final String OLD_ROWS = RestatementRecords.OLD_ROWS.name();
   private static final String FRESH = "__fresh_";
+  /** The columns a plan adds (named apart from a feed's, which may be called rank). */
+  private static final String RANK = "__rank";
+  private static final String SAME_ROWS = "__same_rows";
   private static final String OLD = "__old_";
 
   private final SparkSession spark;
@@ -290,8 +293,8 @@ final class SparkCorrections implements Corrections {
       Dataset<Row> keys = candidates.select(names(declared.key())).distinct();
       Dataset<Row> first = asOf(raw, now.snapshot(raw.toString()).get()).where(inRange)
           .join(keys, key)
-          .withColumn("rank", row_number().over(firstOccurrence(f.schema())))
-          .where(col("rank").equalTo(1))
+          .withColumn(RANK, row_number().over(firstOccurrence(f.schema())))
+          .where(col(RANK).equalTo(1))
           .where(col(time).leq(lit(Timestamp.from(w))))
           .select(SparkRows.columns(declared.columns()));
       Dataset<Row> current = spark.table(at(f.dedupTable())).where(inRange).join(keys, key);
@@ -303,10 +306,10 @@ final class SparkCorrections implements Corrections {
         alike = alike == null ? eq : alike.and(eq);
       }
       Column[] currentKey = declared.key().stream().map(c -> current.col(c.name())).toArray(Column[]::new);
-      Dataset<Row> same = current.join(first, alike).groupBy(currentKey).agg(count(lit(1)).as("same_rows"));
+      Dataset<Row> same = current.join(first, alike).groupBy(currentKey).agg(count(lit(1)).as(SAME_ROWS));
       return first.join(held, key, "left").join(same, key, "left")
-          .na().fill(0L, new String[] {OLD_ROWS, "same_rows"})
-          .where(col(OLD_ROWS).notEqual(1).or(col("same_rows").notEqual(1)))
+          .na().fill(0L, new String[] {OLD_ROWS, SAME_ROWS})
+          .where(col(OLD_ROWS).notEqual(1).or(col(SAME_ROWS).notEqual(1)))
           .select(SparkRows.columns(new io.tidemark.core.Schema(out)));
     }
 

@@ -39,8 +39,11 @@ public final class SparkScd2Difference {
     return upserts.unionByName(gone);
   }
 
-  /** What to do with a version of the difference: {@link #UPSERT} or {@link #DELETE}. */
-  private static final String OP = "op";
+  /**
+   * What to do with a version of the difference: {@link #UPSERT} or {@link #DELETE}; named apart from the
+   * dimension's columns (an attribute may be called op).
+   */
+  private static final String OP = "__op";
 
   /**
    * One MERGE: versions to insert or correct, keyed on (key, valid from), and versions to remove; every other

@@ -26,8 +26,10 @@ import org.apache.spark.sql.expressions.WindowSpec;
 public final class SparkScd2History {
   private SparkScd2History() {}
 
-  /** The column a plan adds that says whether a change is a delete. */
+  /** The columns a plan adds (named apart from a feed's, which may be called rank or repeat). */
   private static final String DELETED = "__deleted";
+  private static final String RANK = "__rank";
+  private static final String REPEAT = "__repeat";
 
   /** Whether a row of the feed's (or the log's) columns is a delete: its marker holds the marker's value. */
   public static Column isDelete(DimensionSchema d) {
@@ -74,9 +76,9 @@ public final class SparkScd2History {
     WindowSpec byTime = Window.partitionBy(key).orderBy(time);
     Dataset<Row> settled = normalize(changes, d)
         .withColumn(DELETED, isDelete(d))
-        .withColumn("rank", row_number().over(sameInstant))
-        .where(col("rank").equalTo(1))
-        .drop("rank");
+        .withColumn(RANK, row_number().over(sameInstant))
+        .where(col(RANK).equalTo(1))
+        .drop(RANK);
     Column sameAsBefore = col(DELETED).eqNullSafe(lag(DELETED, 1).over(byTime));
     for (io.tidemark.core.Column a : d.attributes()) {
       sameAsBefore = sameAsBefore.and(col(a.name()).eqNullSafe(lag(a.name(), 1).over(byTime)));
@@ -88,8 +90,8 @@ public final class SparkScd2History {
     version.add(col(validTo));
     version.add(col(validTo).isNull().as(DimensionSchema.IS_CURRENT.name()));
     return settled
-        .withColumn("repeat", sameAsBefore)
-        .where(col("repeat").unary_$bang())
+        .withColumn(REPEAT, sameAsBefore)
+        .where(col(REPEAT).unary_$bang())
         .withColumn(validTo, lead(time, 1).over(byTime))
         .where(col(DELETED).unary_$bang())
         .select(version.toArray(new Column[0]));

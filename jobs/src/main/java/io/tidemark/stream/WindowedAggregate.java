@@ -25,6 +25,9 @@ import org.apache.spark.sql.SparkSession;
  * are dropped (the restatement job picks them up from the raw archive).
  */
 public final class WindowedAggregate {
+  /** The window's struct, named apart from the feed's columns (one may be called window). */
+  private static final String WINDOW = "__window";
+
   private WindowedAggregate() {}
 
   /**
@@ -34,12 +37,12 @@ public final class WindowedAggregate {
    */
   static Dataset<Row> windows(Dataset<Row> records, Aggregation a, Column eventTime) {
     List<org.apache.spark.sql.Column> groups = new ArrayList<>();
-    groups.add(window(col(eventTime.name()), Durations.spark(a.windows().size())));
+    groups.add(window(col(eventTime.name()), Durations.spark(a.windows().size())).as(WINDOW));
     a.groupBy().forEach(g -> groups.add(col(g.name())));
     org.apache.spark.sql.Column[] measures = SparkAggregates.measures(a);
     List<org.apache.spark.sql.Column> out = new ArrayList<>();
     a.groupBy().forEach(g -> out.add(col(g.name())));
-    out.add(col("window.start").as(a.windowStart().name()));
+    out.add(col(WINDOW + ".start").as(a.windowStart().name()));
     a.measures().forEach(m -> out.add(col(m.name())));
     return records.groupBy(groups.toArray(new org.apache.spark.sql.Column[0]))
         .agg(measures[0], java.util.Arrays.copyOfRange(measures, 1, measures.length))

@@ -2,7 +2,9 @@ package io.tidemark.land;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.land.SeedScenarios;
+import io.tidemark.pipeline.Feed;
+import io.tidemark.testing.Seed;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.regex.Matcher;
@@ -10,6 +12,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class LandingLayoutTest {
+  private static final List<String> FEEDS = Seed.PIPELINE.feeds().stream().map(Feed::name).toList();
 
   @Test
   void writesFourDigitsUnderTheFeedsDirectory() {
@@ -19,10 +22,12 @@ class LandingLayoutTest {
 
   @Test
   void readsBackWhatItWrites() {
-    for (Feed feed : Feed.values()) {
+    List<String> feeds = new java.util.ArrayList<>(FEEDS);
+    feeds.add("order_lines_2");
+    for (String feed : feeds) {
       for (int n : new int[] {1, 42, LandingLayout.MAX_ARRIVAL}) {
         String path = LandingLayout.path(feed, n, "part-1.jsonl");
-        assertThat(LandingLayout.parse(path)).contains(new LandingLayout.Place(feed, n, "part-1.jsonl"));
+        assertThat(LandingLayout.parse(path, feeds)).contains(new LandingLayout.Place(feed, n, "part-1.jsonl"));
         assertThat(LandingLayout.arrivalOf("s3a://bucket/prefix/" + path)).isEqualTo(OptionalInt.of(n));
       }
     }
@@ -32,8 +37,10 @@ class LandingLayoutTest {
   void parsesOnlyTheLayoutsFiles() {
     for (String other : new String[] {"events/arrival=0001/.hidden", "events/arrival=0001/deeper/a.jsonl",
         "orders/arrival=0001/a.jsonl", "events/arrival=1/a.jsonl", "events/a.jsonl", "x/events/arrival=0001/a.jsonl"}) {
-      assertThat(LandingLayout.parse(other)).as(other).isEqualTo(Optional.empty());
+      assertThat(LandingLayout.parse(other, FEEDS)).as(other).isEqualTo(Optional.empty());
     }
+    assertThat(LandingLayout.parse("orders/arrival=0001/a.jsonl", List.of("orders"))).as("a feed the pipeline declares")
+        .contains(new LandingLayout.Place("orders", 1, "a.jsonl"));
     assertThat(LandingLayout.arrivalOf("file:/data/events/part-1.jsonl")).isEmpty();
   }
 
@@ -47,6 +54,6 @@ class LandingLayoutTest {
 
   @Test
   void namesTheFeedsDirectoriesInMessages() {
-    assertThat(LandingLayout.feedDirs()).isEqualTo("events/arrival=NNNN/ or companies/arrival=NNNN/");
+    assertThat(LandingLayout.feedDirs(FEEDS)).isEqualTo("events/arrival=NNNN/ or companies/arrival=NNNN/");
   }
 }
