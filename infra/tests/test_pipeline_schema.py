@@ -48,6 +48,8 @@ def test_the_shipped_files_validate():
     (lambda p: p["dimensions"][0].pop("change_time"), "'change_time' is a required"),
     (lambda p: p["tables"].update(rejected="rejected"), "does not match"),
     (lambda p: p["facts"][0]["raw"].update(stream="all"), "should not be valid"),
+    (lambda p: p["facts"][0]["columns"][2].update(name="window"), "should not be valid"),
+    (lambda p: p["facts"][0]["columns"][2].update(name="__amount"), "does not match"),
 ])
 def test_mistakes_a_schema_sees_are_refused(change, words):
     p = copy.deepcopy(seed())

@@ -201,6 +201,11 @@ public final class PipelineFile {
       throw (startVal == null ? a.self() : startVal).bad("the window's start column " + start
           + " is named like a grouping column");
     }
+    if (columns.names().stream().anyMatch(c -> c.equalsIgnoreCase(start))) {
+      // a recount reading the feed's column of that name would read window starts instead
+      throw (startVal == null ? a.self() : startVal).bad("the window's start column " + start + " is named like a "
+          + "column of the feed " + feed + "; name it otherwise (window_start: ...)");
+    }
     for (Val mv : ms) {
       Obj m = mv.obj();
       m.only("name", "function", "column");
@@ -225,6 +230,13 @@ public final class PipelineFile {
       if (fn == Measure.Function.SUM && !of.type().isNumeric()) {
         throw m.required("column").bad("sum over " + of + ", " + of.type().phrase() + ": sum needs int, long, "
             + "double or decimal");
+      }
+      if (fn == Measure.Function.SUM && of.type().kind() == Type.Kind.DECIMAL
+          && of.type().precision() + 10 > Type.MAX_PRECISION) {
+        // Spark sums a decimal(p,s) as decimal(p+10,s) up to 38 digits, and past them gives null, not an error
+        throw m.required("column").bad("sum over " + of + ", " + of.type().phrase() + ": its sum needs "
+            + (of.type().precision() + 10) + " digits, more than the 38 a decimal holds; declare the column with a "
+            + "precision of 28 or less");
       }
       if (of != null && !of.type().isOrdered()) {
         throw m.required("column").bad(fn.fileName() + " over " + of + ", " + of.type().phrase() + ": it needs a "
@@ -475,8 +487,32 @@ public final class PipelineFile {
       throw v.bad(what + "'s name '" + name + "' is not a plain SQL identifier (letters, digits, _; not starting "
           + "with a digit)");
     }
+    if (SQL_WORDS.contains(name.toLowerCase(Locale.ROOT))) {
+      throw v.bad(what + "'s name '" + name + "' is a word SQL reserves, which the audits' SQL cannot take as a "
+          + "column's name; name it otherwise (e.g. " + name + "_)");
+    }
+    if (name.startsWith("__")) {
+      throw v.bad(what + "'s name '" + name + "' starts with __, which tidemark's plans keep for their own columns");
+    }
     return name;
   }
+
+  /**
+   * The words DuckDB's parser does not take as a bare column name (its reserved and type-or-function keywords, from
+   * {@code duckdb_keywords()}; Spark's reserved words are among them): the audits recompute in DuckDB with the
+   * columns' names as written.
+   */
+  private static final Set<String> SQL_WORDS = Set.of("all", "analyse", "analyze", "and", "any", "array", "as",
+      "asc", "asymmetric", "both", "case", "cast", "check", "collate", "column", "constraint", "create", "default",
+      "deferrable", "desc", "describe", "distinct", "do", "else", "end", "except", "false", "fetch", "for", "foreign",
+      "from", "group", "having", "in", "initially", "intersect", "into", "lambda", "lateral", "leading", "limit",
+      "not", "null", "offset", "on", "only", "or", "order", "pivot", "pivot_longer", "pivot_wider", "placing",
+      "primary", "qualify", "references", "returning", "select", "show", "some", "summarize", "symmetric", "table",
+      "then", "to", "trailing", "true", "union", "unique", "unpivot", "using", "variadic", "when", "where", "window",
+      "with", "anti", "asof", "at", "authorization", "binary", "by", "collation", "columns", "concurrently", "cross",
+      "freeze", "full", "generated", "glob", "ilike", "inner", "is", "isnull", "join", "left", "like", "map",
+      "natural", "notnull", "outer", "overlaps", "positional", "right", "semi", "similar", "struct", "tablesample",
+      "try_cast", "tuple", "unpack", "verbose");
 
   private static Set<String> reserved() {
     Set<String> out = new java.util.TreeSet<>(Ingest.SCHEMA.names());

@@ -15,7 +15,6 @@ import io.tidemark.core.Fields;
 import io.tidemark.core.Ingest;
 import io.tidemark.core.Measure;
 import io.tidemark.core.Occurrence;
-import io.tidemark.core.RestatementRecords;
 import io.tidemark.lakehouse.spark.SparkAggregates;
 import io.tidemark.lakehouse.spark.SparkRows;
 import io.tidemark.lakehouse.spark.SparkWindows;
@@ -48,7 +47,10 @@ import org.apache.spark.storage.StorageLevel;
  * measures are compared by the core's rule ({@link Aggregation#same}: floating sums within a relative 1e-9).
  */
 final class SparkCorrections implements Corrections {
-  private static final String OLD_ROWS = RestatementRecords.OLD_ROWS.name();
+  /** How many rows the table holds for a key (a feed may have a column called old_rows). */
+  private static final io.tidemark.core.Column HELD = io.tidemark.core.Column.of("__old_rows",
+      io.tidemark.core.Type.BIGINT);
+  private static final String OLD_ROWS = HELD.name();
   private static final String FRESH = "__fresh_";
   /** The columns a plan adds (named apart from a feed's, which may be called rank). */
   private static final String RANK = "__rank";
@@ -81,7 +83,7 @@ final class SparkCorrections implements Corrections {
         for (Row r : work.records(f, declared).collectAsList()) {
           Fields row = SparkRows.fields(r);
           records.add(new CorrectionSet.RecordFix(f.name(), declared.keyOf(row),
-              row.values(declared.columns().columns()), row.bigint(RestatementRecords.OLD_ROWS)));
+              row.values(declared.columns().columns()), row.bigint(HELD)));
         }
       }
       for (DimensionFeed d : pipeline.dimensions()) {
@@ -266,7 +268,7 @@ final class SparkCorrections implements Corrections {
     Dataset<Row> records(FactFeed f, FeedSchema declared) {
       Optional<Instant> watermark = now.watermark(f.dedup().stream());
       List<io.tidemark.core.Column> out = new ArrayList<>(declared.columns().columns());
-      out.add(RestatementRecords.OLD_ROWS);
+      out.add(HELD);
       if (watermark.isEmpty()) {
         return empty(out);
       }

@@ -115,11 +115,25 @@ class PipelineFileTest {
       "{name: amount, type: double}|{name: amount, type: \"decimal(40,2)\"}|facts[events].columns[amount].type|1 <= precision <= 38",
       "table: raw.events}|table: raw events}|facts[events].raw.table|expected namespace.table, got 'raw events'",
       "{stream: raw, table|{stream: all, table|facts[events].raw.stream|not 'all'",
+      "{name: amount, type: double}|{name: Order, type: double}|facts[events].columns[Order].name|'Order' is a word SQL reserves",
+      "{name: n, function: count}|{name: at, function: count}|facts[events].aggregates[windowed-counts].measures[at].name|'at' is a word SQL reserves",
+      "{name: amount, type: double}|{name: __amount, type: double}|facts[events].columns[__amount].name|starts with __",
+      "window_start: w_start|window_start: amount|facts[events].aggregates[windowed-counts].window_start|named like a column of the feed events",
   })
   void aWrongFileIsOneLineNamingTheLineTheFieldAndWhatIsWrong(String from, String to, String where, String what) {
     String text = SEED_TEXT.replace(from, to);
     assertThat(text).as("the test changes the file").isNotEqualTo(SEED_TEXT);
     refused(text, changedLine(text), where, what);
+  }
+
+  @Test
+  void aDecimalSumPastWhatADecimalHolds() {
+    String text = SEED_TEXT.replace("{name: amount, type: double}", "{name: amount, type: \"decimal(30,2)\"}")
+        .replace("{name: n, function: count}", "{name: n, function: sum, column: amount}");
+    refused(text, lineOf(text, "function: sum, column: amount"),
+        "facts[events].aggregates[windowed-counts].measures[n].column", "its sum needs 40 digits, more than the 38");
+    String fits = text.replace("decimal(30,2)", "decimal(28,2)");
+    assertThat(PipelineFile.parse(fits, "x").aggregates().get(0).rule().schema().ddl()).endsWith("n DECIMAL(38,2)");
   }
 
   @Test
@@ -175,9 +189,9 @@ class PipelineFileTest {
               - {name: sensor, type: string}
               - {name: seq, type: long}
               - {name: value, type: "decimal(9,3)"}
-              - {name: at, type: timestamp}
+              - {name: read_at, type: timestamp}
             key: [sensor, seq]
-            event_time: at
+            event_time: read_at
             dedup: {watermark: 1 hour}
             aggregates:
               - name: per-sensor
@@ -201,7 +215,7 @@ class PipelineFileTest {
         "facts.per_sensor", "raw.sensors", "dims.sensors", "dims.sensors_changes");
     FactFeed f = p.facts().get(0);
     assertThat(f.schema().required()).as("the key and the time are required").extracting(Object::toString)
-        .containsExactly("sensor", "seq", "at");
+        .containsExactly("sensor", "seq", "read_at");
     assertThat(f.aggregates().get(0).rule().windowStart().name()).isEqualTo("window_start");
     DimensionFeed d = p.dimensions().get(0);
     assertThat(d.dimension().attributes()).as("every other column is tracked").extracting(Object::toString)
