@@ -199,19 +199,24 @@ class AirflowApi:
         return tis
 
 
-def published_arrivals(home: Home) -> dict[int, int]:
-    """How many publish commits on main name each arrival ("publish arrival k from ingest: ...", with the property
-    tidemark.published: the staging branch's commit it made main's); every one names a commit of the staging branch."""
+def published_arrivals(home: Home, feeds: tuple[str, ...] = ("events", "companies")) -> dict[int, int]:
+    """How many publish commits on main take in each arrival: a commit that names in its message and in its property
+    tidemark.arrivals.<feed> arrival k of each of `feeds` ("publish events arrival 3, companies arrival 3 from ingest:
+    ...", the seed's), with the property tidemark.published, the staging branch's commit it made main's; every one
+    names a commit of the staging branch."""
     staged = {c["hash"] for c in home.log("ingest")}
     out: dict[int, int] = {}
     for meta in home.log("main"):
-        published = meta.get("properties", {}).get("tidemark.published")
+        props = meta.get("properties", {})
+        published = props.get("tidemark.published")
         if published is None:
             continue
         assert published in staged, f"main's commit {meta['hash']} publishes {published}, not a commit of ingest"
-        found = re.match(r"publish arrival (\d+) from ingest: ", meta["message"])
-        if found:
-            out[int(found[1])] = out.get(int(found[1]), 0) + 1
+        numbers = {props.get(f"tidemark.arrivals.{feed}") for feed in feeds}
+        if len(numbers) == 1 and (k := numbers.pop()) is not None and k.isdigit():
+            said = ", ".join(f"{feed} arrival {k}" for feed in feeds)
+            assert meta["message"].startswith(f"publish {said} from ingest: "), meta["message"]
+            out[int(k)] = out.get(int(k), 0) + 1
     return out
 
 

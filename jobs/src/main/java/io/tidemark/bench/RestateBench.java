@@ -185,7 +185,7 @@ public final class RestateBench {
       Work.Counts w = Work.now().since(w0);
       long[] after = totals(lh, config);
       out.printf(Locale.ROOT, "%9d %6d %10.2f %10.2f %9d %9d %9d %9d %9d %6d %6d%n", history, days, first, measured,
-          r.windows().size(), r.events(), after[0] - before[0], after[1] - before[1], after[2] - before[2],
+          r.windows().size(), r.records(), after[0] - before[0], after[1] - before[1], after[2] - before[2],
           w.sparkJobs(), w.tableLoads());
       if (smallest == null) {
         smallest = measured;

@@ -30,8 +30,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
     description = {"Check the tables on the configured branch after the streams ran; exit 1 when a check fails.",
-        "The SCD2 invariants of the company dimension (one open version, no overlap, no gap but after a delete, "
-            + "equal to the rebuild from its change log), and for each dataset raw rows + rejected lines = lines "
+        "The SCD2 invariants of each dimension (one open version, no overlap, no gap but after a delete, "
+            + "equal to the rebuild from its change log), and for each feed raw rows + rejected lines = lines "
             + "landed (of the files under the landing prefix); then the finalized windows are printed and, per "
             + "arrival, what the stream runs recorded in the stream-batches table. Changes nothing."})
 final class CheckCommand implements Callable<Integer> {

@@ -120,15 +120,17 @@ final class DemoCommand implements Callable<Integer> {
 
   /**
    * The seed's arrivals, for a pipeline that declares the seed's feeds; else a small generated scenario of the
-   * pipeline's own feeds.
+   * pipeline's own feeds: what {@code tidemark land --scenario generated --events 200 --groups 5 --late-rate 0.05
+   * --malformed-rate 0.02 --arrivals 4 --changes 40 --keys 10} lands (the other settings the generator's defaults),
+   * so that tidemark_arrivals triggered with those settings replays the demo.
    */
   private static List<Arrival> arrivals(Pipeline p) {
     try {
       return Scenarios.named(SeedScenarios.ALL.name(), p, GeneratorSpec::defaults).arrivals();
     } catch (io.tidemark.land.LandingException e) {
       GeneratorSpec d = GeneratorSpec.defaults();
-      return new GeneratedScenario(new GeneratorSpec(d.seed(), 200, 5, d.duplicateRate(), 0.05, 1, 0.02, 4, 40, 10,
-          d.start(), 30), p).arrivals();
+      return new GeneratedScenario(new GeneratorSpec(d.seed(), 200, 5, d.duplicateRate(), 0.05, d.jumps(), 0.02, 4,
+          40, 10, d.start(), d.minutesPerArrival()), p).arrivals();
     }
   }
 

@@ -53,9 +53,9 @@ final class EvolveCommand implements Runnable {
   }
 
   @Command(name = "promote", mixinStandardHelpOptions = true,
-      description = {"Add <key> as a column of the feed's raw archive and of the tables its rows reach (events: the "
-          + "deduplicated events; companies: the SCD2 change log and the dimension, where a change of it makes a new "
-          + "version), on a branch of its own; backfill it from the rescued data (the dimension's history rebuilt); "
+      description = {"Add <key> as a column of the feed's raw archive and of the tables its rows reach (a fact feed: its "
+          + "deduplicated records; a dimension feed: its SCD2 change log and dimension, where a change of it makes a "
+          + "new version), on a branch of its own; backfill it from the rescued data (the dimension's history rebuilt); "
           + "audit the backfill in DuckDB; merge into the staging branch in one commit. Safe to kill and to rerun: a "
           + "promoted key is not promoted again."})
   static final class Promote implements Callable<Integer> {

@@ -29,12 +29,10 @@ final class Help {
       Map.entry("tidemark services status", "tidemark services status"),
       Map.entry("tidemark bootstrap", "tidemark bootstrap"),
       Map.entry("tidemark land", "tidemark land --scenario generated --events 50000 --arrivals 5 --seed 7"),
-      Map.entry("tidemark stream", "tidemark stream all"),
-      Map.entry("tidemark stream windowed-counts", "tidemark stream windowed-counts --counts-watermark \"30 minutes\""),
-      Map.entry("tidemark stream dedup", "tidemark stream dedup"),
-      Map.entry("tidemark stream raw", "tidemark stream raw --dataset companies"),
-      Map.entry("tidemark stream scd2", "tidemark stream scd2"),
-      Map.entry("tidemark stream all", "tidemark stream all --staging-branch dev"),
+      Map.entry("tidemark stream", "tidemark stream raw --feed companies"),
+      Map.entry("tidemark pipeline", "tidemark pipeline show"),
+      Map.entry("tidemark pipeline show", "tidemark pipeline show --pipeline pipelines/shop.yml --format json"),
+      Map.entry("tidemark pipeline check", "tidemark pipeline check pipelines/shop.yml"),
       Map.entry("tidemark publish", "tidemark publish --dry-run"),
       Map.entry("tidemark restate", "tidemark restate --report-dir /tmp/lateness"),
       Map.entry("tidemark restate plan", "tidemark restate plan --run-id 42"),
@@ -65,7 +63,7 @@ final class Help {
       Map.entry("tidemark sql", "tidemark sql --format json \"SELECT * FROM dims.companies@main\""),
       Map.entry("tidemark demo", "tidemark demo"),
       Map.entry("tidemark config", "tidemark config --nessie-ref dev"),
-      Map.entry("tidemark help", "tidemark help stream raw"));
+      Map.entry("tidemark help", "tidemark help restate merge"));
 
   private Help() {}
 

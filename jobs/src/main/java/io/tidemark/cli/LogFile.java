@@ -77,6 +77,10 @@ final class LogFile {
       if (!"help".equals(name)) {
         words.add(name);
       }
+      // a stream's name is a word of its command: each stream's runs are kept (and pruned) apart
+      if (p.commandSpec().userObject() instanceof StreamCommand && p.hasMatchedPositional(0)) {
+        words.add(p.matchedPositional(0).getValue().toString().replaceAll("[^A-Za-z0-9_.-]", "_"));
+      }
     }
     return words.isEmpty() ? "tidemark" : String.join("-", words);
   }

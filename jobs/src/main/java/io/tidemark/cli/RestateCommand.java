@@ -26,13 +26,13 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "restate", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Repair from the raw archives what the streams' watermarks dropped.",
-        "Finalized windows are recounted, the dedup's missing first occurrences added and surplus repeats removed, "
-            + "late company changes applied. Written on a Nessie branch restate-<run id>, audited (invariants, and "
+        "Every aggregate's finalized windows are recomputed, each dedup's missing first occurrences added and "
+            + "surplus repeats removed, each dimension's late changes applied. Written on a Nessie branch restate-<run id>, audited (invariants, and "
             + "DuckDB recounting from the raw Parquet files), merged into the staging branch (TIDEMARK_STAGING_BRANCH) "
             + "as one commit and tagged restated-<run id>; `tidemark publish` takes it to main. A failed audit leaves "
             + "the staging branch alone and the branch for inspection (exit code 1). With nothing to repair it "
             + "commits nothing.",
-        "When it restated something, it also prints, and writes as an HTML page with a chart, how late the events "
+        "When it restated something, it also prints, and writes as an HTML page with a chart, how late the records "
             + "were per arrival.",
         "",
         "With no stage every stage runs in order; each stage can also run alone, e.g. as an Airflow task: "
@@ -151,7 +151,7 @@ final class RestateCommand implements Callable<Integer> {
   @Command(name = "plan", mixinStandardHelpOptions = true, description = {"Cut branch restate-ID from the staging "
       + "branch (when missing) and record on it what will be corrected and the marks used (raw snapshot ids, stream "
       + "watermarks).",
-      "Prints 'planned: N window(s), M event(s), K company change(s)' or 'nothing to restate'."})
+      "Prints 'planned: N window(s), M record(s), K dimension change(s)' or 'nothing to restate'."})
   static final class Plan extends Stage {}
 
   @Command(name = "write", mixinStandardHelpOptions = true, description = {"Write the planned corrections and their "
@@ -225,7 +225,7 @@ final class RestateCommand implements Callable<Integer> {
     out.println("branch " + r.branch() + (r.attempts() > 1 ? " (attempt " + r.attempts() + ": "
         + lh.config().nessieRef() + " had moved)" : ""));
     List<WindowFix> windows = r.windows();
-    out.println(windows.size() + " finalized window(s) corrected, " + r.events() + " record key(s) corrected, "
+    out.println(windows.size() + " finalized window(s) corrected, " + r.records() + " record key(s) corrected, "
         + r.changes() + " late dimension change(s) applied");
     Pipeline p = lh.config().pipeline();
     for (WindowFix w : windows.subList(0, Math.min(20, windows.size()))) {

@@ -38,6 +38,7 @@ import picocli.CommandLine.Spec;
         CheckCommand.class,
         ReportCommand.class,
         DemoCommand.class,
+        PipelineCommand.class,
         ConfigCommand.class,
         HelpCommand.class})
 public final class Tidemark implements Runnable {

@@ -61,13 +61,13 @@ public final class CommitKeys {
   /** Finalized windows the plan found to correct, over every aggregate. */
   public static final String WINDOWS_PLANNED = "tidemark.windows-planned";
   /** Record keys of fact feeds the plan found to correct. */
-  public static final String EVENTS_PLANNED = "tidemark.events-planned";
+  public static final String RECORDS_PLANNED = "tidemark.records-planned";
   /** Late dimension changes the plan found to apply. */
   public static final String CHANGES_PLANNED = "tidemark.changes-planned";
   /** Windows corrected by the published restatement. */
   public static final String WINDOWS_CORRECTED = "tidemark.windows-corrected";
   /** Record keys corrected by the published restatement. */
-  public static final String EVENTS_CORRECTED = "tidemark.events-corrected";
+  public static final String RECORDS_CORRECTED = "tidemark.records-corrected";
   /** Late dimension changes applied by the published restatement. */
   public static final String CHANGES_APPLIED = "tidemark.changes-applied";
   /** The audit's verdict: {@code passed} or {@code failed}. */

@@ -122,6 +122,18 @@ public record DimensionSchema(FeedSchema feed, List<Column> attributes, DeleteMa
     return new DimensionSchema(f, a, delete);
   }
 
+  /** The dimension without a field of its feed (and without tracking it): what it was before the field came. */
+  public DimensionSchema without(Column field) {
+    List<Column> columns = new ArrayList<>(feed.columns().columns());
+    columns.removeIf(c -> c.name().equals(field.name()));
+    List<Column> required = new ArrayList<>(feed.required());
+    required.removeIf(c -> c.name().equals(field.name()));
+    List<Column> a = new ArrayList<>(attributes);
+    a.removeIf(c -> c.name().equals(field.name()));
+    return new DimensionSchema(new FeedSchema(feed.name(), new Schema(columns), feed.key(), feed.eventTime(),
+        required), a, delete);
+  }
+
   /** The dimension as its raw archive's columns declare it: every field promoted into the feed tracked. */
   public DimensionSchema declaredBy(Schema archive) {
     DimensionSchema out = this;

@@ -9,14 +9,14 @@ import java.util.List;
  * column that holds its event time (what watermarks are on). Every table that keeps the feed's records takes these
  * columns from here ({@link TableSchemas}).
  *
- * <p>The static declarations ({@link Events#FEED}, {@link CompanyChanges#FEED}) are where a feed starts; a field
+ * <p>The pipeline file's declaration ({@code io.tidemark.pipeline.PipelineFile}) is where a feed starts; a field
  * promoted by {@code tidemark evolve} is a column of the feed's raw archive in the catalog, and the feed as the jobs
- * run it is the static declaration plus those columns ({@link #declaredBy}): the catalog, versioned by Nessie, is the
+ * run it is the file's declaration plus those columns ({@link #declaredBy}): the catalog, versioned by Nessie, is the
  * record, so a tag made before a promotion reads the feed as it was.
  *
  * @param name the feed's name in the landing zone and in messages
  * @param columns the fields of a landed line, in order
- * @param key what identifies a record (one column or more): the event id, the company a change is of
+ * @param key what identifies a record (one column or more): a fact's id, the thing a dimension's change is of
  * @param eventTime the event time
  * @param required the fields a valid line must have (the key and the event time among them)
  */

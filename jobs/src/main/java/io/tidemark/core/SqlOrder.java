@@ -35,21 +35,15 @@ public final class SqlOrder {
 
   /** Lists of values compared one by one, each descending with nulls last (as Spark's {@code x DESC NULLS LAST}). */
   public static Comparator<java.util.List<Object>> valuesDescendingNullsLast() {
-    Comparator<Object> one = Comparator.nullsLast(VALUES.reversed());
-    return (a, b) -> {
-      for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
-        int c = one.compare(a.get(i), b.get(i));
-        if (c != 0) {
-          return c;
-        }
-      }
-      return Integer.compare(a.size(), b.size());
-    };
+    return oneByOne(Comparator.nullsLast(VALUES.reversed()));
   }
 
   /** Lists of values compared one by one, each ascending with nulls first (as Spark's {@code ORDER BY x}). */
   public static Comparator<java.util.List<Object>> valuesAscendingNullsFirst() {
-    Comparator<Object> one = Comparator.nullsFirst(VALUES);
+    return oneByOne(Comparator.nullsFirst(VALUES));
+  }
+
+  private static Comparator<java.util.List<Object>> oneByOne(Comparator<Object> one) {
     return (a, b) -> {
       for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
         int c = one.compare(a.get(i), b.get(i));

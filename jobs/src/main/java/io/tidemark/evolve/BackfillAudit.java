@@ -32,16 +32,16 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 
 /**
- * The audit of a promotion before it is merged, in DuckDB over the Parquet files of the raw archive and the events
- * as they were (the staging branch's snapshots the branch started from) and as the backfill left them: the rows
+ * The audit of a promotion before it is merged, in DuckDB over the Parquet files of the raw archive and the
+ * deduplicated records as they were (the staging branch's snapshots the branch started from) and as the backfill left them: the rows
  * backfilled are the rows that carried the key (those whose value did not convert keep it in the rescued data), each
- * value moved from the rescued data to the column and nothing else changed, and each event holds the value of the
- * archived rows it came from. DuckDB reads the JSON and converts the values itself: an engine other than the one
+ * value moved from the rescued data to the column and nothing else changed, and each record holds the value of
+ * the archived rows it came from. DuckDB reads the JSON and converts the values itself: an engine other than the one
  * that wrote.
  */
 final class BackfillAudit {
   /** The checks, and the rows that hold a value in the new column. */
-  record Outcome(List<AuditCheck> checks, long rawRows, long eventRows) {}
+  record Outcome(List<AuditCheck> checks, long rawRows, long recordRows) {}
 
   private final Storage storage;
   private final Path workDir;
@@ -51,33 +51,33 @@ final class BackfillAudit {
     this.workDir = workDir;
   }
 
-  Outcome audit(Table raw, long rawBefore, Table events, Long eventsBefore, String key, Type type) {
+  Outcome audit(Table raw, long rawBefore, Table records, Long recordsBefore, String key, Type type) {
     try (Connection db = DriverManager.getConnection("jdbc:duckdb:"); Statement st = db.createStatement()) {
       st.execute("SET TimeZone = 'UTC'");
       List<AuditCheck> checks = new ArrayList<>();
       long backfilled = raw(st, raw, rawBefore, key, type, checks);
       boolean widening = has(st, "rb", key);
-      load(st, "eb", events, eventsBefore);
-      load(st, "ea", events, events.currentSnapshot() == null ? null : events.currentSnapshot().snapshotId());
+      load(st, "eb", records, recordsBefore);
+      load(st, "ea", records, records.currentSnapshot() == null ? null : records.currentSnapshot().snapshotId());
       ensureColumn(st, "ea", key, type);
       String k = "\"" + key + "\"";
-      List<String> eventTyped = others(events, key, null);
-      String et = String.join(", ", eventTyped);
-      checks.add(AuditCheck.of("events: other columns unchanged", events.name(), differ(st,
-          "SELECT " + et + " FROM eb", "SELECT " + et + " FROM ea"), "the events, apart from " + key
+      List<String> recordTyped = others(records, key, null);
+      String et = String.join(", ", recordTyped);
+      checks.add(AuditCheck.of("records: other columns unchanged", records.name(), differ(st,
+          "SELECT " + et + " FROM eb", "SELECT " + et + " FROM ea"), "the records, apart from " + key
           + ", are the same before and after"));
-      String same = eventTyped.stream().map(c -> "r." + c + " IS NOT DISTINCT FROM e." + c)
+      String same = recordTyped.stream().map(c -> "r." + c + " IS NOT DISTINCT FROM e." + c)
           .collect(Collectors.joining(" AND "));
       long wrong = one(st, "SELECT count(*) FROM ea e WHERE e." + k + " IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ra r "
           + "WHERE " + same + " AND r." + k + " = e." + k + ")");
       long missing = one(st, "SELECT count(*) FROM ea e WHERE e." + k + " IS NULL AND EXISTS (SELECT 1 FROM ra r WHERE "
           + same + " AND r." + k + " IS NOT NULL)");
-      long eventRows = one(st, "SELECT count(*) FROM ea WHERE " + k + " IS NOT NULL")
+      long recordRows = one(st, "SELECT count(*) FROM ea WHERE " + k + " IS NOT NULL")
           - (widening ? one(st, "SELECT count(*) FROM eb WHERE " + k + " IS NOT NULL") : 0);
-      checks.add(AuditCheck.of("events: the value of the archived rows they came from", events.name(),
-          wrong + missing, eventRows + " event(s) backfilled" + (wrong + missing > 0 ? "; " + wrong
+      checks.add(AuditCheck.of("records: the value of the archived rows they came from", records.name(),
+          wrong + missing, recordRows + " record(s) backfilled" + (wrong + missing > 0 ? "; " + wrong
               + " with a value no archived row has, " + missing + " left without one" : "")));
-      return new Outcome(checks, backfilled, eventRows);
+      return new Outcome(checks, backfilled, recordRows);
     } catch (SQLException e) {
       throw new EvolveException("evolve promote: the DuckDB audit failed: " + e.getMessage().lines().findFirst()
           .orElse(""));
@@ -85,7 +85,7 @@ final class BackfillAudit {
   }
 
   /** What a dimension promotion's audit found: its checks, rows backfilled, and the dimension's versions. */
-  record CompanyOutcome(List<AuditCheck> checks, long rawRows, long logRows, long versionsBefore,
+  record DimensionOutcome(List<AuditCheck> checks, long rawRows, long logRows, long versionsBefore,
                         long versionsAfter) {}
 
   /**
@@ -95,7 +95,7 @@ final class BackfillAudit {
    * log changed, and the dimension equals the history DuckDB rebuilds from the log by the core's rules in its own SQL,
    * which the SCD2 invariants hold of too ({@link Scd2Checks}).
    */
-  CompanyOutcome auditCompanies(Table raw, long rawBefore, Table log, Long logBefore, Table dimension,
+  DimensionOutcome auditDimension(Table raw, long rawBefore, Table log, Long logBefore, Table dimension,
                                 Long dimensionBefore, String key, Type type, DimensionSchema before,
                                 DimensionSchema after) {
     try (Connection db = DriverManager.getConnection("jdbc:duckdb:"); Statement st = db.createStatement()) {
@@ -154,7 +154,7 @@ final class BackfillAudit {
       }
       checks.add(AuditCheck.of("dimension: SCD2 invariants", dimension.name(), broken, broken == 0
           ? "one open version per key, no gap but after a delete, no overlap, no alike neighbours" : first));
-      return new CompanyOutcome(checks, rawRows, logRows, versionsBefore, versionsAfter);
+      return new DimensionOutcome(checks, rawRows, logRows, versionsBefore, versionsAfter);
     } catch (SQLException e) {
       throw new EvolveException("evolve promote: the DuckDB audit failed: " + e.getMessage().lines().findFirst()
           .orElse(""));
@@ -173,7 +173,7 @@ final class BackfillAudit {
    */
   static String rebuild(String log, DimensionSchema d) {
     List<Column> attributes = d.attributes();
-    String company = d.key().stream().map(c -> "\"" + c.name() + "\"").collect(Collectors.joining(", "));
+    String keys = d.key().stream().map(c -> "\"" + c.name() + "\"").collect(Collectors.joining(", "));
     String ts = "\"" + d.changeTime().name() + "\"";
     String deleted = "tidemark_deleted";
     log = "(SELECT *, " + isDelete(d, "") + " AS " + deleted + " FROM " + log + ")";
@@ -186,14 +186,14 @@ final class BackfillAudit {
       sameAsBefore.append(" AND ").append(n).append(" IS NOT DISTINCT FROM lag(").append(n).append(") OVER w");
       attrs.append(", ").append(n);
     }
-    String settled = "SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY " + company + ", " + ts + " ORDER BY "
+    String settled = "SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY " + keys + ", " + ts + " ORDER BY "
         + winnerFirst + ") AS tidemark_rank FROM " + log + ") WHERE tidemark_rank = 1";
     String kept = "SELECT * FROM (SELECT *, " + sameAsBefore + " AS tidemark_repeat FROM (" + settled + ") WINDOW w AS "
-        + "(PARTITION BY " + company + " ORDER BY " + ts + ")) WHERE NOT coalesce(tidemark_repeat, false)";
-    return "SELECT " + company + attrs + ", " + ts + " AS " + DimensionSchema.VALID_FROM.name() + ", tidemark_to AS "
+        + "(PARTITION BY " + keys + " ORDER BY " + ts + ")) WHERE NOT coalesce(tidemark_repeat, false)";
+    return "SELECT " + keys + attrs + ", " + ts + " AS " + DimensionSchema.VALID_FROM.name() + ", tidemark_to AS "
         + DimensionSchema.VALID_TO.name() + ", tidemark_to IS NULL AS " + DimensionSchema.IS_CURRENT.name()
         + " FROM (SELECT *, "
-        + "lead(" + ts + ") OVER (PARTITION BY " + company + " ORDER BY " + ts + ") AS tidemark_to FROM (" + kept
+        + "lead(" + ts + ") OVER (PARTITION BY " + keys + " ORDER BY " + ts + ") AS tidemark_to FROM (" + kept
         + ")) WHERE NOT " + deleted;
   }
 

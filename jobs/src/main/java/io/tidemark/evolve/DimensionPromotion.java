@@ -84,8 +84,8 @@ final class DimensionPromotion {
       for (Table table : List.of(rawTable, logTable, dimensionTable)) {
         table.refresh();
       }
-      BackfillAudit.CompanyOutcome audit = new BackfillAudit(lh.storage(), Promotion.workDir(config, branch))
-          .auditCompanies(rawTable, rawSnapshot, logTable, logSnapshot, dimensionTable, dimensionSnapshot, key, as,
+      BackfillAudit.DimensionOutcome audit = new BackfillAudit(lh.storage(), Promotion.workDir(config, branch))
+          .auditDimension(rawTable, rawSnapshot, logTable, logSnapshot, dimensionTable, dimensionSnapshot, key, as,
               declared, after);
       List<AuditCheck> failed = audit.checks().stream().filter(c -> !c.passed()).toList();
       if (!failed.isEmpty()) {

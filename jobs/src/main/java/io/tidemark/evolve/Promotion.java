@@ -114,6 +114,26 @@ public final class Promotion {
     return onBranch(feed, key, type == null ? finding.suggested() : type, false, declared);
   }
 
+  /**
+   * A column the pipeline file now declares of a feed whose tables were made before it: added to them, the archived
+   * rows that carried it in their rescued data backfilled, audited and merged into the staging branch, as a
+   * promotion does ({@code tidemark bootstrap} runs this for every optional column a file adds). Nothing to do when
+   * the archive has the column already.
+   */
+  public Result declare(Feed feed, io.tidemark.core.Column column) {
+    String staging = lh.config().stagingBranch();
+    Table archive = IcebergTables.load(lh.spark(), feed.raw().table().sqlAt(staging));
+    if (archive.schema().findField(column.name()) != null) {
+      return new Result(feed.name(), column.name(), column.type(), false, 0, "", List.of(), null);
+    }
+    if (feed instanceof FactFeed f) {
+      return onBranch(f, column.name(), column.type(), false);
+    }
+    DimensionFeed d = (DimensionFeed) feed;
+    return new DimensionPromotion(lh, crash).onBranch(d, column.name(), column.type(), false,
+        FeedDeclarations.of(archive, d.dimension().without(column)));
+  }
+
   private Result onBranch(Feed feed, String key, Type as, boolean widen, FeedSchema declared) {
     return feed instanceof FactFeed f ? onBranch(f, key, as, widen)
         : new DimensionPromotion(lh, crash).onBranch((DimensionFeed) feed, key, as, widen,
@@ -135,43 +155,43 @@ public final class Promotion {
       refs.createBranch(branch, refs.branch(staging));
       registerFunctions(spark);
       TableName raw = feed.raw().table();
-      TableName events = feed.dedupTable();
+      TableName records = feed.dedupTable();
       Table rawBefore = IcebergTables.load(spark, raw.sqlAt(branch));
-      Table eventsBefore = IcebergTables.load(spark, events.sqlAt(branch));
+      Table recordsBefore = IcebergTables.load(spark, records.sqlAt(branch));
       long rawSnapshot = rawBefore.currentSnapshot().snapshotId();
-      Long eventsSnapshot = eventsBefore.currentSnapshot() == null ? null
-          : eventsBefore.currentSnapshot().snapshotId();
+      Long recordsSnapshot = recordsBefore.currentSnapshot() == null ? null
+          : recordsBefore.currentSnapshot().snapshotId();
       addColumn(rawBefore, key, as);
-      addColumn(eventsBefore, key, as);
+      addColumn(recordsBefore, key, as);
       String what = (widen ? "widen " : "promote ") + feed.name() + "." + key + (widen ? " to " : " as ") + as.sql();
       crash.at("evolve:after-add");
       Map<String, String> props = Map.of(CommitKeys.STREAM, CommitKeys.EVOLVE_STREAM);
       withProperties(props, () -> spark.sql(backfillRaw(raw.sqlAt(branch), key, as)));
       crash.at("evolve:after-raw");
-      withProperties(props, () -> spark.sql(backfillEvents(events.sqlAt(branch), raw.sqlAt(branch), key,
+      withProperties(props, () -> spark.sql(backfillRecords(records.sqlAt(branch), raw.sqlAt(branch), key,
           feed.schema())));
-      crash.at("evolve:after-events");
+      crash.at("evolve:after-records");
       Table rawAfter = IcebergTables.load(spark, raw.sqlAt(branch));
-      Table eventsAfter = IcebergTables.load(spark, events.sqlAt(branch));
+      Table recordsAfter = IcebergTables.load(spark, records.sqlAt(branch));
       rawAfter.refresh();
-      eventsAfter.refresh();
+      recordsAfter.refresh();
       BackfillAudit.Outcome audit = new BackfillAudit(lh.storage(), workDir(config, branch))
-          .audit(rawAfter, rawSnapshot, eventsAfter, eventsSnapshot, key, as);
+          .audit(rawAfter, rawSnapshot, recordsAfter, recordsSnapshot, key, as);
       List<AuditCheck> failed = audit.checks().stream().filter(c -> !c.passed()).toList();
       if (!failed.isEmpty()) {
         throw new EvolveException("evolve promote refused: audit " + failed.get(0) + "; branch " + branch
             + " kept for inspection, the staging branch unchanged");
       }
-      String message = "evolve: " + what + " (" + audit.rawRows() + " archived row(s), " + audit.eventRows()
-          + " event(s) backfilled)";
+      String message = "evolve: " + what + " (" + audit.rawRows() + " archived row(s), " + audit.recordRows()
+          + " record(s) backfilled)";
       String merged = refs.merge(refs.branch(branch), staging, message, AUTHOR,
           Map.of(CommitKeys.STREAM, CommitKeys.EVOLVE_STREAM)).orElseThrow(() -> new EvolveException(
-              "evolve promote: the staging branch changed " + raw + " or " + events + " meanwhile (a stream ran?); "
+              "evolve promote: the staging branch changed " + raw + " or " + records + " meanwhile (a stream ran?); "
                   + "run it again between stream runs"));
       crash.at("evolve:after-merge");
       refs.deleteBranch(branch);
       return new Result(feed.name(), key, as, widen, audit.rawRows(), audit.rawRows() + " archived row(s) and "
-          + audit.eventRows() + " event(s) backfilled", audit.checks(), merged);
+          + audit.recordRows() + " record(s) backfilled", audit.checks(), merged);
     }
   }
 
@@ -198,13 +218,14 @@ public final class Promotion {
    * The deduplicated table's rows get the value of the archived rows they came from: the same values in every column
    * the file declares (several such rows with different values: the greatest, so a rerun picks the same one).
    */
-  static String backfillEvents(String events, String raw, String key, FeedSchema file) {
-    List<String> cols = file.columns().names();
+  static String backfillRecords(String records, String raw, String key, FeedSchema file) {
+    // the file's columns but the one backfilled (the file may declare it: tidemark bootstrap's promotion of it)
+    List<String> cols = file.columns().names().stream().filter(c -> !c.equals(key)).toList();
     StringBuilder on = new StringBuilder();
     for (String c : cols) {
       on.append(on.length() == 0 ? "" : " AND ").append("e.").append(c).append(" <=> r.").append(c);
     }
-    return "MERGE INTO " + events + " e USING (SELECT " + String.join(", ", cols) + ", max(`" + key + "`) AS v FROM "
+    return "MERGE INTO " + records + " e USING (SELECT " + String.join(", ", cols) + ", max(`" + key + "`) AS v FROM "
         + raw + " WHERE `" + key + "` IS NOT NULL GROUP BY " + String.join(", ", cols) + ") r ON " + on
         + " WHEN MATCHED AND e.`" + key + "` IS NULL THEN UPDATE SET e.`" + key + "` = r.v";
   }

@@ -64,7 +64,7 @@ public final class LandingLayout {
     return Optional.of(new Place(m.group(1), Integer.parseInt(m.group(2)), m.group(3)));
   }
 
-  /** "events/arrival=NNNN/ or companies/arrival=NNNN/", for messages about a location that holds none. */
+  /** "orders/arrival=NNNN/ or customers/arrival=NNNN/", for messages about a location that holds none. */
   public static String feedDirs(Collection<String> feeds) {
     return feeds.stream().map(f -> f + "/arrival=NNNN/").collect(Collectors.joining(" or "));
   }

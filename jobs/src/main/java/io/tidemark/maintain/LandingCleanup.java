@@ -18,7 +18,7 @@ import org.apache.spark.sql.SparkSession;
  * Removes landed files that every stream reading them has committed, with the guarantee of Spark's
  * {@code cleanSource} but across all the queries that share the landing zone (cleanSource knows one query only):
  * a file goes when it is in the source log of a committed batch of the raw archive AND of every other stream of
- * its dataset (dedup, counts; scd2 for company changes). Deleted, or archived under a prefix the streams do not
+ * its feed (a fact feed's dedup and aggregates, a dimension's SCD2 stream). Deleted, or archived under a prefix the streams do not
  * read. Off unless asked: afterwards `tidemark check` can no longer recount the landed lines.
  */
 public final class LandingCleanup {

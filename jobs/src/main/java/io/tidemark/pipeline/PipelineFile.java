@@ -98,7 +98,6 @@ public final class PipelineFile {
 
   private Pipeline pipeline(String text) {
     LoaderOptions options = new LoaderOptions();
-    options.setAllowDuplicateKeys(false);
     Node root;
     try {
       root = new Yaml(options).compose(new StringReader(text));
@@ -152,11 +151,7 @@ public final class PipelineFile {
     String feed = feedName(f, names);
     Schema columns = columns(f);
     List<Column> key = columnsOf(f, "key", columns, true);
-    Column time = column(f, "event_time", columns);
-    if (!time.type().equals(Type.TIMESTAMP)) {
-      throw f.required("event_time").bad("the event time " + time + " is " + time.type().phrase()
-          + "; it must be a timestamp");
-    }
+    Column time = timestamp(f, "event_time", columns, "the event time");
     FeedSchema schema = schema(f, feed, columns, key, time);
     Feed.Stage rawStage = stage(rawOf(f), "raw-" + feed, "raw." + feed, names, f);
     Obj dedup = f.requiredObj("dedup");
@@ -249,16 +244,21 @@ public final class PipelineFile {
     return new Aggregate(name, feed, table, watermark, rule);
   }
 
+  /** The column a field names, which must be a timestamp: what watermarks and versions are on. */
+  private Column timestamp(Obj o, String field, Schema columns, String what) {
+    Column time = column(o, field, columns);
+    if (!time.type().equals(Type.TIMESTAMP)) {
+      throw o.required(field).bad(what + " " + time + " is " + time.type().phrase() + "; it must be a timestamp");
+    }
+    return time;
+  }
+
   private DimensionFeed dimension(Obj d, Names names) {
     d.only("name", "columns", "key", "change_time", "attributes", "delete", "watermark", "raw", "scd2");
     String feed = feedName(d, names);
     Schema columns = columns(d);
     List<Column> key = columnsOf(d, "key", columns, true);
-    Column time = column(d, "change_time", columns);
-    if (!time.type().equals(Type.TIMESTAMP)) {
-      throw d.required("change_time").bad("the change time " + time + " is " + time.type().phrase()
-          + "; it must be a timestamp");
-    }
+    Column time = timestamp(d, "change_time", columns, "the change time");
     FeedSchema schema = schema(d, feed, columns, key, time);
     DeleteMarker marker = null;
     Obj del = d.optionalObj("delete");
@@ -340,6 +340,11 @@ public final class PipelineFile {
     Set<String> seen = new HashSet<>();
     for (Val v : list) {
       Obj c = v.obj();
+      Val typeVal = c.get("type");
+      if (typeVal != null && typeVal.node instanceof ScalarNode t && t.getValue().matches("(?i)\\s*decimal\\(\\s*\\d*")) {
+        // {name: x, type: decimal(10,2)} in YAML's flow style: the comma ended the type
+        throw typeVal.bad("decimal(p,s) inside {...} must be quoted, its comma ends the value: type: \"decimal(10,2)\"");
+      }
       c.only("name", "type", "required");
       String name = identifier(c.required("name"), "a column");
       if (RESERVED.contains(name.toLowerCase(Locale.ROOT))) {
@@ -572,7 +577,11 @@ public final class PipelineFile {
       Map<String, Val> fields = new LinkedHashMap<>();
       for (NodeTuple t : m.getValue()) {
         String key = t.getKeyNode() instanceof ScalarNode s ? s.getValue() : String.valueOf(t.getKeyNode());
-        fields.put(key, new Val(t.getValueNode(), path.isEmpty() ? key : path + "." + key));
+        Val v = new Val(t.getValueNode(), path.isEmpty() ? key : path + "." + key);
+        Val before = fields.put(key, v);
+        if (before != null) {
+          throw new Val(t.getKeyNode(), v.path).bad(key + " is given twice (first at line " + before.line() + ")");
+        }
       }
       return new Obj(this, fields);
     }

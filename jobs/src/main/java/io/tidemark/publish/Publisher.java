@@ -39,8 +39,7 @@ public final class Publisher {
       if (nothingStaged) {
         return "publish: nothing staged on " + stagingBranch + " that " + publishedRef + " does not have";
       }
-      String what = (arrivals.isEmpty() ? "no new arrival" : "arrival" + (arrivals.matches("\\d+") ? " " : "s ")
-          + arrivals) + ", " + rows.entrySet().stream().map(e -> e.getKey() + " +" + e.getValue())
+      String what = (arrivals.isEmpty() ? "no new arrival" : arrivals) + ", " + rows.entrySet().stream().map(e -> e.getKey() + " +" + e.getValue())
           .collect(Collectors.joining(", "));
       String checked = checks.size() + " checks passed (" + checks.stream().map(AuditCheck::name)
           .collect(Collectors.joining(", ")) + ")";

@@ -1,13 +1,15 @@
 package io.tidemark.report;
 
 import io.tidemark.config.TableName;
-import io.tidemark.pipeline.Pipeline;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.core.KeySurvey;
+import io.tidemark.core.Measure;
 import io.tidemark.core.RestatementRecords;
 import io.tidemark.lakehouse.tables.IcebergTables;
-import io.tidemark.report.ArrivalRuns;
-import io.tidemark.report.Charts;
+import io.tidemark.pipeline.DimensionFeed;
+import io.tidemark.pipeline.Feed;
+import io.tidemark.pipeline.Pipeline;
+import io.tidemark.pipeline.StreamDef;
 import io.tidemark.stream.BatchRecord;
 import io.tidemark.stream.RunReport;
 import io.tidemark.stream.StreamBatches;
@@ -21,11 +23,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -47,7 +51,7 @@ import org.apache.spark.sql.SparkSession;
  */
 public final class PipelineReport {
   /** What one restatement run corrected, and the newest arrival the streams had run before it. */
-  public record Restatement(String runId, Instant at, int afterArrival, long windows, long eventsCounted, long events,
+  public record Restatement(String runId, Instant at, int afterArrival, long windows, long rowsCounted, long records,
                             long changes) {}
 
   /** A table's data files now, and before and after its last compaction (null: never compacted). */
@@ -92,17 +96,17 @@ public final class PipelineReport {
    * counted more (of aggregates whose first measure is a count).
    */
   static List<Restatement> restatements(SparkSession spark, Pipeline p, List<BatchRecord> records) {
-    java.util.Set<String> windowTables = new java.util.HashSet<>();
-    java.util.Set<String> counted = new java.util.HashSet<>();
+    Set<String> windowTables = new HashSet<>();
+    Set<String> counted = new HashSet<>();
     p.aggregates().forEach(a -> {
       windowTables.add(a.table().toString());
-      if (a.rule().measures().get(0).function() == io.tidemark.core.Measure.Function.COUNT) {
+      if (a.rule().measures().get(0).function() == Measure.Function.COUNT) {
         counted.add(a.table().toString());
       }
     });
-    java.util.Set<String> recordTables = new java.util.HashSet<>();
+    Set<String> recordTables = new HashSet<>();
     p.facts().forEach(f -> recordTables.add(f.dedupTable().toString()));
-    java.util.Set<String> dimensionTables = new java.util.HashSet<>();
+    Set<String> dimensionTables = new HashSet<>();
     p.dimensions().forEach(d -> dimensionTables.add(d.table().toString()));
     Map<String, long[]> counts = new LinkedHashMap<>();
     Map<String, Instant> at = new LinkedHashMap<>();
@@ -187,10 +191,10 @@ public final class PipelineReport {
               perStream(arrivals, r -> r.records().stream().mapToLong(b -> BatchRecord.orZero(b.durationMs())).sum()
                   / 1000.0)))));
       body.append(section("Late rows dropped, and what the restatements recovered", "What each stream's watermark "
-          + "dropped, per arrival (the counts drop a partial count per window and company, the dedup events, the "
-          + "SCD2 stream company changes), next to what each restatement corrected, shown at the arrival after which "
-          + "it ran: windows recounted (for the counts), events (for the dedup), company changes (for the SCD2 "
-          + "dimension).", Charts.png(late(arrivals, restatements))));
+          + "dropped, per arrival (an aggregate drops a partial window per window and group, a dedup records, an "
+          + "SCD2 stream changes), next to what each restatement corrected, shown at the arrival after which it ran: "
+          + "windows recomputed (for the aggregates), record keys (for the dedups), changes applied (for the "
+          + "dimensions).", Charts.png(late(arrivals, restatements))));
       body.append(section("State size over the runs", "Rows and memory of the stateful operators' state after "
           + "each arrival's run: bounded state stays flat as arrivals go by.",
           Charts.png(new Charts.Panel("state rows after each arrival", "arrival", "rows", arrivals.firstKey(),
@@ -199,11 +203,19 @@ public final class PipelineReport {
           Charts.png(new Charts.Panel("state memory after each arrival", "arrival", "KB", arrivals.firstKey(),
               perStreamLine(arrivals, r -> r.records().stream().allMatch(b -> b.stateBytes() == null) ? null
                   : r.stateMemoryBytes() / 1024.0), false, false))));
-      body.append(section("Watermarks against the newest event times", "After each arrival's run: the newest "
-          + "event time the stream has seen and its watermark, which trails it by the watermark delay; a window "
-          + "or change at or behind the watermark is final, and later rows for it are dropped.",
-          watermarks(arrivals, "events", List.of("dedup", "windowed-counts")),
-          watermarks(arrivals, "company changes", List.of("scd2"))));
+      List<byte[]> watermarks = new ArrayList<>();
+      for (Feed feed : config.pipeline().feeds()) {
+        List<String> streams = config.pipeline().streamsOf(feed).stream().filter(s -> s.kind() != StreamDef.Kind.RAW)
+            .map(StreamDef::name).toList();
+        byte[] chart = watermarks(arrivals, feed, streams);
+        if (chart != null) {
+          watermarks.add(chart);
+        }
+      }
+      body.append(section("Watermarks against the newest event times", "Per feed, after each arrival's run: the "
+          + "newest event (or change) time its streams have seen and each one's watermark, which trails it by the "
+          + "watermark delay; a window, key or change at or behind the watermark is final, and later rows for it are "
+          + "dropped.", watermarks.toArray(byte[][]::new)));
     }
     body.append(section("Data files per table, before and after maintenance", "Data files of each table now, and "
         + "before and after its last compaction (<code>tidemark maintain</code>; a table never compacted has no "
@@ -215,8 +227,12 @@ public final class PipelineReport {
     body.append(keysTable(keys));
     if (!arrivals.isEmpty()) {
       body.append("<h2>Per arrival, as the runs printed it</h2>\n<pre>");
+      Map<String, String> feedOf = new LinkedHashMap<>();
+      config.pipeline().streams().forEach(s -> feedOf.put(s.name(), s.feed().name()));
       arrivals.forEach((arrival, reports) -> {
-        body.append("arrival ").append(arrival).append(":\n");
+        // arrival numbers are each feed's own: say which feeds this one is of
+        body.append("arrival ").append(arrival).append(" (").append(esc(String.join(", ", reports.stream()
+            .map(r -> feedOf.getOrDefault(r.stream(), r.stream())).distinct().toList()))).append("):\n");
         reports.forEach(r -> body.append("  ").append(esc(r.summary())).append('\n'));
       });
       body.append("</pre>\n");
@@ -285,17 +301,17 @@ public final class PipelineReport {
     }
     if (!restatements.isEmpty()) {
       List<Double> windows = zeros(order.size());
-      List<Double> events = zeros(order.size());
+      List<Double> records = zeros(order.size());
       List<Double> changes = zeros(order.size());
       for (Restatement r : restatements) {
         int i = order.indexOf(r.afterArrival());
         windows.set(i, windows.get(i) + r.windows());
-        events.set(i, events.get(i) + r.events());
+        records.set(i, records.get(i) + r.records());
         changes.set(i, changes.get(i) + r.changes());
       }
-      series.put("restatement: windows recounted", windows);
-      series.put("restatement: events corrected", events);
-      series.put("restatement: company changes applied", changes);
+      series.put("restatement: windows recomputed", windows);
+      series.put("restatement: record keys corrected", records);
+      series.put("restatement: dimension changes applied", changes);
     }
     return new Charts.Bars("late rows dropped, and recovered", "arrival", "rows", order.stream()
         .map(String::valueOf).toList(), series);
@@ -311,9 +327,10 @@ public final class PipelineReport {
 
   /**
    * For the streams of one feed, after each arrival: the newest event time any of them saw so far and each one's
-   * watermark, in minutes (or hours, for a span of more than a day) after the earliest of them all.
+   * watermark, in minutes (or hours, for a span of more than a day) after the earliest of them all; null when none
+   * of them ran.
    */
-  private static byte[] watermarks(SortedMap<Integer, List<RunReport>> arrivals, String feed, List<String> streams)
+  private static byte[] watermarks(SortedMap<Integer, List<RunReport>> arrivals, Feed feed, List<String> streams)
       throws IOException {
     Map<String, Map<Integer, Instant>> lines = new LinkedHashMap<>();
     Instant newest = null;
@@ -330,13 +347,16 @@ public final class PipelineReport {
         Instant after = r.records().stream().map(BatchRecord::watermarkAfter).filter(Objects::nonNull)
             .reduce((a, b) -> b).orElse(null);
         if (newest != null) {
-          lines.computeIfAbsent("newest " + (feed.equals("events") ? "event" : "change") + " time",
+          lines.computeIfAbsent("newest " + (feed instanceof DimensionFeed ? "change" : "event") + " time",
               k -> new TreeMap<>()).put(e.getKey(), newest);
         }
         if (after != null) {
           lines.computeIfAbsent("watermark: " + r.stream(), k -> new TreeMap<>()).put(e.getKey(), after);
         }
       }
+    }
+    if (lines.isEmpty()) {
+      return null;
     }
     Instant t0 = lines.values().stream().flatMap(m -> m.values().stream()).min(Comparator.naturalOrder())
         .orElse(Instant.EPOCH);
@@ -353,7 +373,7 @@ public final class PipelineReport {
       series.put(name, y);
     });
     String axis = (hours ? "hours" : "minutes") + " after " + t0.toString().replace("T", " ").replace("Z", " UTC");
-    return Charts.png(new Charts.Panel(feed + ": watermark and newest time", "arrival", axis, first, series, false,
+    return Charts.png(new Charts.Panel(feed.name() + ": watermark and newest time", "arrival", axis, first, series, false,
         false));
   }
 
@@ -385,12 +405,12 @@ public final class PipelineReport {
 
   private static String restatementTable(List<Restatement> restatements) {
     StringBuilder sb = new StringBuilder("<h2>Restatements</h2>\n<table><tr><th>run</th><th>corrected at</th>"
-        + "<th>after arrival</th><th>windows recounted</th><th>late events counted</th><th>events corrected</th>"
-        + "<th>company changes applied</th></tr>\n");
+        + "<th>after arrival</th><th>windows recomputed</th><th>late rows counted</th><th>record keys corrected</th>"
+        + "<th>dimension changes applied</th></tr>\n");
     for (Restatement r : restatements) {
       sb.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%s</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td>"
-          + "<td>%d</td></tr>%n", esc(r.runId()), r.at(), r.afterArrival(), r.windows(), r.eventsCounted(),
-          r.events(), r.changes()));
+          + "<td>%d</td></tr>%n", esc(r.runId()), r.at(), r.afterArrival(), r.windows(), r.rowsCounted(),
+          r.records(), r.changes()));
     }
     return sb.append("</table>\n").toString();
   }

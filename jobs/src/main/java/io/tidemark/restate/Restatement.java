@@ -74,7 +74,7 @@ public final class Restatement {
 
   /** What a run did. {@code merged} false with no corrections means there was nothing to restate. */
   public record Result(String runId, String branch, boolean merged, String tag, int attempts,
-                       List<WindowFix> windows, long events, long changes, List<AuditCheck> checks,
+                       List<WindowFix> windows, long records, long changes, List<AuditCheck> checks,
                        String stagingHash, Map<String, String> marks) {
     static Result nothingToDo(Plan plan, String stagingHash) {
       return new Result(plan.runId(), plan.branch(), false, null, plan.attempt(), List.of(), 0, 0, List.of(),
@@ -92,7 +92,7 @@ public final class Restatement {
     }
 
     public boolean nothingToDo() {
-      return windows.isEmpty() && events == 0 && changes == 0;
+      return windows.isEmpty() && records == 0 && changes == 0;
     }
   }
 

@@ -134,8 +134,8 @@ final class RunLedger {
   }
 
   void markWritten(Plan plan) {
-    refs.mark(plan.branch(), "restatement " + runId + " write: " + plan.windows() + " window(s), " + plan.events()
-        + " event(s), " + plan.changes() + " company change(s) corrected on " + plan.branch(), AUTHOR,
+    refs.mark(plan.branch(), "restatement " + runId + " write: " + plan.windows() + " window(s), " + plan.records()
+        + " record(s), " + plan.changes() + " dimension change(s) corrected on " + plan.branch(), AUTHOR,
         stage(plan, Stage.WRITE));
   }
 

@@ -31,8 +31,8 @@ final class WriteStage {
       lines.add("an unfinished write was dropped: branch " + plan.branch() + " reset to the plan's commit");
     }
     apply(plan);
-    lines.add("written on branch " + plan.branch() + ": " + plan.windows() + " window(s), " + plan.events()
-        + " event(s), " + plan.changes() + " dimension change(s) corrected");
+    lines.add("written on branch " + plan.branch() + ": " + plan.windows() + " window(s), " + plan.records()
+        + " record(s), " + plan.changes() + " dimension change(s) corrected");
     return StageResult.done(Stage.WRITE, lines);
   }
 

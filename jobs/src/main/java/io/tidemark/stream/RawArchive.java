@@ -23,7 +23,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
 
 /**
- * The raw archive: every valid line as it arrived (events, or company changes), duplicates and late ones
+ * The raw archive: every valid line of a feed as it arrived, duplicates and late ones
  * included (no watermark), with its source file, arrival, batch and ingest time, and what its typed columns do not
  * hold ({@link Rescued}: unknown keys, optional values that did not convert); and the quarantine: every line that is
  * not valid, with the reason. Together they account for every input line, and every key of every line. The feed is

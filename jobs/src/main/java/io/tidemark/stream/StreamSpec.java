@@ -9,9 +9,11 @@ import io.tidemark.lakehouse.tables.FeedDeclarations;
 import io.tidemark.land.Lander;
 import io.tidemark.pipeline.DimensionFeed;
 import io.tidemark.pipeline.Pipeline;
+import io.tidemark.pipeline.Declarations;
 import io.tidemark.pipeline.StreamDef;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.apache.spark.sql.SparkSession;
 
@@ -26,7 +28,8 @@ import org.apache.spark.sql.SparkSession;
  * ({@link FeedDeclarations}).
  */
 public record StreamSpec(StreamDef def, String source, TableName table, TableName sideTable, String checkpoint,
-                         TableName batches, TableName archive) {
+                         TableName batches, TableName archive, Map<String, String> declared,
+                         Map<String, String> sideDeclared) {
 
   public StreamSpec {
     Objects.requireNonNull(def);
@@ -48,8 +51,13 @@ public record StreamSpec(StreamDef def, String source, TableName table, TableNam
       case SCD2 -> ((DimensionFeed) def.feed()).changes();
       default -> null;
     };
+    Map<TableName, Declarations.Declared> declared = Declarations.of(p);
     return new StreamSpec(def, source, def.table(), side, checkpoint, p.shared().streamBatches(),
-        def.feed().raw().table());
+        def.feed().raw().table(), parts(declared, def.table()), side == null ? Map.of() : parts(declared, side));
+  }
+
+  private static Map<String, String> parts(Map<TableName, Declarations.Declared> declared, TableName t) {
+    return declared.containsKey(t) ? declared.get(t).parts() : Map.of();
   }
 
   /** The stream of that name in the configured pipeline. */
@@ -77,21 +85,24 @@ public record StreamSpec(StreamDef def, String source, TableName table, TableNam
 
   /** Another source, or this one when {@code source} is null. */
   public StreamSpec withSource(String source) {
-    return source == null ? this : new StreamSpec(def, source, table, sideTable, checkpoint, batches, archive);
+    return source == null ? this : new StreamSpec(def, source, table, sideTable, checkpoint, batches, archive,
+        declared, sideDeclared);
   }
 
   /** Another table (for a raw archive, the archive the feed is declared by too). */
   public StreamSpec withTable(TableName table) {
     return table == null ? this : new StreamSpec(def, source, table, sideTable, checkpoint, batches,
-        def.kind() == StreamDef.Kind.RAW ? table : archive);
+        def.kind() == StreamDef.Kind.RAW ? table : archive, declared, sideDeclared);
   }
 
   public StreamSpec withSideTable(TableName sideTable) {
-    return sideTable == null ? this : new StreamSpec(def, source, table, sideTable, checkpoint, batches, archive);
+    return sideTable == null ? this : new StreamSpec(def, source, table, sideTable, checkpoint, batches, archive,
+        declared, sideDeclared);
   }
 
   public StreamSpec withCheckpoint(String checkpoint) {
-    return checkpoint == null ? this : new StreamSpec(def, source, table, sideTable, checkpoint, batches, archive);
+    return checkpoint == null ? this : new StreamSpec(def, source, table, sideTable, checkpoint, batches, archive,
+        declared, sideDeclared);
   }
 
   /** The duration in a run's report of recording its micro-batches. */
@@ -116,6 +127,10 @@ public record StreamSpec(StreamDef def, String source, TableName table, TableNam
 
   /** The run alone; its batches are for the caller to record. */
   RunReport runUnrecorded(SparkSession spark, CrashPoints crash) {
+    Preflight.requireDeclared(spark, table, declared);
+    if (sideTable != null) {
+      Preflight.requireDeclared(spark, sideTable, sideDeclared);
+    }
     return switch (def.kind()) {
       case RAW -> RawArchive.run(spark, name(), declared(spark), source, table, sideTable, checkpoint, crash);
       case DEDUP -> Dedup.run(spark, name(), source, table, checkpoint, watermark(), Dedup.Mode.WITHIN_WATERMARK,

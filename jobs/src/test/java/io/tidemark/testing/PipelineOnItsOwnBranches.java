@@ -52,14 +52,23 @@ public abstract class PipelineOnItsOwnBranches extends StackTest {
     ingest = name + "_ingest";
     tag = name + "-before";
     prefix = name + "-";
-    config = stack.config().scoped(name, dir.resolve("cp"))
-        .with(Map.of(Setting.NESSIE_REF, main, Setting.STAGING_BRANCH, ingest));
+    Map<Setting, String> settings = new java.util.HashMap<>(Map.of(Setting.NESSIE_REF, main,
+        Setting.STAGING_BRANCH, ingest));
+    if (pipelineFile() != null) {
+      settings.put(Setting.PIPELINE, pipelineFile().toAbsolutePath().toString());
+    }
+    config = stack.config().scoped(name, dir.resolve("cp")).with(settings);
     env = stack.env(config);
-    t = SeedTables.of(config);
+    t = pipelineFile() == null ? SeedTables.of(config) : null;
     nessie = stack.nessie();
     refs = new NessieRefs(stack.endpoints());
     succeeds(Cli.run(env, "bootstrap"));
     lander = new Lander(stack.lakehouse().storage(), config.landingBucket(), "");
+  }
+
+  /** The pipeline file the steps run (null: the seed's, and {@link #t} names its tables). */
+  protected Path pipelineFile() {
+    return null;
   }
 
   @AfterAll

@@ -6,19 +6,30 @@ import io.tidemark.core.FeedSchema;
 import io.tidemark.core.TableSchemas;
 import io.tidemark.core.TableShape;
 import io.tidemark.pipeline.Aggregate;
+import io.tidemark.pipeline.Declarations;
 import io.tidemark.pipeline.DimensionFeed;
 import io.tidemark.pipeline.FactFeed;
 import io.tidemark.pipeline.Pipeline;
 import io.tidemark.pipeline.SharedTables;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** The definition of every table of a pipeline under the name it is given; the shapes come from the core's. */
 public final class TableCatalog {
   private TableCatalog() {}
 
-  /** Every table of the pipeline, as its file declares the feeds (bootstrap makes them). */
+  /**
+   * Every table of the pipeline, as its file declares the feeds (bootstrap makes them), each recording what the file
+   * declares of it ({@link Declarations}).
+   */
   public static List<TableDefinition> all(Pipeline p) {
+    Map<TableName, Declarations.Declared> declared = Declarations.of(p);
+    return tables(p).stream().map(d -> declared.containsKey(d.name())
+        ? d.declaring(declared.get(d.name()).parts()) : d).toList();
+  }
+
+  private static List<TableDefinition> tables(Pipeline p) {
     List<TableDefinition> out = new ArrayList<>();
     for (FactFeed f : p.facts()) {
       out.add(raw(f.raw().table(), f.schema()));
