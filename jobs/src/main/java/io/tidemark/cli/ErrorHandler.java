@@ -11,6 +11,7 @@ import io.tidemark.services.ServiceException;
 import io.tidemark.stream.StreamsFailed;
 import java.io.PrintWriter;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -34,7 +35,9 @@ final class ErrorHandler implements IExecutionExceptionHandler {
     boolean trace = !(e instanceof Finding);
     if (trace && !root.debug() && LogFile.active().isPresent()) {
       // before the lines: under spark-submit the log shares the console (the task's log), whose last lines they are
-      LoggerFactory.getLogger(Tidemark.class).error(cl.getCommandSpec().qualifiedName(" ") + " failed", e);
+      // named as its log file is (tidemark stream all, tidemark stream dedup: the stream is a word of the command)
+      LoggerFactory.getLogger(Tidemark.class).error(String.join(" ", Stream.concat(Stream.of("tidemark"),
+          LogFile.words(parseResult).stream()).toList()) + " failed", e);
     }
     Optional<String> outage = outage(e, root);
     err.println("tidemark: " + outage.map(o -> describe(e, o)).orElseGet(() -> describe(e)));

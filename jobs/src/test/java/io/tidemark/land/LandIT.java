@@ -3,9 +3,9 @@ package io.tidemark.land;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tidemark.land.SeedScenarios;
 import io.tidemark.lakehouse.storage.Storage;
 import io.tidemark.testing.Cli;
+import io.tidemark.testing.Seed;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.TestStack;
 import java.nio.charset.StandardCharsets;
@@ -130,7 +130,7 @@ class LandIT extends StackTest {
     List<Storage.ObjectInfo> objects = storage.list(bucket, prefix + "/");
     assertThat(objects).hasSize(6);
     List<Arrival> expected = new GeneratedScenario(new GeneratorSpec(42, 500, 20, 0.02, 0.01, 1, 0.01, 3, 60, 10,
-        GeneratorSpec.DEFAULT_START, 60)).arrivals();
+        GeneratorSpec.DEFAULT_START, 60), Seed.PIPELINE).arrivals();
     LandingFile firstEvents = expected.get(0).files().get(0);
     assertThat(storage.get(bucket, prefix + "/events/arrival=0001/" + firstEvents.name()))
         .as("what landed is what the generator makes").isEqualTo(firstEvents.content());

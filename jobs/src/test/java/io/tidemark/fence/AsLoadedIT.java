@@ -1,12 +1,11 @@
 package io.tidemark.fence;
 
-import io.tidemark.testing.Seed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.TableName;
-import io.tidemark.core.Event;
 import io.tidemark.lakehouse.tables.DriverWrites;
 import io.tidemark.lakehouse.tables.IcebergTables;
+import io.tidemark.testing.Seed;
 import io.tidemark.testing.StackTest;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,7 +30,8 @@ class AsLoadedIT extends StackTest {
     late.add(List.of(event(1)));
 
     // another writer, from a load of its own, commits first
-    DriverWrites.append(IcebergTables.load(spark, name), Seed.EVENTS.columns(), List.of(event(2)), Map.of("by", "other"));
+    DriverWrites.append(IcebergTables.load(spark, name), Seed.EVENTS.columns(), List.of(event(2)),
+        Map.of("by", "other"));
     late.commit(Map.of("by", "as-loaded"));
 
     assertThat(fx.eventRows(name)).hasSize(2).anyMatch(r -> r.startsWith("1|")).anyMatch(r -> r.startsWith("2|"));
@@ -51,6 +51,6 @@ class AsLoadedIT extends StackTest {
   }
 
   private static List<Object> event(int id) {
-    return new Event(id, "c" + id, 1.5, Instant.parse("2026-01-01T00:00:00Z")).values();
+    return Seed.event(id, "c" + id, 1.5, Instant.parse("2026-01-01T00:00:00Z"));
   }
 }
