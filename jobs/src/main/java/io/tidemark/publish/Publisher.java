@@ -31,7 +31,10 @@ import org.projectnessie.model.ContentKey;
 public final class Publisher {
   public static final String AUTHOR = "tidemark-publish";
 
-  /** What a publish did. {@code mergeHash} null: nothing published (nothing staged, or a dry run). */
+  /**
+   * What a publish did. {@code mergeHash} null: nothing published (nothing staged, or a dry run). {@code arrivals}:
+   * each feed's arrivals ({@link #describe}), empty when none.
+   */
   public record Result(String publishedRef, String stagingBranch, String stagedHash, String mergeHash,
                        String arrivals, Map<TableName, Long> rows, List<AuditCheck> checks, boolean nothingStaged,
                        long checkMs, long totalMs) {
@@ -39,8 +42,9 @@ public final class Publisher {
       if (nothingStaged) {
         return "publish: nothing staged on " + stagingBranch + " that " + publishedRef + " does not have";
       }
-      String what = (arrivals.isEmpty() ? "no new arrival" : arrivals) + ", " + rows.entrySet().stream().map(e -> e.getKey() + " +" + e.getValue())
-          .collect(Collectors.joining(", "));
+      // the arrivals already say "arrival" per feed ("events arrival 4, companies arrivals 4-5")
+      String what = (arrivals.isEmpty() ? "no new arrival" : arrivals) + ", " + rows.entrySet().stream()
+          .map(e -> e.getKey() + " +" + e.getValue()).collect(Collectors.joining(", "));
       String checked = checks.size() + " checks passed (" + checks.stream().map(AuditCheck::name)
           .collect(Collectors.joining(", ")) + ")";
       return mergeHash == null ? "publish (dry run): would publish " + what + " from " + stagingBranch + "@"

@@ -1,6 +1,5 @@
 package io.tidemark.publish;
 
-import io.tidemark.testing.SeedTables;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.core.CommitKeys;
@@ -9,7 +8,8 @@ import io.tidemark.land.Arrival;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.stream.BatchArrivals;
-import io.tidemark.stream.StreamKind;
+import io.tidemark.pipeline.StreamDef;
+import io.tidemark.testing.SeedTables;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.StagedPipeline;
 import java.util.ArrayList;
@@ -68,7 +68,7 @@ class ReaderOfMainIT extends StackTest {
       Publisher.Result r = p.publish();
       System.out.println(r.summary());
       assertThat(r.mergeHash()).as("arrival %d published", a.number()).isNotNull();
-      assertThat(r.arrivals()).isEqualTo(Integer.toString(a.number()));
+      assertThat(r.arrivals()).isEqualTo(described(p, a));
     }
 
     try (NessieRefs refs = new NessieRefs(stack.endpoints())) {
@@ -97,10 +97,10 @@ class ReaderOfMainIT extends StackTest {
         CommitView v = new CommitView(p.spark(), p.config(), p.published(), meta.getHash());
         String at = "commit " + meta.getHash() + " (" + meta.getMessage() + ")";
         Map<String, Integer> expected = new TreeMap<>();
-        for (StreamKind k : StreamKind.values()) {
-          int newest = newestWith(arrivals, k.dataset(), arrival);
+        for (StreamDef d : p.config().pipeline().streams()) {
+          int newest = newestWith(arrivals, d.feed().name(), arrival);
           if (newest > 0) {
-            expected.put(k.streamName(), newest);
+            expected.put(d.name(), newest);
           }
         }
         assertThat(v.recorded).as("%s: the arrivals each stream has taken in", at).isEqualTo(expected);
@@ -144,11 +144,18 @@ class ReaderOfMainIT extends StackTest {
     }
   }
 
-  /** The newest of the first {@code upTo} arrivals with files of {@code dataset}, 0 for none. */
-  private static int newestWith(List<Arrival> arrivals, Feed dataset, int upTo) {
+  /** The newest of the first {@code upTo} arrivals with files of {@code feed}, 0 for none. */
+  private static int newestWith(List<Arrival> arrivals, String feed, int upTo) {
     return arrivals.stream().filter(a -> a.number() <= upTo)
-        .filter(a -> a.files().stream().anyMatch(f -> f.dataset() == dataset))
+        .filter(a -> a.files().stream().anyMatch(f -> f.feed().equals(feed)))
         .mapToInt(Arrival::number).max().orElse(0);
+  }
+
+  /** An arrival as publish names it: the arrival of each feed it has files of, in the pipeline's order. */
+  private static String described(StagedPipeline p, Arrival a) {
+    return p.config().pipeline().feeds().stream()
+        .filter(f -> a.files().stream().anyMatch(x -> x.feed().equals(f.name())))
+        .map(f -> f.name() + " arrival " + a.number()).collect(Collectors.joining(", "));
   }
 
   /** The commits of {@code ref} that are not in {@code before} (the shared main's), oldest first. */

@@ -4,14 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.CrashHook;
 import io.tidemark.audit.Scd2Invariants;
-import io.tidemark.testing.SeedTables;
-import io.tidemark.land.SeedScenarios;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.LandingFile;
+import io.tidemark.land.SeedScenarios;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.DuckOracle;
 import io.tidemark.testing.NessieRest;
 import io.tidemark.testing.Pipeline;
+import io.tidemark.testing.Seed;
+import io.tidemark.testing.SeedTables;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.Steps;
 import io.tidemark.testing.StreamFixture;
@@ -90,7 +91,7 @@ class RestateStagesIT extends StackTest {
   void planCutsTheBranchAndRecordsThePlan() throws Exception {
     Cli.Result r = run("plan", ID);
     assertThat(r.exitCode()).as("%s", r).isZero();
-    assertThat(r.out()).contains("planned: 2 window(s), ", " 1 company change(s)");
+    assertThat(r.out()).contains("planned: 2 window(s), ", " 1 dimension change(s)");
     assertThat(nessie.hash(stack.config().nessieRef())).as("plan leaves the staging branch alone").isEqualTo(staging0);
     planned = refs(branch);
     assertThat(planned.branch()).as("branch cut and the plan recorded on it").isNotNull();
@@ -127,7 +128,7 @@ class RestateStagesIT extends StackTest {
     assertThat(fx.strings("SELECT CAST(count(*) - count(DISTINCT event_id) AS STRING) FROM "
         + t.events().sqlAt(branch))).containsExactly("0");
     assertThat(Scd2Invariants.check(spark.table(t.companies().sqlAt(branch)),
-        Optional.of(spark.table(t.companyChanges().sqlAt(branch))))).isEmpty();
+        Optional.of(spark.table(t.companyChanges().sqlAt(branch))), Seed.COMPANIES)).isEmpty();
   }
 
   @Test
@@ -138,12 +139,14 @@ class RestateStagesIT extends StackTest {
     Cli.Result r = run("audit", ID);
     assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
     assertThat(r.errLines()).singleElement().asString()
-        .contains("audit failed: counts: DuckDB recount from the raw archive", "has n=106, DuckDB counts 6",
+        .contains("audit failed: windowed-counts: DuckDB recount from the raw archive",
+            "window c1 2026-01-01T00:00:00Z holds n=106, DuckDB computes n=6",
             "@" + branch);
     assertThat(nessie.hash(stack.config().nessieRef())).as("the staging branch untouched").isEqualTo(staging0);
     assertThat(nessie.exists(branch)).isTrue();
     assertThat(fx.strings("SELECT check_name FROM " + t.auditChecks().sqlAt(branch) + " WHERE NOT passed"))
-        .as("the failed check is recorded on the branch").containsExactly("counts: DuckDB recount from the raw archive");
+        .as("the failed check is recorded on the branch")
+        .containsExactly("windowed-counts: DuckDB recount from the raw archive");
     // the merge by its former name, as a script or an older DAG run has it
     r = run("publish", ID);
     assertThat(r.exitCode()).as("merge after a failed audit: %s", r).isEqualTo(1);
@@ -154,7 +157,7 @@ class RestateStagesIT extends StackTest {
     StageResult audited = inProcess(ID).stage(Stage.AUDIT);
     assertThat(audited.outcome()).as("%s", audited).isEqualTo(StageResult.Outcome.DONE);
     assertThat(audited.lines()).noneMatch(l -> l.contains("FAIL "))
-        .anyMatch(l -> l.contains("PASS counts: DuckDB recount from the raw archive"));
+        .anyMatch(l -> l.contains("PASS windowed-counts: DuckDB recount from the raw archive"));
     again("audit", ID, branch, refs(branch));
   }
 
@@ -199,7 +202,7 @@ class RestateStagesIT extends StackTest {
     assertThat(log(t.restatementLog().sql())).as("the published corrections: those the crashed-and-rerun write made")
         .isEqualTo(logOnBranch);
     assertThat(fx.historyRows(t.companies())).contains("c3|Cog|platinum|2026-01-01 01:00:00|2026-01-01 01:30:00|false");
-    assertThat(Scd2Invariants.check(spark, t.companies(), Optional.of(t.companyChanges()))).isEmpty();
+    assertThat(Scd2Invariants.check(spark, t.companies(), Optional.of(t.companyChanges()), Seed.COMPANIES)).isEmpty();
     assertThat(fx.strings("SELECT concat_ws(' ', check_name, CAST(passed AS STRING)) FROM " + t.auditChecks().sql()
         + " WHERE run_id = 'run1'")).isNotEmpty().allMatch(s -> s.endsWith(" true"));
   }

@@ -4,16 +4,19 @@ import io.tidemark.config.TidemarkConfig;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.LandingFile;
+import io.tidemark.config.TableName;
+import io.tidemark.pipeline.StreamDef;
 import io.tidemark.stream.Provenance;
-import io.tidemark.stream.StreamKind;
 import io.tidemark.stream.StreamSpec;
 import io.tidemark.testing.Pipeline;
 import io.tidemark.testing.TestStack;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 
 /**
  * A pipeline with something late for every stream, made once per test JVM: the seed with a company change a day late
@@ -63,15 +66,23 @@ final class LateDataPipeline {
     return marks(stack, pipeline);
   }
 
+  /** As the plan reads them: the snapshot of every raw archive written, the watermark of every stream that has one. */
   private static Marks marks(TestStack stack, Pipeline p) {
     TidemarkConfig c = p.config();
     PinnedTables at = PinnedTables.at(stack.spark(), c.nessieRef(), stack.nessie().hash(c.nessieRef()));
-    return new Marks(Optional.ofNullable(at.snapshot(c.tables().rawEvents())),
-        Optional.ofNullable(at.snapshot(c.tables().rawCompanyChanges())), watermark(stack, c, StreamKind.COUNTS),
-        watermark(stack, c, StreamKind.DEDUP), watermark(stack, c, StreamKind.SCD2));
-  }
-
-  private static Optional<java.time.Instant> watermark(TestStack stack, TidemarkConfig c, StreamKind kind) {
-    return Provenance.watermark(stack.spark(), StreamSpec.of(kind, c));
+    Map<String, Long> snapshots = new LinkedHashMap<>();
+    for (TableName raw : c.pipeline().rawTables()) {
+      Long s = at.snapshot(raw);
+      if (s != null) {
+        snapshots.put(raw.toString(), s);
+      }
+    }
+    Map<String, Instant> watermarks = new LinkedHashMap<>();
+    for (StreamDef s : c.pipeline().streams()) {
+      if (s.kind() != StreamDef.Kind.RAW) {
+        Provenance.watermark(stack.spark(), StreamSpec.of(s, c)).ifPresent(w -> watermarks.put(s.name(), w));
+      }
+    }
+    return new Marks(snapshots, watermarks);
   }
 }

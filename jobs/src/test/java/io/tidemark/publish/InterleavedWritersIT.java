@@ -2,7 +2,6 @@ package io.tidemark.publish;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.testing.SeedTables;
 import io.tidemark.core.CommitKeys;
 import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.land.Arrival;
@@ -13,6 +12,8 @@ import io.tidemark.stream.RunReport;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.DuckOracle;
 import io.tidemark.testing.Scd2Oracle;
+import io.tidemark.testing.Seed;
+import io.tidemark.testing.SeedTables;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.StagedPipeline;
 import io.tidemark.testing.StreamFixture;
@@ -159,9 +160,9 @@ class InterleavedWritersIT extends StackTest {
     CommitView atMain = new CommitView(p.spark(), p.config(), main, refsHash(main));
     try (DuckOracle oracle = new DuckOracle(List.of(events))) {
       assertThat(atMain.counts).as("main's windowed counts: every event, none dropped as late")
-          .isEqualTo(oracle.counts(p.config().countsWatermark(), p.config().countsWindow()));
+          .isEqualTo(oracle.counts(Seed.COUNTS_AGGREGATE.watermark(), Seed.COUNTS.windows().size()));
       assertThat(atMain.events).as("main's events: each landed event once")
-          .isEqualTo(oracle.dedup(p.config().dedupWatermark()));
+          .isEqualTo(oracle.dedup(Seed.EVENTS_FEED.dedupWatermark()));
     }
     try (Scd2Oracle oracle = new Scd2Oracle(changes)) {
       assertThat(atMain.companies).as("main's companies: every change in its place").isEqualTo(oracle.history());

@@ -1,6 +1,5 @@
 package io.tidemark.maintain;
 
-import io.tidemark.testing.SeedTables;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
@@ -14,9 +13,10 @@ import io.tidemark.land.Arrival;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.land.LandingFile;
-import io.tidemark.stream.StreamKind;
 import io.tidemark.stream.StreamSpec;
 import io.tidemark.testing.Pipeline;
+import io.tidemark.testing.Seed;
+import io.tidemark.testing.SeedTables;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.Steps;
 import io.tidemark.testing.TestStack;
@@ -83,7 +83,7 @@ class MaintenanceIT extends StackTest {
       ns = SeedTables.of(p.config()).events().namespace();
       tag = TestStack.unique("maint_old_tag");
       branch = TestStack.unique("maint_old_branch");
-      List<Arrival> arrivals = new GeneratedScenario(SPEC).arrivals();
+      List<Arrival> arrivals = new GeneratedScenario(SPEC, Seed.PIPELINE).arrivals();
       try (NessieRefs refs = new NessieRefs(stack.endpoints())) {
         for (Arrival a : arrivals) {
           p.arrive(a);
@@ -210,8 +210,8 @@ class MaintenanceIT extends StackTest {
     Pipeline p = new Pipeline(stack, "maint_race", tmp.resolve("cp-race"));
     TableName raw = SeedTables.of(p.config()).rawEvents();
     TableName rejected = SeedTables.of(p.config()).rejected();
-    StreamSpec rawStream = StreamSpec.of(StreamKind.RAW, p.config());
-    List<Arrival> arrivals = new GeneratedScenario(EVENTS).arrivals();
+    StreamSpec rawStream = StreamSpec.of(Seed.RAW, p.config());
+    List<Arrival> arrivals = new GeneratedScenario(EVENTS, Seed.PIPELINE).arrivals();
     long lines = 0;
     for (Arrival a : arrivals.subList(0, 2)) {
       p.lander().land(a);
