@@ -85,7 +85,7 @@ class RestatementIT extends StackTest {
         .noneMatch(r -> r.startsWith("c3|Cog|platinum|2026-01-01 01:00:00"));
 
     Restatement.Result r = new Restatement(p.lakehouse(), options("repair")).run();
-    System.out.println("restatement: " + r.marks() + " windows " + r.windows() + " events " + r.events() + " changes "
+    System.out.println("restatement: " + r.marks() + " windows " + r.windows() + " records " + r.records() + " changes "
         + r.changes() + " checks " + r.checks());
     assertThat(r.merged()).as("%s", r.checks()).isTrue();
     assertThat(r.checks()).allMatch(AuditCheck::passed).extracting(AuditCheck::name)
