@@ -37,12 +37,16 @@ final class ErrorHandler implements IExecutionExceptionHandler {
       LoggerFactory.getLogger(Tidemark.class).error(cl.getCommandSpec().qualifiedName(" ") + " failed", e);
     }
     Optional<String> outage = outage(e, root);
-    err.println("tidemark: " + outage.map(o -> describe(e, o)).orElseGet(() -> describe(e)));
+    String first = outage.map(o -> describe(e, o)).orElseGet(() -> describe(e));
+    err.println("tidemark: " + first);
     if (e instanceof StreamsFailed several) {
-      // the others after the first, a line each; a service out of reach is named once, by the first line
+      // the others after the first, a line each; a service out of reach, or one cause the runs shared (a setting
+      // every stream's catalog reads), is named once
+      java.util.Set<String> said = new java.util.HashSet<>(java.util.List.of(first, describe(e)));
       for (Throwable other : several.failures().subList(1, several.failures().size())) {
-        if (outage.isEmpty() || outage(other, root).isEmpty()) {
-          err.println("tidemark: also " + describe(other));
+        String line = describe(other);
+        if ((outage.isEmpty() || outage(other, root).isEmpty()) && said.add(line)) {
+          err.println("tidemark: also " + line);
         }
       }
     }

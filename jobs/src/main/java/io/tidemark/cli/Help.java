@@ -34,7 +34,7 @@ final class Help {
       Map.entry("tidemark stream dedup", "tidemark stream dedup"),
       Map.entry("tidemark stream raw", "tidemark stream raw --dataset companies"),
       Map.entry("tidemark stream scd2", "tidemark stream scd2"),
-      Map.entry("tidemark stream all", "tidemark stream all --staging-branch dev"),
+      Map.entry("tidemark stream all", "tidemark stream all --debug"),
       Map.entry("tidemark publish", "tidemark publish --dry-run"),
       Map.entry("tidemark restate", "tidemark restate --report-dir /tmp/lateness"),
       Map.entry("tidemark restate plan", "tidemark restate plan --run-id 42"),
