@@ -200,8 +200,9 @@ class AirflowApi:
 
 
 def published_arrivals(home: Home) -> dict[int, int]:
-    """How many publish commits on main name each arrival ("publish arrival k from ingest: ...", with the property
-    tidemark.published: the staging branch's commit it made main's); every one names a commit of the staging branch."""
+    """How many publish commits on main name each arrival number ("publish events arrival k, companies arrival k from
+    ingest: ...", with the properties tidemark.arrivals.<feed> and tidemark.published: the staging branch's commit it
+    made main's), of any feed, once per commit; every one names a commit of the staging branch."""
     staged = {c["hash"] for c in home.log("ingest")}
     out: dict[int, int] = {}
     for meta in home.log("main"):
@@ -209,9 +210,19 @@ def published_arrivals(home: Home) -> dict[int, int]:
         if published is None:
             continue
         assert published in staged, f"main's commit {meta['hash']} publishes {published}, not a commit of ingest"
-        found = re.match(r"publish arrival (\d+) from ingest: ", meta["message"])
-        if found:
-            out[int(found[1])] = out.get(int(found[1]), 0) + 1
+        numbers = {int(n) for key, value in meta.get("properties", {}).items()
+                   if key.startswith("tidemark.arrivals.") for n in _arrival_numbers(value)}
+        for n in numbers:
+            out[n] = out.get(n, 0) + 1
+    return out
+
+
+def _arrival_numbers(described: str) -> list[int]:
+    """The numbers of "3", "1-3" or "1,4" (tidemark's description of arrivals)."""
+    out = []
+    for part in described.split(","):
+        first, _, last = part.strip().partition("-")
+        out.extend(range(int(first), int(last or first) + 1))
     return out
 
 

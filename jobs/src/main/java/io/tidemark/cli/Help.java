@@ -63,6 +63,7 @@ final class Help {
       Map.entry("tidemark bench drift", "tidemark bench drift --lines 200000 --history 5000 --factor 10"),
       Map.entry("tidemark bench soak", "tidemark bench soak --arrivals 100 --busy-threads 1"),
       Map.entry("tidemark sql", "tidemark sql --format json \"SELECT * FROM dims.companies@main\""),
+      Map.entry("tidemark log", "tidemark log ingest --max-commits 10"),
       Map.entry("tidemark demo", "tidemark demo"),
       Map.entry("tidemark config", "tidemark config --nessie-ref dev"),
       Map.entry("tidemark help", "tidemark help stream raw"));

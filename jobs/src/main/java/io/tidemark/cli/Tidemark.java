@@ -35,6 +35,7 @@ import picocli.CommandLine.Spec;
         MaintainCommand.class,
         BenchCommand.class,
         SqlCommand.class,
+        LogCommand.class,
         CheckCommand.class,
         ReportCommand.class,
         DemoCommand.class,

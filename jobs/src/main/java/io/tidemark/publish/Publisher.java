@@ -6,6 +6,7 @@ import io.tidemark.audit.AuditCheck;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.core.CommitKeys;
+import io.tidemark.core.Feed;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.lakehouse.nessie.NessieRefException;
 import io.tidemark.lakehouse.nessie.NessieRefs;
@@ -39,9 +40,8 @@ public final class Publisher {
       if (nothingStaged) {
         return "publish: nothing staged on " + stagingBranch + " that " + publishedRef + " does not have";
       }
-      String what = (arrivals.isEmpty() ? "no new arrival" : "arrival" + (arrivals.matches("\\d+") ? " " : "s ")
-          + arrivals) + ", " + rows.entrySet().stream().map(e -> e.getKey() + " +" + e.getValue())
-          .collect(Collectors.joining(", "));
+      String what = (arrivals.isEmpty() ? "no new arrival" : arrivals) + ", " + rows.entrySet().stream()
+          .map(e -> e.getKey() + " " + signed(e.getValue())).collect(Collectors.joining(", "));
       String checked = checks.size() + " checks passed (" + checks.stream().map(AuditCheck::name)
           .collect(Collectors.joining(", ")) + ")";
       return mergeHash == null ? "publish (dry run): would publish " + what + " from " + stagingBranch + "@"
@@ -105,8 +105,9 @@ public final class Publisher {
           .map(c -> c.name().toString()).toList();
       if (!diverged.isEmpty()) {
         throw new PublishException("conflict: " + published + " changed " + capped(diverged) + " since it was "
-            + "staged, outside `tidemark publish`; publish never overwrites: look at `tidemark sql \"SHOW LOG "
-            + published + "\"` and undo that change or redo it on " + staging);
+            + "staged, outside `tidemark publish`" + undoOnPublished(refs, target, diverged) + "; publish never "
+            + "overwrites: take that change off " + published + " (or redo it on " + staging + " through the jobs), "
+            + "then publish again; see docs/troubleshooting.md#a-conflict-on-main");
       }
       long c0 = System.nanoTime();
       List<AuditCheck> checks;
@@ -114,9 +115,10 @@ public final class Publisher {
         checks = runner.run(staged, timings);
       }
       long checkMs = ms(c0);
-      String arrivals = BatchArrivals.describe(staged.arrivals());
+      Map<Feed, java.util.TreeSet<Integer>> byFeed = staged.arrivalsByFeed();
+      String arrivals = describe(byFeed);
       Map<TableName, Long> rows = new LinkedHashMap<>();
-      staged.changes().forEach((t, c) -> rows.put(t, c.addedRows()));
+      staged.changes().forEach((t, c) -> rows.put(t, c.netRows()));
       List<AuditCheck> failures = failures(checks);
       AuditCheck failed = failures.isEmpty() ? null : failures.get(0);
       if (failed != null) {
@@ -124,8 +126,8 @@ public final class Publisher {
         if (!dryRun && !refs.exists(tag)) {
           refs.tag(tag, staging, stagedHash);
         }
-        throw new PublishRefused(failures, checks, published, shortHash(target.getHash()), dryRun ? null : tag,
-            staging);
+        throw new PublishRefused(failures, checks, published, target.getHash(), dryRun ? null : tag, staging,
+            Releases.of(failed.name(), staged, refs, config));
       }
       if (dryRun) {
         return new Result(published, staging, stagedHash, null, arrivals, rows, checks, false, checkMs, ms(t0));
@@ -133,7 +135,7 @@ public final class Publisher {
       crash.at("publish:after-checks");
       long m0 = System.nanoTime();
       String merge = merge(refs, target, staging, stagedHash, message(staged, arrivals, rows, checks),
-          properties(staged, arrivals, rows, checks));
+          properties(staged, byFeed, rows, checks));
       timings.put("merge", ms(m0));
       crash.at("publish:after-merge");
       return new Result(published, staging, stagedHash, merge, arrivals, rows, checks, false, checkMs, ms(t0));
@@ -192,23 +194,44 @@ public final class Publisher {
     }
   }
 
+  /**
+   * Where the write on the published branch that conflicts is, and the command that takes it off (with what it
+   * drops): "(a1b2c3d4e5f6 (alice: Iceberg append against facts.events): tidemark sql "ASSIGN ...")"; empty when it
+   * is not found among the commits since the newest publish.
+   */
+  private static String undoOnPublished(NessieRefs refs, Branch target, List<String> tables) {
+    java.util.Set<String> keys = new java.util.HashSet<>(tables);
+    return Undo.oldest(refs, target.getName(), target.getHash(), m -> AUTHOR.equals(m.getAuthor()),
+            Undo.touches(keys))
+        .map(p -> " by " + p.undone().shortly() + (p.after().isEmpty() ? "" : " and " + p.after().size()
+            + " commit(s) after it") + ": take it off with tidemark sql \"ASSIGN BRANCH " + target.getName() + " TO "
+            + target.getName() + " AT " + p.undone().parent() + " IN nessie\"")
+        .orElse("");
+  }
+
+  /**
+   * The arrivals per feed as a person reads them: "events arrival 3, companies arrival 3", "companies arrivals 4-5";
+   * empty for none.
+   */
+  static String describe(Map<Feed, java.util.TreeSet<Integer>> byFeed) {
+    return byFeed.entrySet().stream().map(e -> e.getKey().dir() + " arrival" + (e.getValue().size() == 1 ? " " : "s ")
+        + BatchArrivals.describe(e.getValue())).collect(Collectors.joining(", "));
+  }
+
   private String message(Staged staged, String arrivals, Map<TableName, Long> rows, List<AuditCheck> checks) {
-    String what = arrivals.isEmpty() ? "corrections and maintenance" : (arrivals.matches("\\d+") ? "arrival "
-        : "arrivals ") + arrivals;
+    String what = arrivals.isEmpty() ? "corrections and maintenance" : arrivals;
     return "publish " + what + " from " + config.stagingBranch() + ": " + rows.entrySet().stream()
-        .map(e -> e.getKey() + " +" + e.getValue()).collect(Collectors.joining(", ")) + "; " + checks.size()
+        .map(e -> e.getKey() + " " + signed(e.getValue())).collect(Collectors.joining(", ")) + "; " + checks.size()
         + " checks passed; written by " + String.join(", ", staged.writers());
   }
 
-  private Map<String, String> properties(Staged staged, String arrivals, Map<TableName, Long> rows,
-                                         List<AuditCheck> checks) {
+  private Map<String, String> properties(Staged staged, Map<Feed, java.util.TreeSet<Integer>> byFeed,
+                                         Map<TableName, Long> rows, List<AuditCheck> checks) {
     Map<String, String> p = new LinkedHashMap<>();
     p.put(CommitKeys.STAGE, "publish");
     p.put(CommitKeys.PUBLISHED, staged.stagedHash());
     p.put(CommitKeys.STAGED_ON, config.stagingBranch());
-    if (!arrivals.isEmpty()) {
-      p.put(CommitKeys.ARRIVALS, arrivals);
-    }
+    byFeed.forEach((feed, arrivals) -> p.put(CommitKeys.arrivalsOf(feed.dir()), BatchArrivals.describe(arrivals)));
     rows.forEach((t, n) -> p.put(CommitKeys.ROWS + t, Long.toString(n)));
     p.put(CommitKeys.AUDIT, CommitKeys.PASSED);
     p.put(CommitKeys.AUDIT_CHECKS, Integer.toString(checks.size()));
@@ -220,6 +243,11 @@ public final class Publisher {
   private static String capped(List<String> items) {
     return items.size() <= 3 ? String.join(", ", items)
         : String.join(", ", items.subList(0, 3)) + " and " + (items.size() - 3) + " more";
+  }
+
+  /** A table's rows gained, signed: "+3", "-1", "+0". */
+  static String signed(long rows) {
+    return rows < 0 ? Long.toString(rows) : "+" + rows;
   }
 
   static String shortHash(String hash) {

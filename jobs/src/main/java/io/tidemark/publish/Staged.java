@@ -34,6 +34,14 @@ public final class Staged {
   /** One table that changed: loaded at the staged commit; {@code snapshots} the staged ones, oldest first. */
   public record Change(TableName name, Table table, Long publishedSnapshot, List<Snapshot> snapshots,
                        boolean diverged) {
+    /**
+     * Rows the table gained: those the staged snapshots added less those they deleted (a dimension's closed version
+     * is rewritten, a promotion's backfill rewrites rows), compaction aside. What a publish says per table.
+     */
+    public long netRows() {
+      return addedRows() - deletedRows();
+    }
+
     /** Rows the staged snapshots added. */
     public long addedRows() {
       return snapshots.stream().filter(s -> !DataOperations.REPLACE.equals(s.operation()))
@@ -172,21 +180,35 @@ public final class Staged {
     return changes.isEmpty() && otherKeys.isEmpty();
   }
 
-  /** The arrivals the staged stream commits read (the restatement's and compaction's name none). */
-  public TreeSet<Integer> arrivals() {
-    TreeSet<Integer> out = new TreeSet<>();
+  /**
+   * The arrivals the staged stream commits read, per feed (arrival numbers are a feed's own: events arrival 4 and
+   * companies arrival 4 landed apart); the restatement's, compaction's and the batches' record's name none.
+   */
+  public java.util.Map<io.tidemark.core.Feed, TreeSet<Integer>> arrivalsByFeed() {
+    java.util.Map<io.tidemark.core.Feed, TreeSet<Integer>> out = new java.util.EnumMap<>(io.tidemark.core.Feed.class);
     for (Change c : changes.values()) {
       for (Snapshot s : c.snapshots()) {
-        out.addAll(BatchArrivals.parse(s.summary().get(CommitKeys.ARRIVALS)));
+        String stream = s.summary().get(CommitKeys.STREAM);
+        for (io.tidemark.stream.StreamKind k : io.tidemark.stream.StreamKind.values()) {
+          if (k.streamName().equals(stream)) {
+            TreeSet<Integer> read = BatchArrivals.parse(s.summary().get(CommitKeys.ARRIVALS));
+            if (!read.isEmpty()) {
+              out.computeIfAbsent(k.dataset(), f -> new TreeSet<>()).addAll(read);
+            }
+          }
+        }
       }
     }
     return out;
   }
 
-  /** Who made the staged snapshots: streams by name, "restate", or the operation of an unattributed one. */
+  /**
+   * Who made the staged snapshots, each once: streams by name, "restate", or the operation of an unattributed one
+   * (the record of a {@code stream all}'s batches names every stream it records).
+   */
   public Set<String> writers() {
     return changes.values().stream().flatMap(c -> c.snapshots().stream())
-        .map(s -> s.summary().getOrDefault(CommitKeys.STREAM, s.operation())).collect(Collectors.toCollection(
-            TreeSet::new));
+        .flatMap(s -> java.util.Arrays.stream(s.summary().getOrDefault(CommitKeys.STREAM, s.operation()).split(",")))
+        .map(String::strip).collect(Collectors.toCollection(TreeSet::new));
   }
 }

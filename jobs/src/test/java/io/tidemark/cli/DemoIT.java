@@ -122,7 +122,8 @@ class DemoIT extends StackTest {
       String publish = story.get(3 * step + 1);
       if (step < 4) {
         assertThat(before.group(1)).as("main one arrival behind").isEqualTo(a == 1 ? null : String.valueOf(a - 1));
-        assertThat(publish).as("arrival %d's publish", a).startsWith("published arrival " + a + ", ");
+        assertThat(publish).as("arrival %d's publish", a).startsWith("published " + (a < 4 ? "events arrival " + a + ", " : "")
+            + "companies arrival " + a + ", ");
       } else {
         assertThat(before.group(1)).as("the restatement adds no arrival").isEqualTo("4");
         assertThat(Long.parseLong(before.group(6))).as("late events the restatement counted, not yet on main")
@@ -158,9 +159,10 @@ class DemoIT extends StackTest {
           });
       List<CommitMeta> oldestFirst = new ArrayList<>(ours);
       java.util.Collections.reverse(oldestFirst);
-      assertThat(oldestFirst).extracting(m -> m.getProperties().get(CommitKeys.ARRIVALS))
+      assertThat(oldestFirst).extracting(m -> m.getProperties().get(CommitKeys.arrivalsOf("companies")))
           .as("one publish per arrival, then the restatement's").containsExactly("1", "2", "3", "4", null);
-      assertThat(oldestFirst.get(0).getMessage()).startsWith("publish arrival 1 from " + ingest + ": ");
+      assertThat(oldestFirst.get(0).getMessage()).startsWith("publish events arrival 1, companies arrival 1 from " + ingest
+          + ": ");
       assertThat(oldestFirst.get(4).getProperties()).as("the restatement's publish")
           .containsKey(CommitKeys.ROWS + config.tables().eventCounts());
       return ours;
@@ -176,8 +178,8 @@ class DemoIT extends StackTest {
     try (HeadlessChromium chromium = HeadlessChromium.start(1400, 1000)) {
       chromium.open(ui + "commits/" + main);
       // the UI is a client-side app: the page has loaded long before the log is rendered
-      String log = waitForText(chromium, List.of("publish arrival 1 from " + ingest,
-          "publish arrival 4 from " + ingest, "publish corrections and maintenance from " + ingest));
+      String log = waitForText(chromium, List.of("publish events arrival 1, companies arrival 1 from " + ingest,
+          "publish companies arrival 4 from " + ingest, "publish corrections and maintenance from " + ingest));
       assertThat(log).contains(Publisher.AUTHOR);
       for (CommitMeta m : publishes) {
         assertThat(log).as("the log shows commit %s", m.getHash()).contains(m.getHash().substring(0, 8));

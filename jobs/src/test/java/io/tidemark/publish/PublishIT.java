@@ -75,20 +75,21 @@ class PublishIT extends PipelineOnItsOwnBranches {
 
     Publisher.Result dry = new Publisher(lakehouse).publish(true);
     assertThat(dry.mergeHash()).isNull();
-    assertThat(dry.summary()).startsWith("publish (dry run): would publish arrival 1");
+    assertThat(dry.summary()).startsWith("publish (dry run): would publish events arrival 1, companies arrival 1");
     assertThat(nessie.hash(main)).as("a dry run commits nothing").isEqualTo(bootstrapped);
     assertThat(nessie.exists(RefNames.REJECTED + staged.substring(0, 8))).as("a dry run tags nothing").isFalse();
 
     Cli.Result r = succeeds(Cli.run(env, "publish"));
-    assertThat(r.out()).contains("published arrival 1, ").contains(" to " + main + " (")
+    assertThat(r.out()).contains("published events arrival 1, companies arrival 1, ").contains(" to " + main + " (")
         .contains("5 checks passed");
     List<NessieRest.Entry> commits = nessie.entriesSince(main, bootstrapped);
     assertThat(commits).as("one commit per publish").hasSize(1);
     NessieRest.Entry c = commits.get(0);
     assertThat(c.author()).isEqualTo(Publisher.AUTHOR);
-    assertThat(c.message()).startsWith("publish arrival 1 from " + ingest + ": ")
+    assertThat(c.message()).startsWith("publish events arrival 1, companies arrival 1 from " + ingest + ": ")
         .contains(t.events() + " +" + count(t.events(), ingest)).contains("5 checks passed");
-    assertThat(c.properties()).containsEntry(CommitKeys.PUBLISHED, staged).containsEntry(CommitKeys.ARRIVALS, "1")
+    assertThat(c.properties()).containsEntry(CommitKeys.PUBLISHED, staged).containsEntry(CommitKeys.arrivalsOf("events"), "1")
+        .containsEntry(CommitKeys.arrivalsOf("companies"), "1")
         .containsEntry(CommitKeys.AUDIT, CommitKeys.PASSED)
         .containsEntry(CommitKeys.ROWS + t.rawEvents(), Long.toString(count(t.rawEvents(), ingest)))
         .containsEntry(CommitKeys.ROWS + t.events(), Long.toString(count(t.events(), ingest)))
@@ -133,7 +134,7 @@ class PublishIT extends PipelineOnItsOwnBranches {
 
     refs.reset(ingest, clean);
     Publisher.Result p = new Publisher(lakehouse).publish(false);
-    assertThat(p.arrivals()).isEqualTo("2");
+    assertThat(p.arrivals()).isEqualTo("events arrival 2, companies arrival 2");
     assertThat(count(t.companies(), main, "tier = 'overlap'")).isZero();
     assertThat(nessie.entriesSince(main, before)).hasSize(1);
     assertMainIsStaged();
@@ -160,7 +161,7 @@ class PublishIT extends PipelineOnItsOwnBranches {
     assertThat(nessie.hash(main)).isEqualTo(before);
 
     stack.lakehouse().storage().put(file.getHost(), key, original, "application/x-ndjson");
-    assertThat(new Publisher(lakehouse).publish(false).arrivals()).isEqualTo("3");
+    assertThat(new Publisher(lakehouse).publish(false).arrivals()).isEqualTo("events arrival 3, companies arrival 3");
     assertMainIsStaged();
   }
 
@@ -197,7 +198,7 @@ class PublishIT extends PipelineOnItsOwnBranches {
     assertThat(nessie.hash(main)).isEqualTo(before);
 
     succeeds(Cli.run(env, "stream", "all"));
-    assertThat(new Publisher(lakehouse).publish(false).arrivals()).isEqualTo("4");
+    assertThat(new Publisher(lakehouse).publish(false).arrivals()).isEqualTo("events arrival 4, companies arrival 4");
     assertMainIsStaged();
   }
 
@@ -237,7 +238,7 @@ class PublishIT extends PipelineOnItsOwnBranches {
     Cli.Result crash = Cli.run(Cli.crashing(env, "publish:after-checks"), "publish");
     assertThat(crash.exitCode()).as("%s", crash).isEqualTo(137);
     assertThat(nessie.hash(main)).isEqualTo(before);
-    assertThat(new Publisher(lakehouse).publish(false).arrivals()).isEqualTo("5");
+    assertThat(new Publisher(lakehouse).publish(false).arrivals()).isEqualTo("events arrival 5, companies arrival 5");
     assertOnceOnMain(5, before);
   }
 
@@ -289,7 +290,7 @@ class PublishIT extends PipelineOnItsOwnBranches {
     assertThat(count(t.events(), main, "event_id BETWEEN 1070 AND 1079")).isZero();
 
     succeeds(Cli.run(env, "stream", "all"));
-    assertThat(new Publisher(lakehouse).publish(false).arrivals()).isEqualTo("7");
+    assertThat(new Publisher(lakehouse).publish(false).arrivals()).isEqualTo("events arrival 7, companies arrival 7");
     assertOnceOnMain(7, before);
   }
 
@@ -303,7 +304,7 @@ class PublishIT extends PipelineOnItsOwnBranches {
     lander.land(arrival(8, false));
     succeeds(Cli.run(env, "stream", "all"));
     Publisher.Result r = new Publisher(lakehouse).publish(false);
-    assertThat(r.arrivals()).isEqualTo("8");
+    assertThat(r.arrivals()).isEqualTo("events arrival 8");
     assertThat(r.rows()).doesNotContainKey(t.companies());
     assertThat(count(t.companies(), main, "company_id = 'u1'")).as("the user's row stays on main").isEqualTo(1);
     assertThat(count(t.companies(), ingest, "company_id = 'u1'")).isZero();
@@ -336,7 +337,7 @@ class PublishIT extends PipelineOnItsOwnBranches {
 
     // the fix the line names: the user's change undone on main; the rerun publishes the arrival
     refs.reset(main, userless);
-    assertThat(new Publisher(lakehouse).publish(false).arrivals()).isEqualTo("9");
+    assertThat(new Publisher(lakehouse).publish(false).arrivals()).isEqualTo("events arrival 9");
     assertThat(count(t.events(), main, "event_id = -1")).isZero();
     assertThat(count(t.events(), main, "event_id BETWEEN 1090 AND 1099")).isEqualTo(3);
   }

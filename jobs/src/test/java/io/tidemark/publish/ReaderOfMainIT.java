@@ -68,7 +68,8 @@ class ReaderOfMainIT extends StackTest {
       Publisher.Result r = p.publish();
       System.out.println(r.summary());
       assertThat(r.mergeHash()).as("arrival %d published", a.number()).isNotNull();
-      assertThat(r.arrivals()).isEqualTo(Integer.toString(a.number()));
+      assertThat(r.arrivals()).as("arrival numbers are per feed").isEqualTo(a.files().stream().map(LandingFile::dataset)
+          .distinct().sorted().map(f -> f.dir() + " arrival " + a.number()).collect(Collectors.joining(", ")));
     }
 
     try (NessieRefs refs = new NessieRefs(stack.endpoints())) {
@@ -92,7 +93,9 @@ class ReaderOfMainIT extends StackTest {
         withTables++;
         assertThat(meta.getProperties()).as("a commit of %s: bootstrap's or publish's", p.published())
             .containsKey(CommitKeys.STAGE);
-        arrival = Math.max(arrival, BatchArrivals.parse(meta.getProperties().get(CommitKeys.ARRIVALS)).stream()
+        arrival = Math.max(arrival, meta.getProperties().entrySet().stream()
+            .filter(kv -> kv.getKey().startsWith(CommitKeys.ARRIVALS + ".")).map(kv -> BatchArrivals.parse(kv.getValue()))
+            .flatMap(java.util.Set::stream)
             .mapToInt(Integer::intValue).max().orElse(0));
         CommitView v = new CommitView(p.spark(), p.config(), p.published(), meta.getHash());
         String at = "commit " + meta.getHash() + " (" + meta.getMessage() + ")";

@@ -342,6 +342,35 @@ public final class NessieRefs implements AutoCloseable {
     }
   }
 
+  /** A commit hash in full: Nessie's are 64 hex digits, and it takes no shorter one. */
+  public static final int FULL_HASH = 64;
+
+  /**
+   * The full hash of the commit in {@code ref}'s history that {@code prefix} begins, as git takes an abbreviated
+   * hash; a full hash is returned as it is. Fails naming the ref when no commit or several begin with it.
+   */
+  public String fullHash(String ref, String prefix) {
+    String p = prefix.toLowerCase(java.util.Locale.ROOT);
+    if (p.length() >= FULL_HASH) {
+      return p;
+    }
+    if (!exists(ref)) {
+      throw new NessieRefException("no branch or tag " + ref + " in Nessie, where the hash " + prefix
+          + " was to be found");
+    }
+    List<String> found = log(ref).map(e -> e.getCommitMeta().getHash()).filter(h -> h.startsWith(p)).limit(2)
+        .toList();
+    if (found.isEmpty()) {
+      throw new NessieRefException("no commit of " + ref + " has a hash that begins with " + prefix
+          + " (`tidemark log " + ref + "` lists them)");
+    }
+    if (found.size() > 1) {
+      throw new NessieRefException("the hash " + prefix + " is ambiguous on " + ref + ": " + found.get(0) + " and "
+          + found.get(1) + " both begin with it; give more of it");
+    }
+    return found.get(0);
+  }
+
   private static String cel(String s) {
     return s.replace("\\", "\\\\").replace("'", "\\'");
   }
