@@ -171,8 +171,17 @@ final class StreamCommand implements Runnable {
     @Override
     public Integer call() {
       TidemarkConfig c = Tidemark.root(spec).config();
-      return runAndPrint(spec, "tidemark stream all",
-          lh -> Streams.all(lh.spark(), c, true, Tidemark.root(spec).crashPoints()));
+      List<RunReport> ended = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+      try {
+        return runAndPrint(spec, "tidemark stream all",
+            lh -> Streams.all(lh.spark(), c, true, Tidemark.root(spec).crashPoints(), ended::add));
+      } catch (RuntimeException | Error failed) {
+        // the streams that committed said what they did; the error's lines follow
+        PrintWriter out = spec.commandLine().getOut();
+        ended.forEach(r -> out.println(r.summary()));
+        out.flush();
+        throw failed;
+      }
     }
   }
 }

@@ -110,6 +110,14 @@ public record StreamSpec(StreamKind kind, String source, TableName table, TableN
 
   /** The run alone; its batches are for the caller to record. */
   RunReport runUnrecorded(SparkSession spark, CrashPoints crash) {
+    try {
+      return runOnce(spark, crash);
+    } catch (RuntimeException e) {
+      throw BrokenCheckpoint.explain(name(), checkpoint, e);
+    }
+  }
+
+  private RunReport runOnce(SparkSession spark, CrashPoints crash) {
     return switch (kind) {
       case RAW -> RawArchive.run(spark, source, table, sideTable, checkpoint, crash);
       case RAW_COMPANIES -> RawArchive.companies(spark, source, table, sideTable, checkpoint, crash);
