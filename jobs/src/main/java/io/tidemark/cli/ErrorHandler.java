@@ -39,6 +39,9 @@ final class ErrorHandler implements IExecutionExceptionHandler {
     Optional<String> outage = outage(e, root);
     String first = outage.map(o -> describe(e, o)).orElseGet(() -> describe(e));
     err.println("tidemark: " + first);
+    // also at the end of the run's log: when the console's output goes nowhere (a full disk: the JVM's streams swallow
+    // the error of a write), the log still says why the command failed
+    LogFile.active().ifPresent(f -> LoggerFactory.getLogger(Tidemark.class).error("tidemark: " + first));
     if (e instanceof StreamsFailed several) {
       // the others after the first, a line each; a service out of reach, or one cause the runs shared (a setting
       // every stream's catalog reads), is named once
@@ -55,6 +58,20 @@ final class ErrorHandler implements IExecutionExceptionHandler {
     }
     err.flush();
     return outage.isPresent() ? SERVICE_DOWN : exitCode(e);
+  }
+
+  /**
+   * What escapes a command as an {@link Error} (out of memory, a class that does not link), which picocli does not
+   * hand to its handler: one line too, not the JVM's stack dump. The trace goes to the log.
+   */
+  static int fatal(Throwable e, PrintWriter err) {
+    LoggerFactory.getLogger(Tidemark.class).error("failed", e);
+    String line = "tidemark: " + (e instanceof Error ? e.getClass().getSimpleName() + ": " + firstLine(e) + details()
+        : describe(e));
+    err.println(line);
+    err.flush();
+    LogFile.active().ifPresent(f -> LoggerFactory.getLogger(Tidemark.class).error(line));
+    return FAILED;
   }
 
   static int exitCode(Throwable e) {

@@ -209,14 +209,26 @@ final class LandCommand implements Callable<Integer> {
 
   /** The scenario or the --replay location; {@code storage} reads an S3 one. */
   private Scenario scenario(Storage storage) {
-    return source.replay != null ? LandedPrefix.read(source.replay, storage)
-        : Scenarios.named(source.scenario, generator::spec);
+    if (source.replay != null) {
+      return LandedPrefix.read(source.replay, storage);
+    }
+    try {
+      return Scenarios.named(source.scenario, generator::spec);
+    } catch (LandingException e) {
+      // an unknown name or a generator setting out of range: an option to fix, as picocli's own errors are
+      throw bad(e.getMessage());
+    }
+  }
+
+  /** A bad option value or combination: one line, exit 2, like the errors picocli finds itself. */
+  private picocli.CommandLine.ParameterException bad(String message) {
+    return new picocli.CommandLine.ParameterException(spec.commandLine(), message);
   }
 
   private int countArrivals() {
     if (source.from != null || arrival != null || toDir != null) {
-      throw new LandingException("--count-arrivals counts the arrivals of --scenario or --replay; it takes no "
-          + "--from, --arrival or --to-dir");
+      throw bad("--count-arrivals counts the arrivals of --scenario or --replay; it takes no --from, --arrival or "
+          + "--to-dir");
     }
     if (!replaysS3()) {
       return scenario(null).arrivalCount();
@@ -264,7 +276,7 @@ final class LandCommand implements Callable<Integer> {
     try {
       ds = Feed.parse(dataset);
     } catch (IllegalArgumentException e) {
-      throw new LandingException("--dataset: " + e.getMessage());
+      throw bad("--dataset: " + e.getMessage());
     }
     List<LandingFile> files = LocalFiles.read(source.from, ds);
     return new Arrival(arrival != null ? arrival : ArrivalNumbers.forFiles(lander, ds, files), files);
@@ -272,7 +284,7 @@ final class LandCommand implements Callable<Integer> {
 
   private void writeLocal(List<Arrival> arrivals, PrintWriter out) {
     if (source.from != null) {
-      throw new LandingException("--to-dir writes scenarios; with --from the files are local already");
+      throw bad("--to-dir writes scenarios; with --from the files are local already");
     }
     for (Path p : LocalLanding.write(toDir, prefix, arrivals)) {
       out.println("wrote " + p);

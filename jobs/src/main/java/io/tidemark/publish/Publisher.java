@@ -88,13 +88,8 @@ public final class Publisher {
       // what the staging branch changed since the published branch last took it in (their merge base), not every
       // difference between the two heads: a table a user changed on the published branch alone is none of the
       // arrival's, and Nessie's merge leaves it as the user left it
-      String base = mergeBase(refs, target, staging, stagedHash);
-      List<ContentKey> changed = refs.changedKeys(staging, base, staging, stagedHash);
-      Map<ContentKey, Content> atBase = published(refs, staging, base);
-      timings.put("nessie", ms(t0));
-      long l0 = System.nanoTime();
-      Staged staged = Staged.read(lakehouse.spark(), config, atBase, base, stagedHash, changed);
-      timings.put("load", ms(l0));
+      Staged staged = staged(refs, target, stagedHash, t0);
+      String base = staged.publishedHash();
       if (staged.isEmpty()) {
         return new Result(published, staging, stagedHash, null, "", Map.of(), List.of(), true, 0, ms(t0));
       }
@@ -139,6 +134,40 @@ public final class Publisher {
       timings.put("merge", ms(m0));
       crash.at("publish:after-merge");
       return new Result(published, staging, stagedHash, merge, arrivals, rows, checks, false, checkMs, ms(t0));
+    }
+  }
+
+  /**
+   * What commit {@code stagedHash} of the staging branch (its head, or a commit a {@code rejected-*} tag keeps) holds
+   * that the published branch does not, since their merge base; Nessie's part timed as "nessie", the tables' loads as
+   * "load".
+   */
+  private Staged staged(NessieRefs refs, Branch target, String stagedHash, long t0) {
+    String staging = config.stagingBranch();
+    String base = mergeBase(refs, target, staging, stagedHash);
+    List<ContentKey> changed = refs.changedKeys(staging, base, staging, stagedHash);
+    Map<ContentKey, Content> atBase = published(refs, staging, base);
+    timings.put("nessie", ms(t0));
+    long l0 = System.nanoTime();
+    Staged staged = Staged.read(lakehouse.spark(), config, atBase, base, stagedHash, changed);
+    timings.put("load", ms(l0));
+    return staged;
+  }
+
+  /**
+   * The publish checks of commit {@code hash} of the staging branch, as a publish of it would run them, and nothing
+   * else (no merge, no tag): {@code tidemark check} on a {@code rejected-*} tag. Empty when it holds nothing the
+   * published branch lacks.
+   */
+  public List<AuditCheck> checksOf(String hash) {
+    try (NessieRefs refs = new NessieRefs(lakehouse.endpoints())) {
+      Staged staged = staged(refs, refs.branch(config.publishedRef()), hash, System.nanoTime());
+      if (staged.isEmpty()) {
+        return List.of();
+      }
+      try (ArrivalChecks runner = new ArrivalChecks(config, lakehouse.storage())) {
+        return runner.run(staged, timings);
+      }
     }
   }
 
