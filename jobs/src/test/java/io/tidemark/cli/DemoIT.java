@@ -69,7 +69,7 @@ class DemoIT extends StackTest {
         .contains("/events/arrival=0003/seed-counts.jsonl", "/companies/arrival=0004/seed-scd2.jsonl")
         .containsPattern(config.tables().eventCounts().toString().replace(".", "\\.") + "\\s+\\d+ rows")
         .contains("Nessie UI (branches, commits, tables): " + stack.endpoints().nessieUi(),
-            stack.endpoints().nessieUi() + "commits/" + main, "SHOW LOG " + main, "SHOW LOG " + ingest);
+            stack.endpoints().nessieUi() + "commits/" + main, "./tidemark log " + main, "./tidemark log " + ingest);
     assertThat(first.errLines()).as("nothing on stderr").isEmpty();
     assertMainOneStepBehindUntilEachPublish(first.out(), config, main, ingest);
     List<CommitMeta> publishes = assertOnePublishPerArrival(config, main, ingest);
