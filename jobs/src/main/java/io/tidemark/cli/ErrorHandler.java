@@ -8,6 +8,7 @@ import io.tidemark.config.ConfigException;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.services.Outage;
 import io.tidemark.services.ServiceException;
+import io.tidemark.services.TransientFault;
 import io.tidemark.stream.StreamsFailed;
 import java.io.PrintWriter;
 import java.util.Optional;
@@ -37,7 +38,11 @@ final class ErrorHandler implements IExecutionExceptionHandler {
       LoggerFactory.getLogger(Tidemark.class).error(cl.getCommandSpec().qualifiedName(" ") + " failed", e);
     }
     Optional<String> outage = outage(e, root);
-    String first = outage.map(o -> describe(e, o)).orElseGet(() -> describe(e));
+    // a service's fault that outlasted the retries (a connection closed again and again): the service's, not the work's
+    boolean fault = outage.isEmpty() && !(e instanceof Finding) && exitCode(e) == FAILED && TransientFault.is(e);
+    String first = outage.map(o -> describe(e, o)).orElseGet(() -> describe(e)
+        + (fault ? " (a transient fault of a service, through " + TransientFault.ATTEMPTS + " attempts; run the "
+            + "command again)" : ""));
     err.println("tidemark: " + first);
     // also at the end of the run's log: when the console's output goes nowhere (a full disk: the JVM's streams swallow
     // the error of a write), the log still says why the command failed
@@ -57,7 +62,7 @@ final class ErrorHandler implements IExecutionExceptionHandler {
       e.printStackTrace(err);
     }
     err.flush();
-    return outage.isPresent() ? SERVICE_DOWN : exitCode(e);
+    return outage.isPresent() || fault ? SERVICE_DOWN : exitCode(e);
   }
 
   /**

@@ -37,11 +37,16 @@ public class NessieCatalog extends org.apache.iceberg.nessie.NessieCatalog {
   @Override
   public void initialize(String name, NessieIcebergClient client, FileIO fileIO, Map<String, String> options) {
     org.projectnessie.model.Reference ref = reference(client, options);
+    // Iceberg's calls to Nessie absorb transient faults as tidemark's do: a table commit whose answer was lost is
+    // looked for before it is made again, never made twice (Iceberg would report its state unknown and fail the job)
+    org.projectnessie.client.api.NessieApiV1 api = io.tidemark.lakehouse.nessie.ResilientNessie.wrap(client.getApi());
     // a catalog pinned to a tag or a commit cannot commit: nothing to narrate
-    NessieIcebergClient narrating = client instanceof NarratingNessieClient
-        || !(ref instanceof org.projectnessie.model.Branch) ? client
-        : new NarratingNessieClient(client.getApi(), client.refName(), null, options);
-    super.initialize(name, narrating, fileIO, options);
+    NessieIcebergClient resilient = client instanceof NarratingNessieClient ? client
+        : ref instanceof org.projectnessie.model.Tag
+            ? new NessieIcebergClient(api, ref.getName(), ref.getHash(), options)
+            : ref instanceof org.projectnessie.model.Branch
+                ? new NarratingNessieClient(api, client.refName(), null, options) : client;
+    super.initialize(name, resilient, fileIO, options);
   }
 
   /**

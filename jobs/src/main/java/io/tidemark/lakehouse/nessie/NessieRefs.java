@@ -34,9 +34,11 @@ public final class NessieRefs implements AutoCloseable {
   private final NessieApiV2 api;
 
   public NessieRefs(Endpoints endpoints) {
-    this.api = NessieClientBuilder.createClientBuilderFromSystemSettings()
+    // a connection closed, a timeout, a 503: absorbed, and a change whose answer was lost looked for before it is made
+    // again ({@link ResilientNessie})
+    this.api = ResilientNessie.wrap(NessieClientBuilder.createClientBuilderFromSystemSettings()
         .withUri(endpoints.nessieApi())
-        .build(NessieApiV2.class);
+        .build(NessieApiV2.class));
   }
 
   /** The head of a branch. */
