@@ -118,6 +118,10 @@ public record StreamSpec(StreamKind kind, String source, TableName table, TableN
   }
 
   private RunReport runOnce(SparkSession spark, CrashPoints crash) {
+    if (kind == StreamKind.DEDUP || kind == StreamKind.COUNTS) {
+      // their state (the ids seen, the open windows) is in the checkpoint alone: never started over on a lost one
+      LostCheckpoint.refuse(spark, name(), checkpoint, table);
+    }
     return switch (kind) {
       case RAW -> RawArchive.run(spark, source, table, sideTable, checkpoint, crash);
       case RAW_COMPANIES -> RawArchive.companies(spark, source, table, sideTable, checkpoint, crash);
