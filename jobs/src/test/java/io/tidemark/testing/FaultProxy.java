@@ -44,10 +44,19 @@ public final class FaultProxy implements Closeable {
     LOSE_ANSWER
   }
 
-  /** The first {@code times} requests of {@code method} whose path matches {@code path} get {@code fault}. */
-  public record Rule(String method, Pattern path, Fault fault, AtomicLong times) {
+  /**
+   * The first {@code times} requests of {@code method} whose path matches {@code path} and whose body {@code body}
+   * accepts get {@code fault}.
+   */
+  public record Rule(String method, Pattern path, java.util.function.Predicate<String> body, Fault fault,
+                     AtomicLong times) {
     public static Rule of(String method, String pathRegex, Fault fault, int times) {
-      return new Rule(method, Pattern.compile(pathRegex), fault, new AtomicLong(times));
+      return new Rule(method, Pattern.compile(pathRegex), b -> true, fault, new AtomicLong(times));
+    }
+
+    /** The same, only for requests whose body (as text) {@code body} accepts. */
+    public Rule whereBody(java.util.function.Predicate<String> body) {
+      return new Rule(method, path, body, fault, times);
     }
   }
 
@@ -229,7 +238,7 @@ public final class FaultProxy implements Closeable {
   private Fault decide(Message request) {
     for (Rule r : rules) {
       if (r.method().equalsIgnoreCase(request.method) && r.path().matcher(request.path).find()
-          && r.times().getAndDecrement() > 0) {
+          && r.body().test(request.body) && r.times().getAndDecrement() > 0) {
         return r.fault();
       }
     }
@@ -241,7 +250,7 @@ public final class FaultProxy implements Closeable {
   }
 
   /** A request or an answer, as bytes to pass on, with what the proxy needs of it. */
-  private record Message(String method, String path, int status, byte[] bytes, boolean closes) {}
+  private record Message(String method, String path, int status, byte[] bytes, boolean closes, String body) {}
 
   private static Message readRequest(InputStream in, OutputStream client) throws IOException {
     String line = readLine(in);
@@ -277,9 +286,21 @@ public final class FaultProxy implements Closeable {
       client.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
       client.flush();
     }
+    int bodyStart = head.size();
     readBody(in, headers, head, false);
     boolean closes = headers.getOrDefault("connection", "").toLowerCase(Locale.ROOT).contains("close");
-    return new Message(parts[0], parts[1], 0, head.toByteArray(), closes);
+    byte[] all = head.toByteArray();
+    byte[] body = java.util.Arrays.copyOfRange(all, bodyStart, all.length);
+    if (headers.getOrDefault("content-encoding", "").toLowerCase(Locale.ROOT).contains("gzip") && body.length > 0
+        && !headers.getOrDefault("transfer-encoding", "").toLowerCase(Locale.ROOT).contains("chunked")) {
+      try (java.util.zip.GZIPInputStream gz = new java.util.zip.GZIPInputStream(
+          new java.io.ByteArrayInputStream(body))) {
+        body = gz.readAllBytes();
+      } catch (IOException e) {
+        // not gzip after all: matched as it is
+      }
+    }
+    return new Message(parts[0], parts[1], 0, all, closes, new String(body, StandardCharsets.UTF_8));
   }
 
   private static Message readAnswer(InputStream in, String method) throws IOException {
@@ -305,7 +326,7 @@ public final class FaultProxy implements Closeable {
       boolean noBody = method.equals("HEAD") || status == 204 || status == 304;
       boolean toTheEnd = !noBody && readBody(in, headers, all, true);
       boolean closes = toTheEnd || headers.getOrDefault("connection", "").toLowerCase(Locale.ROOT).contains("close");
-      return new Message(method, "", status, all.toByteArray(), closes);
+      return new Message(method, "", status, all.toByteArray(), closes, "");
     }
   }
 
