@@ -286,13 +286,12 @@ public final class FaultProxy implements Closeable {
       client.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
       client.flush();
     }
-    int bodyStart = head.size();
-    readBody(in, headers, head, false);
+    ByteArrayOutputStream payload = new ByteArrayOutputStream();
+    readBody(in, headers, head, false, payload);
     boolean closes = headers.getOrDefault("connection", "").toLowerCase(Locale.ROOT).contains("close");
     byte[] all = head.toByteArray();
-    byte[] body = java.util.Arrays.copyOfRange(all, bodyStart, all.length);
-    if (headers.getOrDefault("content-encoding", "").toLowerCase(Locale.ROOT).contains("gzip") && body.length > 0
-        && !headers.getOrDefault("transfer-encoding", "").toLowerCase(Locale.ROOT).contains("chunked")) {
+    byte[] body = payload.toByteArray();
+    if (headers.getOrDefault("content-encoding", "").toLowerCase(Locale.ROOT).contains("gzip") && body.length > 0) {
       try (java.util.zip.GZIPInputStream gz = new java.util.zip.GZIPInputStream(
           new java.io.ByteArrayInputStream(body))) {
         body = gz.readAllBytes();
@@ -336,6 +335,12 @@ public final class FaultProxy implements Closeable {
    */
   private static boolean readBody(InputStream in, Map<String, String> headers, ByteArrayOutputStream into,
                                   boolean answer) throws IOException {
+    return readBody(in, headers, into, answer, new ByteArrayOutputStream());
+  }
+
+  /** The same, the body's own bytes (without the chunks' framing) also into {@code payload}. */
+  private static boolean readBody(InputStream in, Map<String, String> headers, ByteArrayOutputStream into,
+                                  boolean answer, ByteArrayOutputStream payload) throws IOException {
     String te = headers.getOrDefault("transfer-encoding", "").toLowerCase(Locale.ROOT);
     if (te.contains("chunked")) {
       while (true) {
@@ -354,7 +359,9 @@ public final class FaultProxy implements Closeable {
           }
           return false;
         }
-        into.writeBytes(in.readNBytes(n));
+        byte[] chunk = in.readNBytes(n);
+        into.writeBytes(chunk);
+        payload.writeBytes(chunk);
         String end = readLine(in);
         into.writeBytes(((end == null ? "" : end) + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
       }
@@ -367,6 +374,7 @@ public final class FaultProxy implements Closeable {
         throw new IOException("a body cut short");
       }
       into.writeBytes(body);
+      payload.writeBytes(body);
       return false;
     }
     if (answer) {
