@@ -55,8 +55,7 @@ final class Releases {
           Undo.oldest(refs, staging, staged.stagedHash(), staged.publishedHash(), Undo.putsSnapshot(keys, newest))
               .ifPresent(p -> out.addAll(p.lines()));
         }
-        out.add("  give the counts stream back its checkpoint (docs/troubleshooting.md#a-lost-or-corrupt-checkpoint), "
-            + "then: tidemark stream all");
+        out.add("  tidemark stream all");
       }
       case SameArrivals.NAME -> out.add("  tidemark stream all");
       case LinesAccounted.NAME -> {
