@@ -15,21 +15,19 @@ import io.tidemark.testing.FaultProxy;
 import io.tidemark.testing.FaultProxy.Fault;
 import io.tidemark.testing.FaultProxy.Rule;
 import io.tidemark.testing.NessieRest;
+import io.tidemark.testing.OtherHome;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.StagedPipeline;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -176,25 +174,12 @@ class TransientFaultsIT extends StackTest {
     return out;
   }
 
-  /**
-   * The table on each pipeline's published branch holds the same rows, but for when and in which batch they were
-   * taken in and the landing bucket in their source file's address (each pipeline lands in its own).
-   */
+  /** The table on each pipeline's published branch holds the same rows ({@link OtherHome#assertSameRows}). */
   private void assertSameRows(TableName table, StagedPipeline a, StagedPipeline b) {
-    Dataset<Row> x = comparable(spark.table(table.sqlAt(a.published())));
-    Dataset<Row> y = comparable(spark.table(b.config().tables().all().stream()
-        .filter(t -> t.table().equals(table.table())).findFirst().orElseThrow().sqlAt(b.published())));
-    assertThat(x.count()).as("%s: rows", table).isEqualTo(y.count()).isPositive();
-    assertThat(x.exceptAll(y).count() + y.exceptAll(x).count()).as("%s: rows only one of them has", table).isZero();
-  }
-
-  private static Dataset<Row> comparable(Dataset<Row> rows) {
-    List<String> columns = Arrays.asList(rows.columns());
-    Dataset<Row> out = rows.drop("ingest_ts", "batch_id", "recorded_at");
-    if (columns.contains("source_file")) {
-      out = out.withColumn("source_file", org.apache.spark.sql.functions.regexp_replace(
-          out.col("source_file"), "^s3a?://[^/]+/", ""));
-    }
-    return out;
+    TableName theirs = b.config().tables().all().stream().filter(t -> t.table().equals(table.table())).findFirst()
+        .orElseThrow();
+    assertThat(spark.table(table.sqlAt(a.published())).count()).as("%s: rows", table).isPositive();
+    OtherHome.assertSameRows(table.toString(), spark.table(table.sqlAt(a.published())),
+        spark.table(theirs.sqlAt(b.published())));
   }
 }

@@ -1,0 +1,101 @@
+package io.tidemark.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The recipes of docs/troubleshooting.md run as a person runs them: every line of a recipe's block, in the directory
+ * that holds the tidemark home {@code .tidemark} (as from a checkout). A {@code ./tidemark} line is the real command in
+ * a JVM of its own ({@link Cli}); {@code export NAME=value} sets a setting for the lines after it (as a shell would);
+ * any other line (mv, tar, rm) runs in bash. The placeholders a recipe leaves ({@code <hash of the commit before it>})
+ * are filled in from what the failure printed; a line with one left in fails. Each line must succeed.
+ */
+public final class Recipes {
+  private final Path page;
+  private final Path dir;
+  private final Map<String, String> env;
+
+  /** {@code dir}: where the home {@code .tidemark} is; {@code env}: the commands' settings (its home that one). */
+  public Recipes(Path page, Path dir, Map<String, String> env) {
+    this.page = page;
+    this.dir = dir;
+    this.env = new HashMap<>(env);
+  }
+
+  /** The settings the commands run with, the recipes' exports included. */
+  public Map<String, String> env() {
+    return Map.copyOf(env);
+  }
+
+  /** The first block of commands after "**Release.**" of the section {@code anchor}, run; each line's result. */
+  public List<Cli.Result> run(String anchor, Map<String, String> fill) {
+    return run(anchor, 0, fill);
+  }
+
+  /** The {@code block}-th block of commands after "**Release.**" of the section (0: the first). */
+  public List<Cli.Result> run(String anchor, int block, Map<String, String> fill) {
+    List<String> lines = Docs.recipeBlocks(page, anchor).get(block);
+    assertThat(lines).as("#%s's commands", anchor).isNotEmpty();
+    List<Cli.Result> results = new ArrayList<>();
+    for (String line : lines) {
+      String filled = line;
+      for (Map.Entry<String, String> f : fill.entrySet()) {
+        filled = filled.replace(f.getKey(), f.getValue());
+      }
+      assertThat(filled).as("#%s: a placeholder left in %s", anchor, line).doesNotContainPattern("<[a-z][^>]*>");
+      Cli.Result r = line(filled);
+      assertThat(r.exitCode()).as("#%s: %s -> %s", anchor, filled, r).isZero();
+      results.add(r);
+    }
+    return results;
+  }
+
+  /** One line of a recipe. */
+  public Cli.Result line(String line) {
+    List<String> words = Docs.words(line);
+    if (words.isEmpty()) {
+      return new Cli.Result(0, "", "", 0);
+    }
+    if (words.get(0).equals("./tidemark")) {
+      return Cli.run(env, words.subList(1, words.size()).toArray(String[]::new));
+    }
+    if (words.get(0).equals("export")) {
+      String[] kv = words.get(1).split("=", 2);
+      env.put(kv[0], kv[1]);
+      return new Cli.Result(0, "", "", 0);
+    }
+    return bash(line);
+  }
+
+  private Cli.Result bash(String line) {
+    try {
+      Path out = Files.createTempFile(dir, "recipe", ".out");
+      ProcessBuilder pb = new ProcessBuilder("bash", "-c", line).directory(dir.toFile())
+          .redirectErrorStream(true).redirectOutput(out.toFile());
+      long t0 = System.nanoTime();
+      Process p = pb.start();
+      if (!p.waitFor(300, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new AssertionError(line + ": hung");
+      }
+      String text = Files.readString(out, StandardCharsets.UTF_8);
+      Files.delete(out);
+      System.out.printf("[recipe] %s -> exit %d%n", line, p.exitValue());
+      return new Cli.Result(p.exitValue(), text, "", (System.nanoTime() - t0) / 1e9);
+    } catch (IOException e) {
+      throw new AssertionError("cannot run " + line, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
+  }
+}
