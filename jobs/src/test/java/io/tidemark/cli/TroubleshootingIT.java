@@ -23,7 +23,7 @@ import io.tidemark.testing.Docs;
 import io.tidemark.testing.NessieRest;
 import io.tidemark.testing.OtherHome;
 import io.tidemark.testing.Recipes;
-import io.tidemark.testing.StagedPipeline;
+import io.tidemark.testing.ReferencePipeline;
 import io.tidemark.testing.Steps;
 import io.tidemark.testing.TestStack;
 import java.io.IOException;
@@ -73,7 +73,7 @@ class TroubleshootingIT {
   private Storage storage;
   private Lander lander;
   /** The same landed files, streamed and published without a failure on the shared stack. */
-  private StagedPipeline reference;
+  private ReferencePipeline reference;
 
   @BeforeAll
   void aHomeOfItsOwn(@TempDir Path dir) throws IOException {
@@ -89,7 +89,8 @@ class TroubleshootingIT {
     storage = Storage.connect(config, endpoints);
     lander = new Lander(storage, config.landingBucket(), "");
     recipes = new Recipes(PAGE, dir, env);
-    reference = new StagedPipeline(stack, "troubleshooting_reference", dir.resolve("reference-checkpoints"));
+    reference = new ReferencePipeline(stack, "troubleshooting_reference", dir.resolve("reference-checkpoints"), storage,
+        config, byHand);
   }
 
   @AfterAll
@@ -177,7 +178,7 @@ class TroubleshootingIT {
   void aLandedFileWrittenAgainIsRefusedByLinesAccountedAndReleasedByItsRecipe() throws IOException {
     List<Lander.Outcome> landed = lander.land(SeedScenarios.ALL.arrivals().get(2));
     succeeds("stream", "all");
-    referenceTakesIn();
+    reference.takeIn();
     URI file = landed.stream().map(o -> URI.create(o.uri())).filter(u -> u.getPath().contains("/events/"))
         .findFirst().orElseThrow();
     String key = file.getPath().substring(1);
@@ -307,7 +308,8 @@ class TroubleshootingIT {
     assertThat(nessie.exists("restated-42")).isTrue();
     assertThat(ran.get(ran.size() - 1).out()).contains("published ").contains(" to main (");
     assertThat(nessie.hash("main")).isNotEqualTo(main);
-    Restatement.Result restated = new Restatement(reference.lakehouse(), Restatement.Options.defaults(reference.config())
+    Restatement.Result restated = new Restatement(reference.pipeline().lakehouse(),
+        Restatement.Options.defaults(reference.pipeline().config())
         .withRunId("42").withPrefix("troubleshooting-reference-")).run();
     assertThat(restated.merged()).as("the reference's restatement").isTrue();
     assertMainAsWithoutFailures();
@@ -366,38 +368,9 @@ class TroubleshootingIT {
 
   // ---- helpers
 
-  /**
-   * Main's tables equal the reference pipeline's published ones after it took in the same landed files (copied from
-   * this home's landing zone) and published them without a failure: the recipe released the failure whole.
-   */
+  /** Main's tables equal those of a pipeline that took in the same files and met no failure. */
   private void assertMainAsWithoutFailures() {
-    referenceTakesIn();
-    var ours = config.tables();
-    var theirs = reference.config().tables();
-    for (TableName[] t : new TableName[][] {{ours.rawEvents(), theirs.rawEvents()},
-        {ours.rejected(), theirs.rejected()}, {ours.rawCompanyChanges(), theirs.rawCompanyChanges()},
-        {ours.events(), theirs.events()}, {ours.eventCounts(), theirs.eventCounts()},
-        {ours.companies(), theirs.companies()}, {ours.companyChanges(), theirs.companyChanges()}}) {
-      OtherHome.assertSameRows("main's " + t[0] + " and the reference's", byHand.spark().table(byHand.at(t[0], "main")),
-          stack.spark().table(t[1].sqlAt(reference.published())));
-    }
-  }
-
-  /**
-   * The reference takes in what landed here since it last did, in one run of its streams, and publishes it: called
-   * where this home's streams took in an arrival, so that both make the same runs.
-   */
-  private void referenceTakesIn() {
-    try (Storage shared = Storage.connect(stack.config(), stack.endpoints())) {
-      for (Storage.ObjectInfo o : storage.list(config.landingBucket(), "")) {
-        if (shared.stat(reference.config().landingBucket(), o.key()).isEmpty()) {
-          shared.put(reference.config().landingBucket(), o.key(), storage.get(config.landingBucket(), o.key()),
-              "application/x-ndjson");
-        }
-      }
-    }
-    reference.streamAll();
-    reference.publish();
+    reference.assertMainAsHere(config.tables());
   }
 
   /** The branch and the whole hash of the undo a failure printed ({@code tidemark sql "ASSIGN BRANCH ..."}). */
