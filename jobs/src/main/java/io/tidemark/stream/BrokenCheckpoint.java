@@ -20,6 +20,9 @@ final class BrokenCheckpoint {
 
   /** {@code failure} as one line naming the broken file and its release, when a file of {@code checkpoint} is at fault. */
   static RuntimeException explain(String stream, String checkpoint, RuntimeException failure) {
+    if (fullDisk(failure)) {
+      return failure; // nothing is broken: the next write fails too until there is space (docs: a full disk)
+    }
     Optional<String> file = file(checkpoint, failure);
     if (file.isEmpty()) {
       return failure;
@@ -62,6 +65,15 @@ final class BrokenCheckpoint {
       }
     }
     return Optional.empty();
+  }
+
+  private static boolean fullDisk(Throwable failure) {
+    for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+      if (t.getMessage() != null && t.getMessage().contains("No space left on device")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean checksum(Throwable failure) {

@@ -81,7 +81,7 @@ public final class RawArchive {
     Dataset<Row> lines = format.parse(read).withColumn(Ingest.INGEST_TS.name(), current_timestamp());
     Column[] archived = SparkRows.columns(format.feed().columns().plus(Rescued.DATA).plus(Ingest.SCHEMA));
     Column[] quarantined = SparkRows.columns(Quarantine.LINE_SCHEMA.plus(Ingest.SCHEMA));
-    BatchCommitter committer = new BatchCommitter(name, checkpoint, rejectedTable, crash);
+    BatchCommitter committer = new BatchCommitter(name, checkpoint, rejectedTable, crash).leavingOut(taken);
     return StreamRun.run(name, "row", StreamRun.availableNow(lines, checkpoint, (batch, id) -> {
       Dataset<Row> parsed = batch.persist(StorageLevel.MEMORY_AND_DISK());
       try {
