@@ -171,6 +171,13 @@ final class LandCommand implements Callable<Integer> {
       return 0;
     }
     TidemarkConfig config = Tidemark.root(spec).config();
+    // a scenario name, a generator setting or a --from that does not do: said before any service starts
+    if (source.replay == null && source.from == null) {
+      scenario(null);
+    }
+    if (source.from != null) {
+      LocalFiles.read(source.from, dataset());
+    }
     if (toDir != null && !replaysS3()) {
       writeLocal(arrivals(null), out);
       return 0;
@@ -271,13 +278,16 @@ final class LandCommand implements Callable<Integer> {
         source.replay != null ? source.replay : "scenario " + scenario.name()));
   }
 
-  private Arrival fromLocal(Lander lander) {
-    Feed ds;
+  private Feed dataset() {
     try {
-      ds = Feed.parse(dataset);
+      return Feed.parse(dataset);
     } catch (IllegalArgumentException e) {
       throw bad("--dataset: " + e.getMessage());
     }
+  }
+
+  private Arrival fromLocal(Lander lander) {
+    Feed ds = dataset();
     List<LandingFile> files = LocalFiles.read(source.from, ds);
     return new Arrival(arrival != null ? arrival : ArrivalNumbers.forFiles(lander, ds, files), files);
   }
