@@ -60,7 +60,8 @@ final class Releases {
       case SameArrivals.NAME -> out.add("  tidemark stream all");
       case LinesAccounted.NAME -> {
         out.add("  put the file back as the raw archive read it (tidemark sql \"SELECT * FROM "
-            + config.tables().rawEvents() + "@" + staging + " WHERE source_file = '<file>'\"), then land the new "
+            + config.tables().rawEvents() + "@" + staging + " WHERE " + io.tidemark.core.Ingest.SOURCE_FILE
+            + " = '<file>'\"), then land the new "
             + "lines as an arrival of their own:");
         out.add("  tidemark land --from new-lines.jsonl --dataset events");
         out.add("  tidemark stream all");
