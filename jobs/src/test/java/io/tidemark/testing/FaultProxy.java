@@ -41,7 +41,9 @@ public final class FaultProxy implements Closeable {
     /** The connection is closed before the request is forwarded: it never reaches the service. */
     CLOSE_UNANSWERED,
     /** The request is forwarded and answered; the connection is closed instead of the answer passed on. */
-    LOSE_ANSWER
+    LOSE_ANSWER,
+    /** The request is not forwarded; the proxy answers 503, as a load balancer does while the service restarts. */
+    ANSWER_503
   }
 
   /**
@@ -60,7 +62,10 @@ public final class FaultProxy implements Closeable {
     }
   }
 
-  /** What the proxy saw and did, and to which requests ("POST /api/v2/trees/main/history/commit" each). */
+  /**
+   * What the proxy saw and did, and to which requests ("POST /api/v2/trees/main/history/commit" each); a request
+   * answered 503 counts as closed unanswered (it never reached the service).
+   */
   public record Stats(long requests, long closedUnanswered, long answersLost, List<String> faulted) {
     public long faults() {
       return closedUnanswered + answersLost;
@@ -172,6 +177,14 @@ public final class FaultProxy implements Closeable {
         if (fault == Fault.CLOSE_UNANSWERED) {
           closed.incrementAndGet();
           faulted.add(request.method + " " + request.path + " closed unanswered");
+          return;
+        }
+        if (fault == Fault.ANSWER_503) {
+          closed.incrementAndGet();
+          faulted.add(request.method + " " + request.path + " answered 503");
+          out.write("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+              .getBytes(StandardCharsets.ISO_8859_1));
+          out.flush();
           return;
         }
         Message answer = null;
