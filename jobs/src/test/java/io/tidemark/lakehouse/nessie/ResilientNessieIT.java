@@ -12,7 +12,13 @@ import io.tidemark.testing.TestStack;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.projectnessie.client.NessieClientBuilder;
+import org.projectnessie.client.api.NessieApiV2;
 import org.projectnessie.model.Branch;
+import org.projectnessie.model.CommitMeta;
+import org.projectnessie.model.ContentKey;
+import org.projectnessie.model.Namespace;
+import org.projectnessie.model.Operation;
 
 /**
  * Every kind of call tidemark makes to Nessie, through a proxy that fails it on purpose once
@@ -23,7 +29,7 @@ import org.projectnessie.model.Branch;
  */
 class ResilientNessieIT extends StackTest {
   @Test
-  void everyChangeWhoseAnswerIsLostIsFoundDoneAndMadeOnce() {
+  void everyChangeWhoseAnswerIsLostIsFoundDoneAndMadeOnce() throws Exception {
     String base = TestStack.unique("resilient");
     NessieRest nessie = stack.nessie();
     try (FaultProxy proxy = new FaultProxy("nessie", stack.endpoints().nessieApi().getPort(), 0, 0, 1);
@@ -49,7 +55,7 @@ class ResilientNessieIT extends StackTest {
 
       String other = base + "_other";
       Branch o = refs.createBranch(other, refs.branch(base));
-      refs.mark(other, "to merge", "test", Map.of());
+      putNamespace(other, base + "_merged"); // a change to merge: a merge of marks alone changes nothing
       Branch into = refs.branch(base);
       proxy.rule(Rule.of("POST", "/history/merge", Fault.LOSE_ANSWER, 1));
       String merged = refs.mergeExpecting(into, other, refs.branch(other).getHash(), "the merge whose answer is lost",
@@ -80,6 +86,16 @@ class ResilientNessieIT extends StackTest {
           .anyMatch(f -> f.startsWith("PUT") && f.contains("answer lost"))
           .anyMatch(f -> f.contains("answered 503"));
       refs.deleteBranch(base);
+    }
+  }
+
+  /** A namespace made on {@code branch} straight on the stack's Nessie, not through the proxy. */
+  private void putNamespace(String branch, String name) throws Exception {
+    try (NessieApiV2 api = NessieClientBuilder.createClientBuilderFromSystemSettings()
+        .withUri(stack.endpoints().nessieApi()).build(NessieApiV2.class)) {
+      api.commitMultipleOperations().branch(api.getReference().refName(branch).get() instanceof Branch b ? b : null)
+          .operation(Operation.Put.of(ContentKey.of(name), Namespace.of(name)))
+          .commitMeta(CommitMeta.fromMessage("to merge")).commit();
     }
   }
 }
