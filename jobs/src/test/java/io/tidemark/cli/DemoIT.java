@@ -71,7 +71,7 @@ class DemoIT extends StackTest {
         .contains("/events/arrival=0003/seed-counts.jsonl", "/companies/arrival=0004/seed-scd2.jsonl")
         .containsPattern(SeedTables.of(config).eventCounts().toString().replace(".", "\\.") + "\\s+\\d+ rows")
         .contains("Nessie UI (branches, commits, tables): " + stack.endpoints().nessieUi(),
-            stack.endpoints().nessieUi() + "commits/" + main, "SHOW LOG " + main, "SHOW LOG " + ingest);
+            stack.endpoints().nessieUi() + "commits/" + main, "./tidemark log " + main, "./tidemark log " + ingest);
     assertThat(first.errLines()).as("nothing on stderr").isEmpty();
     assertMainOneStepBehindUntilEachPublish(first.out(), config, main, ingest);
     List<CommitMeta> publishes = assertOnePublishPerArrival(config, main, ingest);
@@ -160,7 +160,7 @@ class DemoIT extends StackTest {
           });
       List<CommitMeta> oldestFirst = new ArrayList<>(ours);
       java.util.Collections.reverse(oldestFirst);
-      assertThat(oldestFirst).extracting(m -> m.getProperties().get(CommitKeys.ARRIVALS))
+      assertThat(oldestFirst).extracting(m -> m.getProperties().get(CommitKeys.arrivalsOf("companies")))
           .as("one publish per arrival, then the restatement's").containsExactly("1", "2", "3", "4", null);
       assertThat(oldestFirst.get(0).getMessage()).startsWith("publish " + arrivalOfFeeds(1) + " from " + ingest + ": ");
       assertThat(oldestFirst.get(4).getProperties()).as("the restatement's publish")

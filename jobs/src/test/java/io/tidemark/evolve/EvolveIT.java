@@ -201,8 +201,8 @@ class EvolveIT extends PipelineOnItsOwnBranches {
    */
   private void auditFailsOnAPromotedValueItsRunDidNotWrite(String runId, String eventId, String region,
                                                            String driverRows) {
-    String[] run = {"--run-id", runId, "--ref-prefix", prefix, "--driver-rows", driverRows};
-    succeeds(Cli.run(env, concat(new String[] {"restate", "plan"}, run)));
+    String[] run = {"--run-id", runId, "--ref-prefix", prefix};
+    succeeds(Cli.run(env, concat(new String[] {"restate", "plan", "--driver-rows", driverRows}, run)));
     succeeds(Cli.run(env, concat(new String[] {"restate", "write"}, run)));
     String branch = prefix + "restate-" + runId;
     Map<String, String> onBranch = new HashMap<>(env);

@@ -92,7 +92,9 @@ class ReaderOfMainIT extends StackTest {
         withTables++;
         assertThat(meta.getProperties()).as("a commit of %s: bootstrap's or publish's", p.published())
             .containsKey(CommitKeys.STAGE);
-        arrival = Math.max(arrival, BatchArrivals.parse(meta.getProperties().get(CommitKeys.ARRIVALS)).stream()
+        arrival = Math.max(arrival, meta.getProperties().entrySet().stream()
+            .filter(kv -> kv.getKey().startsWith(CommitKeys.ARRIVALS + ".")).map(kv -> BatchArrivals.parse(kv.getValue()))
+            .flatMap(java.util.Set::stream)
             .mapToInt(Integer::intValue).max().orElse(0));
         CommitView v = new CommitView(p.spark(), p.config(), p.published(), meta.getHash());
         String at = "commit " + meta.getHash() + " (" + meta.getMessage() + ")";

@@ -82,7 +82,8 @@ class RestateStagesIT extends StackTest {
     r = run("write", ID);
     assertThat(r.exitCode()).as("write before plan: %s", r).isEqualTo(1);
     assertThat(r.errLines()).singleElement().asString()
-        .contains("needs its plan first", "tidemark restate plan --run-id run1");
+        .contains("no restatement run run1 in Nessie", "a new run starts with `tidemark restate plan --run-id run1`")
+        .doesNotContain("needs its plan first");
     assertThat(nessie.exists(branch)).isFalse();
   }
 
