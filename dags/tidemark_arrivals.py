@@ -5,7 +5,6 @@ from __future__ import annotations
 import shlex
 from datetime import timedelta
 
-from airflow.providers.standard.operators.bash import BashOperator
 from airflow.sdk import DAG, Param, TaskGroup
 
 from tidemark_lib import (
@@ -15,6 +14,7 @@ from tidemark_lib import (
     OWNER,
     PUBLISHED,
     RAW_ARCHIVES,
+    TidemarkBashOperator,
     job_env,
     spark_submit,
     tidemark_cli,
@@ -29,7 +29,7 @@ _SOURCE = (
 _GENERATOR_FLAGS = (
     "{% if params.scenario == 'generated' %}"
     " --seed {{ params.seed }} --events {{ params.events }} --arrivals {{ params.arrivals }}"
-    " --companies {{ params.companies }} --duplicate-rate {{ params.duplicate_rate }}"
+    " --groups {{ params.groups }} --duplicate-rate {{ params.duplicate_rate }}"
     " --late-rate {{ params.late_rate }} --malformed-rate {{ params.malformed_rate }} --jumps {{ params.jumps }}"
     " --changes {{ params.changes }} --keys {{ params['keys'] }}"
     "{% endif %}"
@@ -38,28 +38,30 @@ _GENERATOR_FLAGS = (
 DOC = f"""
 ### Arrivals, one at a time, each published to main whole and checked
 
-Replays the arrivals of a scenario the way production sees them: for each arrival *k*, strictly in sequence,
+Replays the arrivals of a scenario the way production sees them, for every feed of the pipeline file
+(`TIDEMARK_PIPELINE`, default the seed's: events and company changes): for each arrival *k*, strictly in sequence,
 
-1. **`arrival_k.land`** — `tidemark land --scenario S --arrival k` writes arrival *k* into the landing zone
-   (an arrival already there with the same content is left as it is);
-2. **`arrival_k.streams`** — one `spark-submit` of `tidemark stream all`: one availableNow run of every stream
-   (raw archive + quarantine, dedup, windowed counts; raw company changes, SCD2), each printing its one-line
-   result (batches, rows written, late rows dropped, watermark) in the task log. The streams commit to the
-   **staging branch** (`TIDEMARK_STAGING_BRANCH`, default `ingest`), never to `main`;
+1. **`arrival_k.land`** — `tidemark land --scenario S --arrival k` writes arrival *k* of every feed into the
+   landing zone (an arrival already there with the same content is left as it is);
+2. **`arrival_k.streams`** — one `spark-submit` of `tidemark stream all`: one availableNow run of every stream of
+   every feed (per fact feed its raw archive + quarantine, dedup and windowed aggregates; per dimension feed its raw
+   archive and SCD2 stream), each printing its one-line result (batches, rows written, late rows dropped, watermark)
+   in the task log. The streams commit to the **staging branch** (`TIDEMARK_STAGING_BRANCH`, default `ingest`), never
+   to `main`;
 3. **`arrival_k.publish`** — one `spark-submit` of `tidemark publish`: checks what was staged since the last
-   publish (every landed line archived or quarantined, the SCD2 invariants on the companies it changed, the windows
-   it finalized, the same arrivals in every table of a dataset, no writer but tidemark's jobs) and, when all pass,
-   merges the staging branch into `main` in one Nessie commit naming the arrival, the rows per table and the checks
-   (`tidemark.published`). Readers of `main` see arrival *k* whole, or not at all;
+   publish (every landed line archived or quarantined, the SCD2 invariants on the keys it changed, the windows
+   it finalized, the same arrivals in every stream of a feed, no writer but tidemark's jobs) and, when all pass,
+   merges the staging branch into `main` in one Nessie commit naming each feed's arrival, the rows per table and the
+   checks (`tidemark.published`). Readers of `main` see arrival *k* whole, or not at all;
 
 then arrival *k+1*. The grid has {MAX_ARRIVALS} arrival groups (`TIDEMARK_AIRFLOW_MAX_ARRIVALS`); a scenario with
 fewer arrivals skips the rest. The **last arrival's publish** updates the Assets `tidemark_raw_archives` and
 `tidemark_facts` (through the alias `tidemark_published`), on which `tidemark_restatement` is scheduled: the
 restatement starts once every arrival is on `main`. **`check`** then runs `tidemark check --report` on `main`:
-SCD2 invariants of the company dimension, raw + rejected = lines landed, the finalized windows and, per arrival,
+SCD2 invariants of every dimension, raw + rejected = lines landed, the finalized windows and, per arrival,
 each stream run's line as recorded in `audit.stream_batches` (one row per micro-batch).
 
-**An arrival that failed its checks**: `arrival_k.publish` fails (no retry: it is a finding, not a glitch) with one
+**An arrival that failed its checks**: `arrival_k.publish` fails (exit 1: a finding, not retried) with one
 line naming the check and its recipe, e.g. `publish refused by check scd2-invariants: main unchanged, staged commit
 tagged rejected-<hash>; see docs/troubleshooting.md#refused-by-scd2-invariants`, every check's result above it in
 the log. `main` stays where it was, the later arrivals do not run, and the staged commit is kept as the tag
@@ -74,15 +76,19 @@ in the checkout, on docker compose `/opt/tidemark/home/reports/pipeline.html` in
 airflow-scheduler:/opt/tidemark/home/reports/pipeline.html .`). The task log's last lines name it. `tidemark report`
 writes it again at any time, e.g. after a restatement.
 
-**Trigger form**: `scenario` is a seed scenario (`seed` = the demo's), `generated` with the generator settings
-below, or `landed`: arrivals landed before under `landed` (`s3://bucket/prefix` or a local directory of the
-workers, laid out as `events/arrival=NNNN/`, `companies/arrival=NNNN/`, what `tidemark land --prefix` and
+**Trigger form**: `scenario` is a seed scenario (`seed` = the demo's; the seed pipeline's feeds only), `generated`
+with the generator settings below (lines for the pipeline's own feeds, made from their declared types), or `landed`:
+arrivals landed before under `landed` (`s3://bucket/prefix` or a local directory of the workers, laid out as
+`<feed>/arrival=NNNN/`, what `tidemark land --prefix` and
 `--to-dir` write), replayed into the landing zone arrival by arrival with their numbers (1..n). Arrivals already
 landed with the same content are left as they are (landing is idempotent), so a run over a scenario that landed
 before just replays the streams.
 
 **Retries**: every task is safe to rerun: landing is idempotent, the streams skip what their checkpoints and the
-tables' commits already hold, and a publish with nothing new staged makes no commit. Runs of this DAG never overlap
+tables' commits already hold, and a publish with nothing new staged makes no commit. tidemark itself absorbs a
+service's transient faults (a connection closed, a timeout, a 503); a task is retried when its command still exits 3
+(a service kept failing or went away) or its JVM was killed, never when it exits 1 (a finding: a refused publish, a
+failed check) or 2 (a bad setting), which a retry would only meet again. Runs of this DAG never overlap
 (`max_active_runs=1`), and the streams and publish tasks take the `{WRITERS_POOL}` pool (1 slot) with the
 restatement's and the maintenance's writers: one writer of the staging branch at a time.
 """
@@ -122,28 +128,28 @@ with DAG(
         "scenario": Param(
             "seed",
             enum=["seed", "seed-counts", "seed-dedup", "seed-scd2", "generated", "landed"],
-            description="seed = the demo's arrivals (counts, dedup and SCD2 stories); generated = the settings "
-            "below; landed = the arrivals under `landed`",
+            description="seed = the demo's arrivals (counts, dedup and SCD2 stories; the seed pipeline's feeds); "
+            "generated = lines for the pipeline's feeds with the settings below; landed = the arrivals under `landed`",
         ),
         "landed": Param(
             "",
             type="string",
-            description="landed: s3://bucket/prefix or a local directory holding events/arrival=NNNN/ and "
-            "companies/arrival=NNNN/ (e.g. written by `tidemark land --prefix P` or `--to-dir D`)",
+            description="landed: s3://bucket/prefix or a local directory holding <feed>/arrival=NNNN/ for the "
+            "pipeline's feeds (e.g. written by `tidemark land --prefix P` or `--to-dir D`)",
         ),
         "seed": Param(42, type="integer", description="generated: random seed (same seed, same files)"),
-        "events": Param(10000, type="integer", minimum=1, description="generated: distinct events"),
+        "events": Param(10000, type="integer", minimum=1, description="generated: distinct records of each fact feed"),
         "arrivals": Param(5, type="integer", minimum=1, maximum=MAX_ARRIVALS, description="generated: arrivals"),
-        "companies": Param(20, type="integer", minimum=1, description="generated: companies in events"),
+        "groups": Param(20, type="integer", minimum=1, description="generated: values of each grouping column"),
         "duplicate_rate": Param(0.02, type="number", minimum=0, maximum=1, description="generated"),
         "late_rate": Param(0.01, type="number", minimum=0, maximum=1, description="generated"),
         "malformed_rate": Param(0.01, type="number", minimum=0, maximum=1, description="generated"),
         "jumps": Param(1, type="integer", minimum=0, description="generated: far-future events"),
-        "changes": Param(0, type="integer", minimum=0, description="generated: company dimension changes"),
-        "keys": Param(100, type="integer", minimum=1, description="generated: companies in changes"),
+        "changes": Param(0, type="integer", minimum=0, description="generated: changes of each dimension feed"),
+        "keys": Param(100, type="integer", minimum=1, description="generated: keys of each dimension's changes"),
     },
 ) as dag:
-    bootstrap = BashOperator(
+    bootstrap = TidemarkBashOperator(
         task_id="bootstrap",
         bash_command=tidemark_cli("bootstrap"),
         env=job_env(""),
@@ -151,7 +157,7 @@ with DAG(
         doc_md="`tidemark bootstrap`: buckets, namespaces and tables; makes no commit when everything exists.",
     )
 
-    count_arrivals = BashOperator(
+    count_arrivals = TidemarkBashOperator(
         task_id="count_arrivals",
         bash_command=(
             "set -euo pipefail\n"
@@ -174,7 +180,7 @@ with DAG(
     for k in range(1, MAX_ARRIVALS + 1):
         with TaskGroup(group_id=f"arrival_{k}",
                        tooltip=f"arrival {k}: land it, every stream once, then publish it") as group:
-            land = BashOperator(
+            land = TidemarkBashOperator(
                 task_id="land",
                 bash_command=(
                     "set -euo pipefail\n"
@@ -195,9 +201,8 @@ with DAG(
             streams = spark_submit(
                 "streams",
                 ["stream", "all"],
-                doc_md=f"spark-submit `tidemark stream all`: one availableNow run of raw, dedup, windowed-counts, "
-                f"raw companies and scd2 over what landed up to arrival {k}, committed to the staging branch; one "
-                "line per stream in the log.",
+                doc_md=f"spark-submit `tidemark stream all`: one availableNow run of every stream of every feed over "
+                f"what landed up to arrival {k}, committed to the staging branch; one line per stream in the log.",
                 context=f"arrival={k}",
                 pool=WRITERS_POOL,
             )
@@ -210,8 +215,7 @@ with DAG(
                 "task. The last arrival's publish updates the Assets of tidemark_restatement.",
                 context=f"arrival={k}",
                 pool=WRITERS_POOL,
-                # a failed check is a finding, not a glitch: a retry would only check the same head again
-                retries=0,
+                # retried only for a service's fault (exit 3): a failed check (exit 1) would fail again
                 outlets=[PUBLISHED],
                 post_execute=announce_if_last(k),
             )
@@ -220,13 +224,14 @@ with DAG(
         previous = group
         publish_tasks.append(publish)
 
-    check = BashOperator(
+    check = TidemarkBashOperator(
         task_id="check",
         bash_command=tidemark_cli("check", "--report"),
         env=job_env(""),
         append_env=True,
         trigger_rule="none_failed_min_one_success",
-        doc_md="`tidemark check --report` on main (the published branch): SCD2 invariants, raw + rejected = lines "
+        doc_md="`tidemark check --report` on main (the published branch): SCD2 invariants of every dimension, raw + "
+        "rejected = lines "
         "landed, the finalized windows and each arrival's stream runs as recorded in `audit.stream_batches`; writes "
         "the pipeline report to `$TIDEMARK_HOME/reports/pipeline.html` (the log's last lines name it).",
     )

@@ -199,19 +199,36 @@ class AirflowApi:
         return tis
 
 
-def published_arrivals(home: Home) -> dict[int, int]:
-    """How many publish commits on main name each arrival ("publish arrival k from ingest: ...", with the property
-    tidemark.published: the staging branch's commit it made main's); every one names a commit of the staging branch."""
+def published_arrivals(home: Home, feeds: tuple[str, ...] = ("events", "companies")) -> dict[int, int]:
+    """How many publish commits on main take in each arrival: a commit that names in its message and in its properties
+    tidemark.arrivals.<feed> the arrivals of `feeds` it took in ("publish events arrival 3, companies arrival 3 from
+    ingest: ...", the seed's; "publish companies arrival 4 from ingest: ..." when only one feed landed one), with the
+    property tidemark.published, the staging branch's commit it made main's; each arrival number counted once per
+    commit, of any of the feeds; every one names a commit of the staging branch."""
     staged = {c["hash"] for c in home.log("ingest")}
     out: dict[int, int] = {}
     for meta in home.log("main"):
-        published = meta.get("properties", {}).get("tidemark.published")
+        props = meta.get("properties", {})
+        published = props.get("tidemark.published")
         if published is None:
             continue
         assert published in staged, f"main's commit {meta['hash']} publishes {published}, not a commit of ingest"
-        found = re.match(r"publish arrival (\d+) from ingest: ", meta["message"])
-        if found:
-            out[int(found[1])] = out.get(int(found[1]), 0) + 1
+        named = {feed: props[f"tidemark.arrivals.{feed}"] for feed in feeds if f"tidemark.arrivals.{feed}" in props}
+        if not named:
+            continue
+        said = ", ".join(f"{feed} arrival{'' if value.isdigit() else 's'} {value}" for feed, value in named.items())
+        assert meta["message"].startswith(f"publish {said} from ingest: "), meta["message"]
+        for n in {n for value in named.values() for n in _arrival_numbers(value)}:
+            out[n] = out.get(n, 0) + 1
+    return out
+
+
+def _arrival_numbers(described: str) -> list[int]:
+    """The numbers of "3", "1-3" or "1,4" (tidemark's description of arrivals)."""
+    out = []
+    for part in described.split(","):
+        first, _, last = part.strip().partition("-")
+        out.extend(range(int(first), int(last or first) + 1))
     return out
 
 

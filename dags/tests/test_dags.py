@@ -58,9 +58,10 @@ def test_dags_and_tasks_are_documented_tagged_and_retried(dagbag):
         for task in dag.tasks:
             assert task.doc_md and task.doc_md.strip(), task.task_id
             assert task.execution_timeout is not None, task.task_id
-            # a failed audit or publish check is a finding to fix, not a glitch to retry: the only tasks without
-            gates = task.task_id in ("audit", "publish_main") or task.task_id.endswith(".publish")
-            assert task.retries == 0 if gates else task.retries >= 1, task.task_id
+            # every task is retried, but only when its command exits 3 (a service) or its JVM is killed: a failed audit
+            # or publish check (exit 1) fails at once (test_a_finding_is_not_retried_a_service_fault_is)
+            assert task.retries >= 1, task.task_id
+            assert type(task).__name__ in ("TidemarkBashOperator", "TidemarkSparkSubmitOperator"), task.task_id
 
 
 def test_no_secret_reaches_a_task_field(dagbag):
@@ -409,7 +410,7 @@ def test_the_spark_tasks_hand_their_command_to_the_resident_driver_and_fall_back
     import subprocess
 
     import tidemark_lib
-    from airflow.exceptions import AirflowException
+    from airflow.sdk.exceptions import AirflowFailException
     from airflow.providers.apache.spark.hooks.spark_submit import SparkSubmitHook
 
     ports = []
@@ -446,8 +447,9 @@ def test_the_spark_tasks_hand_their_command_to_the_resident_driver_and_fall_back
         task("land", "--scenario", "seed", "--count-arrivals").execute({})
         assert len(submits) == 1, "the driver ran it: no spark-submit"
         assert "4" in logged(), "the command's output is in the task log"
-        with pytest.raises(AirflowException, match="exited 2 in the resident driver"):
+        with pytest.raises(AirflowFailException, match="tidemark exited 2") as failed:
             task("land", "--no-such-option").execute({})
+        assert "exited 2 in the resident driver" in str(failed.value.__cause__), "a bad option is not retried"
         assert len(submits) == 1
 
         pid = int((tmp_path / "home" / "run" / "driver.pid").read_text().split()[0])
@@ -460,3 +462,37 @@ def test_the_spark_tasks_hand_their_command_to_the_resident_driver_and_fall_back
     finally:
         subprocess.run([launcher, "driver", "stop"], capture_output=True, timeout=120, env={**os.environ, **env})
         subprocess.run([launcher, "services", "down"], capture_output=True, timeout=120, env={**os.environ, **env})
+
+
+def test_a_finding_is_not_retried_a_service_fault_is(monkeypatch, tmp_path):
+    """Real commands through the DAGs' operators: a command that exits 1 (a finding) or 2 (a bad option) fails its
+    task for good (AirflowFailException: no retry would pass), one that exits 3 (a service could not be reached) fails
+    it so that Airflow retries it; the same for the spark-submit of a real tidemark command (here `land` with a scenario
+    that does not exist: exit 2)."""
+    import sys
+
+    import tidemark_lib
+    from airflow.sdk.exceptions import AirflowFailException
+
+    def outcome(task):
+        try:
+            task.execute({})
+        except AirflowFailException as e:
+            return "failed for good", str(e)
+        except Exception as e:  # noqa: BLE001 - whatever Airflow retries
+            return "retried", str(e)
+        return "succeeded", ""
+
+    for code, expected in ((1, "failed for good"), (2, "failed for good"), (3, "retried"), (137, "retried")):
+        task = tidemark_lib.TidemarkBashOperator(task_id=f"exit_{code}", bash_command=f"exit {code}")
+        got, why = outcome(task)
+        assert got == expected, (code, why)
+        if expected == "failed for good":
+            assert f"tidemark exited {code}" in why
+    monkeypatch.setenv("TIDEMARK_HOME", str(tmp_path))
+    monkeypatch.setenv("AIRFLOW_CONN_SPARK_DEFAULT", '{"conn_type": "spark", "host": "local[1]"}')
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}:{__import__('os').environ['PATH']}")
+    submit = tidemark_lib.spark_submit("land", ["land", "--scenario", "nope", "--to-dir", str(tmp_path)],
+                                       doc_md="a bad option")
+    got, why = outcome(submit)
+    assert got == "failed for good" and "tidemark exited 2" in why, why

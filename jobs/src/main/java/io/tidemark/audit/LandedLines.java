@@ -2,7 +2,7 @@ package io.tidemark.audit;
 
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.core.Feed;
+import io.tidemark.pipeline.Feed;
 import io.tidemark.core.Ingest;
 import io.tidemark.core.Lines;
 import io.tidemark.core.Quarantine;
@@ -33,16 +33,16 @@ public final class LandedLines {
   public FeedLines of(Feed feed, String prefix) {
     Lander lander = new Lander(storage, config.landingBucket(), prefix);
     long landed = 0;
-    var files = lander.listed(feed);
+    var files = lander.listed(feed.name());
     for (Storage.ObjectInfo o : files) {
       landed += Lines.count(storage.get(config.landingBucket(), o.key()));
     }
-    String source = lander.sourceUri(feed);
+    String source = lander.sourceUri(feed.name());
     String from = "startswith(" + Ingest.SOURCE_FILE + ", '" + source.replace("'", "''") + "')";
-    TableName raw = feed == Feed.EVENTS ? config.tables().rawEvents() : config.tables().rawCompanyChanges();
+    TableName raw = feed.raw().table();
     long archived = count("SELECT count(*) FROM " + raw.sql() + " WHERE " + from);
-    long quarantined = count("SELECT count(*) FROM " + config.tables().rejected().sql() + " WHERE "
-        + Quarantine.DATASET + " = '" + feed.dir() + "' AND " + from);
+    long quarantined = count("SELECT count(*) FROM " + config.pipeline().shared().rejected().sql() + " WHERE "
+        + Quarantine.DATASET + " = '" + feed.name() + "' AND " + from);
     return new FeedLines(feed, source, files.size(), new Lines.Account(landed, archived, quarantined));
   }
 

@@ -1,11 +1,9 @@
 package io.tidemark.audit;
 
 import io.tidemark.config.TableName;
-import io.tidemark.core.CompanyChange;
-import io.tidemark.core.CompanyChanges;
-import io.tidemark.core.CompanyVersion;
-import io.tidemark.core.Dimension;
-import io.tidemark.core.FeedSchema;
+import io.tidemark.core.Change;
+import io.tidemark.core.Version;
+import io.tidemark.core.DimensionSchema;
 import io.tidemark.core.Schema;
 import io.tidemark.core.Scd2Checks;
 import io.tidemark.core.Scd2History;
@@ -23,13 +21,13 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * Checks an SCD2 table by the core's rules ({@link Scd2Checks}), written once in SQL that Spark (whole tables:
- * {@code tidemark check}, the tests) and DuckDB (the few companies a restatement or a publish rebuilt, on the driver)
+ * {@code tidemark check}, the tests) and DuckDB (the few keys a restatement or a publish rebuilt, on the driver)
  * both run.
  */
 public final class Scd2Invariants {
   private static final int SAMPLE = 5;
 
-  /** One broken rule, with a few companies where it breaks. */
+  /** One broken rule, with a few keys where it breaks. */
   public record Violation(String check, long count, List<String> examples) {
     @Override
     public String toString() {
@@ -39,52 +37,48 @@ public final class Scd2Invariants {
 
   private Scd2Invariants() {}
 
-  /** The companies' attributes as the change log declares them (promoted ones too), or the static ones. */
-  public static List<Violation> check(SparkSession spark, TableName dimension, Optional<TableName> changeLog) {
-    FeedSchema companies = changeLog.map(t -> FeedDeclarations.ofChangeLog(IcebergTables.load(spark, t.sql())))
-        .orElse(CompanyChanges.FEED);
-    return check(spark.table(dimension.sql()), changeLog.map(t -> spark.table(t.sql())), companies);
-  }
-
-  /** Every violation found, by Spark; empty when the table is a correct SCD2 history. */
-  public static List<Violation> check(Dataset<Row> dimension, Optional<Dataset<Row>> changes) {
-    return check(dimension, changes, CompanyChanges.FEED);
-  }
-
-  /** The same, with every attribute of the companies as declared ({@code companies}: promoted ones too). */
-  public static List<Violation> check(Dataset<Row> dimension, Optional<Dataset<Row>> changes, FeedSchema companies) {
-    SparkSession spark = dimension.sparkSession();
-    dimension.createOrReplaceTempView(DIM);
-    changes.ifPresent(c -> {
-      SparkScd2History.normalize(c, companies).createOrReplaceTempView(LOG);
-      SparkScd2History.rebuild(c, companies).createOrReplaceTempView(REBUILT);
-    });
-    return rules(sql -> spark.sql(sql).collectAsList().stream().map(r -> String.valueOf(r.get(0))).toList(),
-        changes.isPresent(), companies);
+  /** Every violation found by Spark in a dimension's table, with its change log when one is given. */
+  public static List<Violation> check(SparkSession spark, TableName dimension, Optional<TableName> changeLog,
+                                      DimensionSchema d) {
+    DimensionSchema declared = changeLog.map(t -> FeedDeclarations.of(IcebergTables.load(spark, t.sql()), d))
+        .orElse(d);
+    return check(spark.table(dimension.sql()), changeLog.map(t -> spark.table(t.sql())), declared);
   }
 
   /**
-   * The same rules, by DuckDB, over versions and changes the driver holds: for an audit of a few companies, an
-   * independent engine that answers in milliseconds.
+   * Every violation found, by Spark; empty when the table is a correct SCD2 history of the dimension as declared
+   * ({@code d}: promoted attributes too).
    */
-  public static List<Violation> check(Connection duckdb, List<CompanyVersion> versions,
-                                      Optional<List<CompanyChange>> changes) throws SQLException {
-    return check(duckdb, versions, changes, CompanyChanges.FEED);
+  public static List<Violation> check(Dataset<Row> dimension, Optional<Dataset<Row>> changes, DimensionSchema d) {
+    SparkSession spark = dimension.sparkSession();
+    dimension.createOrReplaceTempView(DIM);
+    changes.ifPresent(c -> {
+      List<org.apache.spark.sql.Column> normalized = new java.util.ArrayList<>();
+      d.key().forEach(k -> normalized.add(org.apache.spark.sql.functions.col(k.name())));
+      normalized.add(org.apache.spark.sql.functions.col(d.changeTime().name()));
+      normalized.add(SparkScd2History.isDelete(d).as(Scd2Checks.DELETED));
+      c.select(normalized.toArray(new org.apache.spark.sql.Column[0])).createOrReplaceTempView(LOG);
+      SparkScd2History.rebuild(c, d).createOrReplaceTempView(REBUILT);
+    });
+    return rules(sql -> spark.sql(sql).collectAsList().stream().map(r -> String.valueOf(r.get(0))).toList(),
+        changes.isPresent(), d);
   }
 
-  /** The same, the versions and changes holding the promoted attributes of {@code companies}, in order. */
-  public static List<Violation> check(Connection duckdb, List<CompanyVersion> versions,
-                                      Optional<List<CompanyChange>> changes, FeedSchema companies)
-      throws SQLException {
-    Schema version = Dimension.version(companies);
-    DuckDbRows.create(duckdb, DIM, version, versions.stream().map(CompanyVersion::values).toList());
+  /**
+   * The same rules, by DuckDB, over versions and changes the driver holds: for an audit of a few keys, an independent
+   * engine that answers in milliseconds.
+   */
+  public static List<Violation> check(Connection duckdb, List<Version> versions, Optional<List<Change>> changes,
+                                      DimensionSchema d) throws SQLException {
+    Schema version = d.version();
+    DuckDbRows.create(duckdb, DIM, version, versions.stream().map(Version::values).toList());
     if (changes.isPresent()) {
-      DuckDbRows.create(duckdb, LOG, companies.columns(),
-          changes.get().stream().map(CompanyChange::values).toList());
+      DuckDbRows.create(duckdb, LOG, Scd2Checks.changesSchema(d),
+          changes.get().stream().map(Scd2Checks::changeRow).toList());
       DuckDbRows.create(duckdb, REBUILT, version, Scd2History.rebuild(changes.get()).stream()
-          .map(CompanyVersion::values).toList());
+          .map(Version::values).toList());
     }
-    return rules(sql -> DuckDbRows.firstColumn(duckdb, sql), changes.isPresent(), companies);
+    return rules(sql -> DuckDbRows.firstColumn(duckdb, sql), changes.isPresent(), d);
   }
 
   private static final String DIM = "tidemark_check_dim";
@@ -98,11 +92,11 @@ public final class Scd2Invariants {
   }
 
   /** The core's rules ({@link Scd2Checks}) over the views {@link #DIM}, {@link #LOG} and {@link #REBUILT}. */
-  private static List<Violation> rules(Engine engine, boolean withChanges, FeedSchema companies) {
+  private static List<Violation> rules(Engine engine, boolean withChanges, DimensionSchema d) {
     List<Violation> out = new ArrayList<>();
     try {
       for (Scd2Checks.Rule rule : Scd2Checks.rules(DIM, withChanges ? LOG : null, withChanges ? REBUILT : null,
-          companies)) {
+          d)) {
         add(engine, out, rule.name(), rule.sql());
       }
     } catch (SQLException e) {

@@ -6,7 +6,7 @@ import static org.apache.spark.sql.functions.lit;
 import io.tidemark.CrashPoints;
 import io.tidemark.bootstrap.Bootstrap;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.core.Feed;
+import io.tidemark.land.SeedScenarios;
 import io.tidemark.core.Ingest;
 import io.tidemark.core.Quarantine;
 import io.tidemark.core.Rescued;
@@ -82,7 +82,7 @@ public final class DriftBench {
         .persist(StorageLevel.MEMORY_ONLY());
     try {
       text.count();
-      Dataset<Row> with = LineFormat.EVENTS.parse(text);
+      Dataset<Row> with = LineFormat.of(SeedPipeline.BUILT_IN.events().schema()).parse(text);
       Dataset<Row> without = with.drop(Rescued.DATA.name());
       long rescued = with.where(col(Rescued.DATA.name()).isNotNull()).count();
       out.printf(Locale.ROOT, "== keeping the rescued data: the raw stream's conversion of %d lines with no unknown "
@@ -123,7 +123,7 @@ public final class DriftBench {
 
   private void promotion(int history, int factor, double carrying, double rescuePerLine) {
     out.printf(Locale.ROOT, "== evolve promote %s.%s after %d and after %d events of history (%.0f%% of them carry "
-        + "the key; one arrival, streamed, then promoted)%n", Feed.EVENTS.dir(), KEY, history, history * factor,
+        + "the key; one arrival, streamed, then promoted)%n", SeedScenarios.EVENTS, KEY, history, history * factor,
         carrying * 100);
     out.printf(Locale.ROOT, "%-8s %10s %15s %12s %14s %10s %14s%n", "history", "events", "stream all s",
         "carried key", "rows backfilled", "promote s", "s per 1k rows");
@@ -134,14 +134,15 @@ public final class DriftBench {
     for (int size : new int[] {history * factor, history}) {
       try (Lakehouse lh = scope(size)) {
         new Lander(lh.storage(), lh.config().landingBucket(), "").land(new Arrival(1, List.of(
-            LandingFile.of(Feed.EVENTS, "events.jsonl", events(0, size, carrying)))));
+            LandingFile.of(SeedScenarios.EVENTS, "events.jsonl", events(0, size, carrying)))));
         long s0 = System.nanoTime();
         Streams.all(lh.spark(), lh.config());
         double streamed = (System.nanoTime() - s0) / 1e9;
-        long carried = lh.spark().table(lh.config().tables().rawEvents().sql())
+        long carried = lh.spark().table(SeedPipeline.of(lh.config().pipeline()).events().raw().table().sql())
             .where(col(Rescued.DATA.name()).contains("\"" + KEY + "\"")).count();
         long t0 = System.nanoTime();
-        Promotion.Result r = new Promotion(lh, CrashPoints.NONE).promote(Feed.EVENTS, KEY, null);
+        Promotion.Result r = new Promotion(lh, CrashPoints.NONE).promote(
+            SeedPipeline.of(lh.config().pipeline()).events(), KEY, null);
         double s = (System.nanoTime() - t0) / 1e9;
         if (size == history) {
           first = s;

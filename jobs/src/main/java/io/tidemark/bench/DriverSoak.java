@@ -129,11 +129,11 @@ public final class DriverSoak {
     r.add(c -> List.of("land", "--scenario", "generated", "--arrival", "ROUND"));
     r.add(c -> List.of("stream", "all"));
     r.add(c -> List.of("publish"));
-    r.add(c -> List.of("sql", "--format", "csv", "SELECT count(*) FROM " + c.tables().events()));
+    r.add(c -> List.of("sql", "--format", "csv", "SELECT count(*) FROM " + SeedPipeline.events(c)));
     r.add(c -> List.of("check"));
-    r.add(c -> List.of("sql", "SELECT no_such_column FROM " + c.tables().events()));
+    r.add(c -> List.of("sql", "SELECT no_such_column FROM " + SeedPipeline.events(c)));
     r.add(c -> List.of("stream", "all", "--no-such-option"));
-    r.add(c -> List.of("restate", "--run-id", c.tables().events().namespace().replace('_', '-') + "-ROUND"));
+    r.add(c -> List.of("restate", "--run-id", SeedPipeline.events(c).namespace().replace('_', '-') + "-ROUND"));
     return r;
   }
 

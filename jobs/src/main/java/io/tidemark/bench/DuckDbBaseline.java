@@ -1,9 +1,10 @@
 package io.tidemark.bench;
 
 import java.util.stream.Collectors;
-import io.tidemark.core.WindowCounts;
+import io.tidemark.core.Aggregation;
+import io.tidemark.core.Column;
+import io.tidemark.pipeline.FactFeed;
 import io.tidemark.core.Type;
-import io.tidemark.core.Events;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -18,26 +19,32 @@ import java.sql.Statement;
 final class DuckDbBaseline {
   private DuckDbBaseline() {}
 
-  /** The events' valid lines, as DuckDB reads them: the feed's columns, its required ones there. */
+  private static final FactFeed EVENTS = SeedPipeline.BUILT_IN.events();
+  private static final Aggregation COUNTS = SeedPipeline.BUILT_IN.counts().rule();
+
+  /** The seed's events' valid lines, as DuckDB reads them: the feed's columns, its required ones there. */
   private static String source(Path dir) {
-    String columns = Events.FEED.columns().columns().stream().map(c -> c.name() + ": '"
-        + (c.type() == Type.TIMESTAMP ? "TIMESTAMPTZ" : c.type().duckDb()) + "'").collect(Collectors.joining(", "));
-    String required = Events.FEED.required().stream().map(c -> c.name() + " IS NOT NULL")
+    String columns = EVENTS.schema().columns().columns().stream().map(c -> c.name() + ": '"
+        + (c.type().equals(Type.TIMESTAMP) ? "TIMESTAMPTZ" : c.type().duckDb()) + "'")
+        .collect(Collectors.joining(", "));
+    String required = EVENTS.schema().required().stream().map(c -> c.name() + " IS NOT NULL")
         .collect(Collectors.joining(" AND "));
     return "read_json('" + dir.toAbsolutePath() + "/**/*.jsonl', format = 'newline_delimited', ignore_errors = true, "
         + "columns = {" + columns + "}) WHERE " + required;
   }
 
-  /** Seconds to dedup on the event id (first row per id) into a Parquet file. */
+  /** Seconds to dedup on the key (first row per key) into a Parquet file. */
   static double dedup(Path dir, Path out) throws SQLException {
-    return time("COPY (SELECT DISTINCT ON (" + Events.FEED.key() + ") " + Events.FEED.columns().columnList() + " FROM "
+    return time("COPY (SELECT DISTINCT ON (" + EVENTS.schema().keyList() + ") " + EVENTS.schema().columns().columnList()
+        + " FROM "
         + source(dir) + ") TO '" + out.toAbsolutePath() + "' (FORMAT parquet)");
   }
 
-  /** Seconds to count per company and window into a Parquet file. */
-  static double counts(Path dir, Path out, long windowSeconds) throws SQLException {
-    return time("COPY (SELECT " + Events.COMPANY_ID + ", time_bucket(INTERVAL " + windowSeconds + " SECOND, "
-        + Events.EVENT_TS + ") AS " + WindowCounts.W_START + ", count(*) AS " + WindowCounts.N + " FROM "
+  /** Seconds to count per group and window into a Parquet file. */
+  static double counts(Path dir, Path out) throws SQLException {
+    return time("COPY (SELECT " + String.join(", ", COUNTS.groupBy().stream().map(Column::name).toList())
+        + ", time_bucket(INTERVAL " + COUNTS.windows().size().toSeconds() + " SECOND, " + EVENTS.schema().eventTime()
+        + ") AS " + COUNTS.windowStart() + ", count(*) AS " + COUNTS.measures().get(0).name() + " FROM "
         + source(dir) + " GROUP BY ALL) TO '" + out.toAbsolutePath() + "' (FORMAT parquet)");
   }
 

@@ -4,7 +4,8 @@ import io.tidemark.bootstrap.Bootstrap;
 import io.tidemark.config.Setting;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.core.Feed;
+import io.tidemark.land.SeedScenarios;
+import io.tidemark.pipeline.StreamDef;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.lakehouse.tables.TableCatalog;
 import io.tidemark.land.Arrival;
@@ -15,10 +16,8 @@ import io.tidemark.stream.Dedup;
 import io.tidemark.stream.RawArchive;
 import io.tidemark.stream.RunReport;
 import io.tidemark.stream.Scd2Upsert;
-import io.tidemark.stream.StreamKind;
 import io.tidemark.stream.StreamSpec;
 import io.tidemark.stream.Streams;
-import io.tidemark.stream.WindowedCounts;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -57,8 +56,6 @@ import org.apache.spark.sql.SparkSession;
  * </ul>
  */
 public final class LatencyBench {
-  private static final List<String> STREAMS = List.of(RawArchive.NAME, Dedup.NAME, WindowedCounts.NAME,
-      RawArchive.COMPANIES, Scd2Upsert.NAME);
   private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
   private static final String[] TIERS = {"bronze", "silver", "gold", "platinum"};
   private static final Pattern SUMMARY = Pattern.compile("^([a-z0-9-]+): .*\\(([\\d.]+) s\\)$");
@@ -214,10 +211,9 @@ public final class LatencyBench {
   /** Each stream whose dataset landed, one after another, with its breakdown; the sum of their times. */
   private double eachStream(Lakehouse lh, String label) {
     double sum = 0;
-    for (String stream : STREAMS) {
-      Feed ds = stream.equals(RawArchive.COMPANIES) || stream.equals(Scd2Upsert.NAME)
-          ? Feed.COMPANIES : Feed.EVENTS;
-      if (lh.storage().list(lh.config().landingBucket(), ds.dir() + "/").isEmpty()) {
+    for (StreamDef def : lh.config().pipeline().streams()) {
+      String stream = def.name();
+      if (lh.storage().list(lh.config().landingBucket(), def.feed().name() + "/").isEmpty()) {
         continue;
       }
       long j0 = jobs.get();
@@ -226,7 +222,7 @@ public final class LatencyBench {
       double wall = (System.nanoTime() - t0) / 1e9;
       row(label, r, wall, jobs.get() - j0);
       sum += wall;
-      if (stream.equals(Scd2Upsert.NAME)) {
+      if (def.kind() == StreamDef.Kind.SCD2) {
         summary.merge("SCD2 run, " + label + " (s)", wall, Math::max);
       }
     }
@@ -234,7 +230,7 @@ public final class LatencyBench {
   }
 
   private static RunReport runStream(SparkSession spark, TidemarkConfig c, String stream) {
-    return StreamSpec.of(StreamKind.named(stream), c).run(spark);
+    return StreamSpec.of(stream, c).run(spark);
   }
 
   private void header() {
@@ -355,11 +351,11 @@ public final class LatencyBench {
         commands.add(c -> List.of("publish"));
       }
       for (String stage : List.of("plan", "write", "audit", "merge", "tag")) {
-        commands.add(c -> List.of("restate", stage, "--run-id", c.tables().events().namespace().replace('_', '-')));
+        commands.add(c -> List.of("restate", stage, "--run-id", SeedPipeline.events(c).namespace().replace('_', '-')));
       }
       commands.add(c -> List.of("publish"));
       commands.add(c -> List.of("check"));
-      commands.add(c -> List.of("sql", "SELECT count(*) FROM " + c.tables().events()));
+      commands.add(c -> List.of("sql", "SELECT count(*) FROM " + SeedPipeline.events(c)));
       int turn = 0;
       for (var command : commands) {
         List<String> c = command.apply(b);
@@ -421,8 +417,8 @@ public final class LatencyBench {
 
   /** A command's output with what differs between two pipelines and two runs masked: names, times, hashes. */
   static String masked(String output, TidemarkConfig c) {
-    return output.replace(c.tables().events().namespace().replace('_', '-'), "RUN")
-        .replace(c.tables().events().namespace(), "NS").replace(c.landingBucket(), "BUCKET")
+    return output.replace(SeedPipeline.events(c).namespace().replace('_', '-'), "RUN")
+        .replace(SeedPipeline.events(c).namespace(), "NS").replace(c.landingBucket(), "BUCKET")
         .replace(c.publishedRef(), "MAIN").replace(c.stagingBranch(), "INGEST")
         .replaceAll("tidemark-[a-z-]+-\\d{8}-\\d{6}\\.\\d{3}-\\d+\\.log", "LOG")
         .replaceAll("\\d+\\.\\d+ s", "T s").replaceAll("[0-9a-f]{8,64}", "HASH").replaceAll("\\d+ ms", "T ms");
@@ -453,8 +449,9 @@ public final class LatencyBench {
         + "written directly), warm JVM, each stream on its own");
     try (Lakehouse lh = scope("dim")) {
       SparkSession spark = lh.spark();
-      TableName dim = lh.config().tables().companies();
-      TableName log = lh.config().tables().companyChanges();
+      SeedPipeline seed = SeedPipeline.of(lh.config().pipeline());
+      TableName dim = seed.companies().table();
+      TableName log = seed.companies().changes();
       long t0 = System.nanoTime();
       String from = "FROM range(" + companies + ")";
       spark.sql("INSERT INTO " + log.sql() + " SELECT concat('c', id), concat('name-', id), 'bronze', TIMESTAMP '"
@@ -479,8 +476,8 @@ public final class LatencyBench {
               .append(rng.nextInt(1000)).append("\",\"tier\":\"").append(TIERS[rng.nextInt(TIERS.length)])
               .append("\",\"change_ts\":\"").append(t).append("\"}\n");
         }
-        lander.land(new Arrival(k + 1, List.of(LandingFile.of(Feed.EVENTS, "bench.jsonl", events.toString()),
-            LandingFile.of(Feed.COMPANIES, "bench.jsonl", changes.toString()))));
+        lander.land(new Arrival(k + 1, List.of(LandingFile.of(SeedScenarios.EVENTS, "bench.jsonl",
+            events.toString()), LandingFile.of(SeedScenarios.COMPANIES, "bench.jsonl", changes.toString()))));
         eachStream(lh, "#" + (k + 1) + " " + n);
       }
     }
@@ -497,19 +494,19 @@ public final class LatencyBench {
     String source = data.resolve("events").toString();
     for (String stream : List.of("dedup", "counts")) {
       String cp = dir.resolve("cp-ratio-" + stream + "-" + Long.toHexString(System.nanoTime())).toString();
-      TableName table = stream.equals("dedup") ? BenchTables.fresh(base.spark(), TableCatalog::events, "latency_dedup")
-          : BenchTables.fresh(base.spark(), TableCatalog::eventCounts, "latency_counts");
+      SeedPipeline seed = SeedPipeline.BUILT_IN;
+      TableName table = stream.equals("dedup") ? seed.freshEvents(base.spark(), "latency_dedup")
+          : seed.freshCounts(base.spark(), "latency_counts");
       long t0 = System.nanoTime();
       if (stream.equals("dedup")) {
-        Dedup.run(base.spark(), source, table, cp, Setting.DEDUP_WATERMARK.defaultDuration(),
-            Dedup.Mode.WITHIN_WATERMARK);
+        seed.dedup(base.spark(), source, table, cp, Dedup.Mode.WITHIN_WATERMARK);
       } else {
-        WindowedCounts.run(base.spark(), source, table, cp, WindowedCounts.Options.defaults());
+        seed.counts(base.spark(), source, table, cp);
       }
       double spark = (System.nanoTime() - t0) / 1e9;
       Path parquet = dir.resolve("duck-" + stream + ".parquet");
       double duck = stream.equals("dedup") ? DuckDbBaseline.dedup(data, parquet)
-          : DuckDbBaseline.counts(data, parquet, 300);
+          : DuckDbBaseline.counts(data, parquet);
       out.printf(Locale.ROOT, "%-8s %10d %9.2f %11.0f %9.2f %11.0f %6.1fx%n", stream, events, spark, events / spark,
           duck, events / duck, spark / duck);
       out.flush();

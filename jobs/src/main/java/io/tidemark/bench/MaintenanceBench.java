@@ -1,8 +1,7 @@
 package io.tidemark.bench;
 
 import io.tidemark.config.TableName;
-import io.tidemark.core.Events;
-import io.tidemark.core.WindowCounts;
+import io.tidemark.core.Column;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.lakehouse.tables.IcebergTables;
 import io.tidemark.lakehouse.tables.TableCatalog;
@@ -34,25 +33,29 @@ public final class MaintenanceBench {
 
   public void run(int arrivals, int eventsPerArrival, int repeat) throws Exception {
     BenchTables.namespace(spark);
-    TableName events = BenchTables.fresh(spark, TableCatalog::events, "maint_events");
-    TableName counts = BenchTables.fresh(spark, TableCatalog::eventCounts, "maint_event_counts");
+    SeedPipeline seed = SeedPipeline.BUILT_IN;
+    TableName events = seed.freshEvents(spark, "maint_events");
+    TableName counts = seed.freshCounts(spark, "maint_event_counts");
+    // the seed's columns, in their order: the events' id, company, amount, time; the counts' company, start, n
+    List<Column> e = seed.events().schema().columns().columns();
+    List<Column> n = seed.counts().rule().schema().columns();
     long t0 = System.nanoTime();
     for (int a = 0; a < arrivals; a++) {
       long first = (long) a * eventsPerArrival;
       // an arrival's events spread over three days (partitions), as late and on-time data mix
-      spark.sql("SELECT CAST(id AS INT) AS " + Events.EVENT_ID + ", concat('c', CAST(id % 50 AS STRING)) AS "
-          + Events.COMPANY_ID + ", CAST(id % 1000 AS DOUBLE) / 10 AS " + Events.AMOUNT + ", "
+      spark.sql("SELECT CAST(id AS INT) AS " + e.get(0) + ", concat('c', CAST(id % 50 AS STRING)) AS "
+          + e.get(1) + ", CAST(id % 1000 AS DOUBLE) / 10 AS " + e.get(2) + ", "
           + "timestampadd(SECOND, CAST(id * 37 % 259200 AS INT), TIMESTAMP '2026-01-01 00:00:00') AS "
-          + Events.EVENT_TS + " FROM range(" + first + ", " + (first + eventsPerArrival) + ", 1, 1)")
+          + e.get(3) + " FROM range(" + first + ", " + (first + eventsPerArrival) + ", 1, 1)")
           .writeTo(events.sql()).append();
-      spark.sql("SELECT concat('c', CAST(id % 50 AS STRING)) AS " + WindowCounts.COMPANY_ID + ", "
+      spark.sql("SELECT concat('c', CAST(id % 50 AS STRING)) AS " + n.get(0) + ", "
           + "timestampadd(MINUTE, CAST(id * 5 % 4320 AS INT), TIMESTAMP '2026-01-01 00:00:00') AS "
-          + WindowCounts.W_START + ", id % 7 + 1 AS " + WindowCounts.N + " FROM range(" + a * 10L + ", "
+          + n.get(1) + ", id % 7 + 1 AS " + n.get(2) + " FROM range(" + a * 10L + ", "
           + (a * 10L + 10) + ", 1, 1)").writeTo(counts.sql()).append();
     }
     out.printf(Locale.ROOT, "%d arrivals of %d events and 10 counts each written in %.1f s%n", arrivals,
         eventsPerArrival, (System.nanoTime() - t0) / 1e9);
-    String countsQuery = "SELECT " + WindowCounts.COMPANY_ID + ", sum(" + WindowCounts.N + ") FROM " + counts.sql()
+    String countsQuery = "SELECT " + n.get(0) + ", sum(" + n.get(2) + ") FROM " + counts.sql()
         + " GROUP BY 1";
     String scanQuery = "SELECT * FROM " + events.sql();
 

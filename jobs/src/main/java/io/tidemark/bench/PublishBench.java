@@ -116,7 +116,7 @@ public final class PublishBench {
     int total = longHistory + o.measured();
     GeneratorSpec spec = new GeneratorSpec(29, o.eventsPerArrival() * total, 50, 0.01, 0.01, 0, 0.005, total,
         o.changesPerArrival() * total, 500, GeneratorSpec.DEFAULT_START, 30);
-    List<Arrival> arrivals = new GeneratedScenario(spec).arrivals();
+    List<Arrival> arrivals = new GeneratedScenario(spec, base.config().pipeline()).arrivals();
     out.println("== the checks on the same " + o.measured() + " arrival(s) after " + o.history() + " and after "
         + longHistory + " arrivals of history (" + o.eventsPerArrival() + " events and " + o.changesPerArrival()
         + " company changes each; every arrival streamed, then published)");
@@ -164,7 +164,7 @@ public final class PublishBench {
   private void compact(Lakehouse lh, int history) {
     long t0 = System.nanoTime();
     List<Compaction.Result> results = new Compaction(lh.spark(), Compaction.Options.defaults())
-        .run(lh.config().tables().all(), line -> { });
+        .run(lh.config().pipeline().tables(), line -> { });
     new Publisher(lh).publish(false);
     out.printf(Locale.ROOT, "compacted after %d arrivals in %.0f s: %s%n", history, seconds(t0), results.stream()
         .map(r -> r.table().table() + " " + r.filesBefore() + "->" + r.filesAfter() + " files, " + r.manifestsBefore()

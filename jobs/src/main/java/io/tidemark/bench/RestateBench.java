@@ -2,7 +2,7 @@ package io.tidemark.bench;
 
 import io.tidemark.bootstrap.Bootstrap;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.core.Feed;
+import io.tidemark.land.SeedScenarios;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.lakehouse.spark.Work;
 import io.tidemark.lakehouse.tables.IcebergTables;
@@ -59,7 +59,7 @@ public final class RestateBench {
   }
 
   private static String prefix(Lakehouse lh) {
-    return lh.config().tables().rawEvents().namespace().replace('_', '-') + "-";
+    return lh.config().pipeline().rawTables().get(0).namespace().replace('_', '-') + "-";
   }
 
   private static Restatement.Options options(Lakehouse lh) {
@@ -166,7 +166,7 @@ public final class RestateBench {
       Lander lander = new Lander(lh.storage(), config.landingBucket(), "");
       GeneratorSpec spec = new GeneratorSpec(3, history, 20, 0.01, 0, 0, 0, arrivals, 0, 1,
           GeneratorSpec.DEFAULT_START, days * 24 * 60 / arrivals);
-      for (Arrival a : new GeneratedScenario(spec).arrivals()) {
+      for (Arrival a : new GeneratedScenario(spec, config.pipeline()).arrivals()) {
         lander.land(a);
         Streams.all(lh.spark(), config);
       }
@@ -185,7 +185,7 @@ public final class RestateBench {
       Work.Counts w = Work.now().since(w0);
       long[] after = totals(lh, config);
       out.printf(Locale.ROOT, "%9d %6d %10.2f %10.2f %9d %9d %9d %9d %9d %6d %6d%n", history, days, first, measured,
-          r.windows().size(), r.events(), after[0] - before[0], after[1] - before[1], after[2] - before[2],
+          r.windows().size(), r.records(), after[0] - before[0], after[1] - before[1], after[2] - before[2],
           w.sparkJobs(), w.tableLoads());
       if (smallest == null) {
         smallest = measured;
@@ -209,7 +209,7 @@ public final class RestateBench {
       sb.append("{\"event_id\":").append(900_000 + c).append(",\"company_id\":\"c").append(c)
           .append("\",\"amount\":1.00,\"event_ts\":\"").append(t.plusSeconds(c)).append("\"}\n");
     }
-    return new Arrival(number, List.of(LandingFile.of(Feed.EVENTS, "on-time.jsonl", sb.toString())));
+    return new Arrival(number, List.of(LandingFile.of(SeedScenarios.EVENTS, "on-time.jsonl", sb.toString())));
   }
 
   /** Late events (new ids) for windows of the last finalized day, plus one on-time event a little later. */
@@ -223,13 +223,14 @@ public final class RestateBench {
     }
     sb.append("{\"event_id\":").append(idOffset + 2_000_000).append(",\"company_id\":\"c1\",\"amount\":1.00,")
         .append("\"event_ts\":\"").append(end.plus(Duration.ofMinutes(5))).append("\"}\n");
-    return new Arrival(number, List.of(LandingFile.of(Feed.EVENTS, "late.jsonl", sb.toString())));
+    return new Arrival(number, List.of(LandingFile.of(SeedScenarios.EVENTS, "late.jsonl", sb.toString())));
   }
 
   /** Data files added, removed, and rows added + removed so far by the restatement on counts and events. */
   private static long[] totals(Lakehouse lh, TidemarkConfig config) {
     long[] acc = new long[3];
-    for (var t : List.of(config.tables().eventCounts(), config.tables().events())) {
+    SeedPipeline seed = SeedPipeline.of(config.pipeline());
+    for (var t : List.of(seed.counts().table(), seed.events().dedupTable())) {
       Table table = IcebergTables.load(lh.spark(), t);
       for (Snapshot s : table.snapshots()) {
         if (Provenance.madeBy(s, io.tidemark.core.CommitKeys.RESTATEMENT_STREAM)) {

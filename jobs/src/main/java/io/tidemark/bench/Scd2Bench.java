@@ -2,8 +2,8 @@ package io.tidemark.bench;
 
 import io.tidemark.config.Setting;
 import io.tidemark.config.TableName;
-import io.tidemark.core.Dimension;
-import io.tidemark.core.Feed;
+import io.tidemark.core.DimensionSchema;
+import io.tidemark.land.SeedScenarios;
 import io.tidemark.lakehouse.tables.TableCatalog;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.LandingFile;
@@ -55,8 +55,8 @@ public final class Scd2Bench {
     Map<String, String> checkpoints = new LinkedHashMap<>();
     for (Map.Entry<String, String[]> m : modes.entrySet()) {
       String suffix = m.getKey().replace('-', '_');
-      TableName dim = BenchTables.fresh(spark, TableCatalog::companies, "scd2_" + suffix);
-      TableName log = BenchTables.fresh(spark, TableCatalog::companyChanges, "scd2_" + suffix + "_changes");
+      TableName dim = SeedPipeline.BUILT_IN.freshDimension(spark, "scd2_" + suffix);
+      TableName log = SeedPipeline.BUILT_IN.freshChangeLog(spark, "scd2_" + suffix + "_changes");
       String mode = m.getValue()[0];
       spark.sql("ALTER TABLE " + dim.sql() + " SET TBLPROPERTIES ('write.merge.mode'='" + mode + "', "
           + "'write.update.mode'='" + mode + "', 'write.delete.mode'='" + mode + "')");
@@ -64,7 +64,7 @@ public final class Scd2Bench {
       checkpoints.put(m.getKey(), dir.resolve("cp-scd2-" + UUID.randomUUID()).toString());
     }
     Path landing = dir.resolve("scd2-data-" + UUID.randomUUID());
-    Path source = landing.resolve(Feed.COMPANIES.dir());
+    Path source = landing.resolve(SeedScenarios.COMPANIES);
     out.printf(Locale.ROOT, "%-14s %7s %9s %8s %10s %10s %9s %9s %9s %10s %9s%n", "layout", "arrival", "companies",
         "run s", "merged", "rows+", "rows-", "files+", "files-", "deletes+", "read s");
     SplittableRandom rng = new SplittableRandom(11);
@@ -75,12 +75,11 @@ public final class Scd2Bench {
       clock = clock.plus(Duration.ofHours(1));
       for (String mode : modes.keySet()) {
         TableName[] t = tables.get(mode);
-        RunReport r = Scd2Upsert.run(spark, source.toString(), t[0], t[1], checkpoints.get(mode),
-            Setting.SCD2_WATERMARK.defaultDuration());
+        RunReport r = SeedPipeline.BUILT_IN.scd2(spark, source.toString(), t[0], t[1], checkpoints.get(mode));
         Snapshot s = Spark3Util.loadIcebergTable(spark, t[0].toString()).currentSnapshot();
         Map<String, String> sum = s.summary();
         long t0 = System.nanoTime();
-        spark.sql("SELECT count(*) FROM " + t[0].sql() + " WHERE " + Dimension.IS_CURRENT).collect();
+        spark.sql("SELECT count(*) FROM " + t[0].sql() + " WHERE " + DimensionSchema.IS_CURRENT).collect();
         double read = (System.nanoTime() - t0) / 1e9;
         out.printf(Locale.ROOT, "%-14s %7d %9d %8.2f %10d %10s %9s %9s %9s %10s %9.2f%n", mode, k + 1, companies,
             r.seconds(), r.written(t[0]), sum.getOrDefault(SnapshotSummary.ADDED_RECORDS_PROP, "0"),
@@ -93,7 +92,7 @@ public final class Scd2Bench {
     }
     out.println("merged = rows of the MERGE source (versions inserted, corrected or removed); rows+/rows-/files+/"
         + "files- = records and data files the commit added/removed; deletes+ = position deletes written (MoR); "
-        + "read s = SELECT count(*) ... WHERE " + Dimension.IS_CURRENT + " afterwards");
+        + "read s = SELECT count(*) ... WHERE " + DimensionSchema.IS_CURRENT + " afterwards");
   }
 
   /** New companies up to {@code target}, each with a first version, and changes to existing ones. */
@@ -110,7 +109,7 @@ public final class Scd2Bench {
       sb.append(line(c, "Company " + c + (rng.nextBoolean() ? " Inc" : ""), TIERS[rng.nextInt(TIERS.length)], at));
     }
     LocalLanding.write(landing, "", List.of(new Arrival(arrival,
-        List.of(LandingFile.of(Feed.COMPANIES, "changes.jsonl", sb.toString())))));
+        List.of(LandingFile.of(SeedScenarios.COMPANIES, "changes.jsonl", sb.toString())))));
     return Math.max(from, target);
   }
 

@@ -333,7 +333,7 @@ public final class SoakBench {
     if (measuring == null) {
       measuring = Lakehouse.open(config, "tidemark bench soak");
     }
-    for (TableName t : config.tables().all()) {
+    for (TableName t : config.pipeline().tables()) {
       Table table;
       try {
         table = IcebergTables.load(measuring.spark(), t.sqlAt(config.stagingBranch()));
@@ -349,7 +349,7 @@ public final class SoakBench {
         data += Long.parseLong(current.summary().getOrDefault(SnapshotSummary.TOTAL_DATA_FILES_PROP, "0"));
         deletes += Long.parseLong(current.summary().getOrDefault(SnapshotSummary.TOTAL_DELETE_FILES_PROP, "0"));
         manifests += current.allManifests(table.io()).size();
-        if (t.equals(config.tables().streamBatches())) {
+        if (t.equals(config.pipeline().shared().streamBatches())) {
           batches = Long.parseLong(current.summary().getOrDefault(SnapshotSummary.TOTAL_RECORDS_PROP, "0"));
         }
       }

@@ -10,7 +10,6 @@ import io.tidemark.land.LocalLanding;
 import io.tidemark.report.Charts;
 import io.tidemark.stream.Dedup;
 import io.tidemark.stream.RunReport;
-import io.tidemark.stream.WindowedCounts;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -65,7 +64,7 @@ public final class StreamBench {
           spark.add(stream.equals("dedup") ? runDedup(data, "t" + size) : runCounts(data, "t" + size));
           Path parquet = dir.resolve("duck-" + UUID.randomUUID() + ".parquet");
           duck.add(stream.equals("dedup") ? DuckDbBaseline.dedup(data, parquet)
-              : DuckDbBaseline.counts(data, parquet, 300));
+              : DuckDbBaseline.counts(data, parquet));
         }
         RunReport best = spark.stream().min(Comparator.comparingDouble(RunReport::seconds)).orElseThrow();
         double duckBest = duck.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
@@ -80,7 +79,7 @@ public final class StreamBench {
   /** State rows, state memory and checkpoint size after each run, for bounded and unbounded dedup. */
   public void stateGrowth(int runs, int eventsPerRun) throws Exception {
     out.println("== state and checkpoint growth: " + runs + " runs of " + eventsPerRun + " events, event time "
-        + "advancing one hour per run, dedup with a watermark of " + Setting.Defaults.DEDUP_WATERMARK);
+        + "advancing one hour per run, dedup with a watermark of " + io.tidemark.core.Times.show(SeedPipeline.BUILT_IN.events().dedupWatermark()));
     GeneratorSpec spec = new GeneratorSpec(7, runs * eventsPerRun, 20, 0.03, 0.01, 0, 0.01, runs, 0, 1,
         GeneratorSpec.DEFAULT_START, 60);
     Path landing = dir.resolve("state-data");
@@ -90,18 +89,18 @@ public final class StreamBench {
     series.put("withinWatermark/rocksdb", new Series(Dedup.Mode.WITHIN_WATERMARK, ROCKSDB));
     series.put("dropDuplicates/hdfs", new Series(Dedup.Mode.UNBOUNDED, HDFS));
     for (Map.Entry<String, Series> e : series.entrySet()) {
-      e.getValue().table = BenchTables.fresh(spark, TableCatalog::events, "state_" + e.getKey().replace('/', '_'));
+      e.getValue().table = SeedPipeline.BUILT_IN.freshEvents(spark, "state_" + e.getKey().replace('/', '_'));
       e.getValue().checkpoint = dir.resolve("cp-state-" + UUID.randomUUID());
     }
     String previous = spark.conf().get(PROVIDER);
     try {
-      List<Arrival> arrivals = new GeneratedScenario(spec).arrivals();
+      List<Arrival> arrivals = new GeneratedScenario(spec, SeedPipeline.BUILT_IN.pipeline()).arrivals();
       for (Arrival a : arrivals) {
         LocalLanding.write(landing, "", List.of(a));
         for (Series s : series.values()) {
           spark.conf().set(PROVIDER, s.provider);
-          RunReport r = Dedup.run(spark, landing.resolve("events").toString(), s.table, s.checkpoint.toString(),
-              Setting.DEDUP_WATERMARK.defaultDuration(), s.mode);
+          RunReport r = SeedPipeline.BUILT_IN.dedup(spark, landing.resolve("events").toString(), s.table,
+              s.checkpoint.toString(), s.mode);
           s.rows.add((double) r.stateRows());
           s.memoryMb.add(r.stateMemoryBytes() / 1e6);
           long[] cp = sizeAndFiles(s.checkpoint);
@@ -191,15 +190,14 @@ public final class StreamBench {
   }
 
   private RunReport runDedup(Path data, String name) {
-    TableName t = BenchTables.fresh(spark, TableCatalog::events, "dedup_" + name);
-    return Dedup.run(spark, data.resolve("events").toString(), t, checkpoint(),
-        Setting.DEDUP_WATERMARK.defaultDuration(), Dedup.Mode.WITHIN_WATERMARK);
+    TableName t = SeedPipeline.BUILT_IN.freshEvents(spark, "dedup_" + name);
+    return SeedPipeline.BUILT_IN.dedup(spark, data.resolve("events").toString(), t, checkpoint(),
+        Dedup.Mode.WITHIN_WATERMARK);
   }
 
   private RunReport runCounts(Path data, String name) {
-    TableName t = BenchTables.fresh(spark, TableCatalog::eventCounts, "counts_" + name);
-    return WindowedCounts.run(spark, data.resolve("events").toString(), t, checkpoint(),
-        WindowedCounts.Options.defaults());
+    TableName t = SeedPipeline.BUILT_IN.freshCounts(spark, "counts_" + name);
+    return SeedPipeline.BUILT_IN.counts(spark, data.resolve("events").toString(), t, checkpoint());
   }
 
   private String checkpoint() {
@@ -212,7 +210,7 @@ public final class StreamBench {
     if (!Files.isDirectory(landing.resolve("events"))) {
       GeneratorSpec spec = new GeneratorSpec(42, events, 20, 0.02, 0.01, 0, 0.01, arrivals, 0, 1,
           GeneratorSpec.DEFAULT_START, Math.max(60, events / 1000));
-      LocalLanding.write(landing, "", new GeneratedScenario(spec).arrivals());
+      LocalLanding.write(landing, "", new GeneratedScenario(spec, SeedPipeline.BUILT_IN.pipeline()).arrivals());
     }
     return landing;
   }

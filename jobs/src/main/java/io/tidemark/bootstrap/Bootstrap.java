@@ -3,12 +3,16 @@ package io.tidemark.bootstrap;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.core.CommitKeys;
+import io.tidemark.evolve.Promotion;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.lakehouse.spark.SparkSessions;
 import io.tidemark.lakehouse.storage.Storage;
 import io.tidemark.lakehouse.tables.TableCatalog;
 import io.tidemark.lakehouse.tables.TableDefinition;
+import io.tidemark.pipeline.Declarations;
+import io.tidemark.pipeline.Pipeline;
+import io.tidemark.pipeline.PipelineException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -62,6 +66,7 @@ public final class Bootstrap {
       String before = refs.branch(staging).getHash();
       boolean nothingStaged = refs.changedKeys(published, refs.hash(published).orElseThrow(), staging, before)
           .isEmpty();
+      List<String> promoted = promote(lakehouse);
       Result result = run(lakehouse.spark(), lakehouse.storage(), config);
       String publishedAt = null;
       if (result.changedTables() && nothingStaged) {
@@ -72,8 +77,31 @@ public final class Bootstrap {
             + staging, SparkSessions.AUTHOR, props).orElseThrow(() -> new IllegalStateException("cannot publish "
             + "what bootstrap made: " + published + " changed the same tables; run `tidemark publish`"));
       }
-      return new Setup(branchMade ? staging : null, result, publishedAt);
+      return new Setup(branchMade ? staging : null, promoted, result, publishedAt);
     }
+  }
+
+  /**
+   * The optional columns the pipeline file added to feeds whose tables exist, each promoted as {@code tidemark evolve
+   * promote} does (added to the feed's tables, backfilled from the raw archive's rescued data, audited, merged into
+   * the staging branch); a change the file may not make is refused first. What each promotion did, in words.
+   */
+  private static List<String> promote(Lakehouse lakehouse) {
+    Pipeline p = lakehouse.config().pipeline();
+    List<TableDefinition> definitions = TableCatalog.all(p);
+    List<String> out = new ArrayList<>();
+    for (Declarations.Difference d : Declarations.compare(p, recorded(lakehouse.spark(), definitions))) {
+      if (d.refusal() != null) {
+        throw new PipelineException(p.source() + ": " + d.refusal());
+      }
+      for (io.tidemark.core.Column c : d.promoted()) {
+        Promotion.Result r = new Promotion(lakehouse, io.tidemark.CrashPoints.NONE).declare(d.feed(), c);
+        if (r.merged() != null) {
+          out.add(r.summary());
+        }
+      }
+    }
+    return out;
   }
 
   /**
@@ -97,8 +125,11 @@ public final class Bootstrap {
     return refs.ensureBranch(staging, published);
   }
 
-  /** A whole bootstrap's outcome: the staging branch when it was made, the tables, the publish commit (or null). */
-  public record Setup(String branchMade, Result result, String publishedAt) {}
+  /**
+   * A whole bootstrap's outcome: the staging branch when it was made, the columns a changed pipeline file added
+   * (promoted, in words), the tables, the publish commit (or null).
+   */
+  public record Setup(String branchMade, List<String> promoted, Result result, String publishedAt) {}
 
   private static String summary(Result r) {
     List<String> parts = new ArrayList<>();
@@ -122,7 +153,8 @@ public final class Bootstrap {
       }
     }
 
-    List<TableDefinition> definitions = TableCatalog.all(config.tables());
+    List<TableDefinition> definitions = TableCatalog.all(config.pipeline());
+    refuseChanges(spark, config.pipeline(), definitions);
     Set<String> existingNamespaces = new LinkedHashSet<>();
     for (Row r : spark.sql("SHOW NAMESPACES").collectAsList()) {
       existingNamespaces.add(r.getString(0));
@@ -154,6 +186,33 @@ public final class Bootstrap {
   }
 
   /**
+   * What the pipeline file declares against what each existing table recorded when it was made: a change that would
+   * alter what a table or a checkpoint holds is refused in one line, before anything is made ({@link Declarations}).
+   */
+  private static void refuseChanges(SparkSession spark, Pipeline p, List<TableDefinition> definitions) {
+    for (Declarations.Difference d : Declarations.compare(p, recorded(spark, definitions))) {
+      if (d.refusal() != null) {
+        throw new PipelineException(p.source() + ": " + d.refusal());
+      }
+    }
+  }
+
+  /** The declarations the existing tables recorded, by table. */
+  static Map<TableName, Map<String, String>> recorded(SparkSession spark, List<TableDefinition> definitions) {
+    Map<TableName, Map<String, String>> out = new LinkedHashMap<>();
+    for (TableDefinition d : definitions) {
+      if (!d.declared().isEmpty() && spark.catalog().tableExists(d.name().toString())) {
+        Map<String, String> props = new LinkedHashMap<>();
+        for (Row r : spark.sql("SHOW TBLPROPERTIES " + d.name().sql()).collectAsList()) {
+          props.put(r.getString(0), r.getString(1));
+        }
+        out.put(d.name(), Declarations.recorded(props));
+      }
+    }
+    return out;
+  }
+
+  /**
    * Checks an existing table against its definition: adds missing columns and missing tidemark properties,
    * fails on a column of another type. True when it changed the table.
    */
@@ -171,9 +230,9 @@ public final class Bootstrap {
       props.put(r.getString(0), r.getString(1));
     }
     List<String> toSet = new ArrayList<>();
-    TableDefinition.PROPERTIES.forEach((k, v) -> {
+    d.properties().forEach((k, v) -> {
       if (!v.equals(props.get(k))) {
-        toSet.add("'" + k + "'='" + v + "'");
+        toSet.add("'" + k + "'='" + v.replace("'", "\\'") + "'");
       }
     });
     if (!toSet.isEmpty()) {

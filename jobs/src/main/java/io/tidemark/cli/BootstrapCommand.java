@@ -31,6 +31,7 @@ final class BootstrapCommand implements Callable<Integer> {
     if (s.branchMade() != null) {
       out.println("branch created: " + s.branchMade() + " (from " + config.publishedRef() + ")");
     }
+    s.promoted().forEach(out::println);
     print(out, s.result());
     if (s.publishedAt() != null) {
       out.println("published to " + config.publishedRef() + " (" + s.publishedAt() + ")");

@@ -4,10 +4,18 @@ import io.tidemark.audit.LandedLines;
 import io.tidemark.audit.Scd2Invariants;
 import io.tidemark.config.Setting;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.core.Feed;
+import io.tidemark.core.Aggregation;
+import io.tidemark.pipeline.Aggregate;
+import io.tidemark.pipeline.DimensionFeed;
+import io.tidemark.pipeline.Feed;
+import io.tidemark.pipeline.Pipeline;
 import io.tidemark.core.Lines;
-import io.tidemark.core.WindowCounts;
+import io.tidemark.audit.AuditCheck;
 import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.lakehouse.nessie.NessieRefException;
+import io.tidemark.lakehouse.nessie.NessieRefs;
+import io.tidemark.lakehouse.nessie.RefNames;
+import io.tidemark.publish.Publisher;
 import io.tidemark.report.ArrivalRuns;
 import io.tidemark.stream.StreamBatches;
 import java.io.PrintWriter;
@@ -27,8 +35,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "check", mixinStandardHelpOptions = true,
     description = {"Check the tables on the configured branch after the streams ran; exit 1 when a check fails.",
-        "The SCD2 invariants of the company dimension (one open version, no overlap, no gap but after a delete, "
-            + "equal to the rebuild from its change log), and for each dataset raw rows + rejected lines = lines "
+        "The SCD2 invariants of each dimension (one open version, no overlap, no gap but after a delete, "
+            + "equal to the rebuild from its change log), and for each feed raw rows + rejected lines = lines "
             + "landed (of the files under the landing prefix); then the finalized windows are printed and, per "
             + "arrival, what the stream runs recorded in the stream-batches table. Changes nothing."})
 final class CheckCommand implements Callable<Integer> {
@@ -60,38 +68,51 @@ final class CheckCommand implements Callable<Integer> {
     try (Lakehouse lh = Lakehouse.open(c, "tidemark check")) {
       SparkSession spark = lh.spark();
 
-      List<Scd2Invariants.Violation> violations = Scd2Invariants.check(spark, c.tables().companies(),
-          Optional.of(c.tables().companyChanges()));
-      long versions = spark.table(c.tables().companies().sql()).count();
-      out.println("scd2 invariants of " + c.tables().companies() + " (" + versions + " version(s)): "
-          + (violations.isEmpty() ? "ok" : violations.size() + " broken"));
-      violations.forEach(v -> out.println("  " + v));
-      if (!violations.isEmpty()) {
-        failed.add("the SCD2 invariants of " + c.tables().companies() + " (" + violations.size()
-            + " broken, listed above)");
-      }
-
-      LandedLines lines = new LandedLines(spark, lh.storage(), c);
-      for (Feed d : Feed.values()) {
-        LandedLines.FeedLines f = lines.of(d, prefix);
-        Lines.Account a = f.account();
-        out.printf("%s: raw %d + rejected %d = %d, lines landed %d in %d file(s) under %s: %s%n", d.dir(),
-            a.archived(), a.quarantined(), a.accounted(), a.landed(), f.files(), f.source(),
-            a.balanced() ? "ok" : "MISMATCH");
-        if (!a.balanced()) {
-          failed.add(d.dir() + ": raw + rejected = " + a.accounted() + " but " + a.landed() + " line(s) landed"
-              + (a.accounted() < a.landed() ? " (the raw stream has not read them all: tidemark stream raw"
-              + (d == Feed.EVENTS ? "" : " --dataset companies") + ")" : ""));
+      Pipeline p = c.pipeline();
+      for (DimensionFeed d : p.dimensions()) {
+        List<Scd2Invariants.Violation> violations = Scd2Invariants.check(spark, d.table(), Optional.of(d.changes()),
+            d.dimension());
+        long versions = spark.table(d.table().sql()).count();
+        out.println("scd2 invariants of " + d.table() + " (" + versions + " version(s)): "
+            + (violations.isEmpty() ? "ok" : violations.size() + " broken"));
+        violations.forEach(v -> out.println("  " + v));
+        if (!violations.isEmpty()) {
+          failed.add("the SCD2 invariants of " + d.table() + " (" + violations.size() + " broken, listed above)");
         }
       }
 
-      out.println("finalized windows in " + c.tables().eventCounts() + ":");
-      new ResultPrinter(ResultPrinter.Format.table, 1000).print(spark.sql("SELECT " + WindowCounts.SCHEMA.columnList()
-          + " FROM " + c.tables().eventCounts().sql() + " ORDER BY " + WindowCounts.W_START + ", "
-          + WindowCounts.COMPANY_ID), out, spec.commandLine().getErr());
+      LandedLines lines = new LandedLines(spark, lh.storage(), c);
+      for (Feed d : p.feeds()) {
+        LandedLines.FeedLines f = lines.of(d, prefix);
+        Lines.Account a = f.account();
+        out.printf("%s: raw %d + rejected %d = %d, lines landed %d in %d file(s) under %s: %s%n", d.name(),
+            a.archived(), a.quarantined(), a.accounted(), a.landed(), f.files(), f.source(),
+            a.balanced() ? "ok" : "MISMATCH");
+        if (!a.balanced()) {
+          failed.add(d.name() + ": raw + rejected = " + a.accounted() + " but " + a.landed() + " line(s) landed"
+              + (a.accounted() < a.landed() ? " (the raw stream has not read them all: tidemark stream "
+              + d.raw().stream() + ")" : ""));
+        }
+      }
 
-      out.println("stream runs per arrival, as recorded in " + c.tables().streamBatches() + ":");
-      ArrivalRuns.print(ArrivalRuns.of(StreamBatches.read(spark, c.tables().streamBatches())), out);
+      if (branch != null && (branch.equals(root.stagingBranch()) || branch.startsWith(RefNames.REJECTED))) {
+        // what waits to be published, or was refused: the publish checks too, as a publish of it runs them (a row
+        // written by hand is none of the whole history's checks above)
+        publishChecks(root, lh, branch, out, failed);
+      }
+
+      for (Aggregate a : p.aggregates()) {
+        Aggregation rule = a.rule();
+        out.println("finalized windows in " + a.table() + ":");
+        List<String> order = new ArrayList<>(List.of(rule.windowStart().name()));
+        rule.groupBy().forEach(g -> order.add(g.name()));
+        new ResultPrinter(ResultPrinter.Format.table, 1000).print(spark.sql("SELECT " + rule.schema().columnList()
+            + " FROM " + a.table().sql() + " ORDER BY " + String.join(", ", order)), out,
+            spec.commandLine().getErr());
+      }
+
+      out.println("stream runs per arrival, as recorded in " + p.shared().streamBatches() + ":");
+      ArrivalRuns.print(ArrivalRuns.of(StreamBatches.read(spark, p.shared().streamBatches()), p.streamNames()), out);
       if (report) {
         ReportCommand.write(lh, null, out);
       }
@@ -104,5 +125,22 @@ final class CheckCommand implements Callable<Integer> {
     out.println("check: ok");
     out.flush();
     return 0;
+  }
+
+  /** The publish checks of what {@code ref} (the staging branch, a refused commit's tag) holds beyond main. */
+  private static void publishChecks(TidemarkConfig root, Lakehouse lh, String ref, PrintWriter out,
+                                    List<String> failed) {
+    String hash;
+    try (NessieRefs refs = new NessieRefs(lh.endpoints())) {
+      hash = refs.hash(ref).orElseThrow(() -> new NessieRefException("no branch or tag " + ref + " in Nessie"));
+    }
+    try (Lakehouse writer = Lakehouse.attach(root.writing(), lh.endpoints(), lh.spark())) {
+      List<AuditCheck> checks = new Publisher(writer).checksOf(hash);
+      out.println("publish checks of " + ref + " (what " + root.publishedRef() + " lacks of it): "
+          + (checks.isEmpty() ? "nothing to publish" : ""));
+      checks.forEach(ch -> out.println("  " + ch));
+      checks.stream().filter(ch -> !ch.passed()).forEach(ch -> failed.add("publish check " + ch.name() + ": "
+          + ch.detail()));
+    }
   }
 }

@@ -1,6 +1,6 @@
 package io.tidemark.cli;
 
-import io.tidemark.core.Feed;
+import io.tidemark.pipeline.Feed;
 import io.tidemark.core.KeySurvey;
 import io.tidemark.core.Type;
 import io.tidemark.evolve.Promotion;
@@ -53,28 +53,34 @@ final class EvolveCommand implements Runnable {
   }
 
   @Command(name = "promote", mixinStandardHelpOptions = true,
-      description = {"Add <key> as a column of the feed's raw archive and of the tables its rows reach (events: the "
-          + "deduplicated events; companies: the SCD2 change log and the dimension, where a change of it makes a new "
-          + "version), on a branch of its own; backfill it from the rescued data (the dimension's history rebuilt); "
+      description = {"Add <key> as a column of the feed's raw archive and of the tables its rows reach (a fact feed: its "
+          + "deduplicated records; a dimension feed: its SCD2 change log and dimension, where a change of it makes a "
+          + "new version), on a branch of its own; backfill it from the rescued data (the dimension's history rebuilt); "
           + "audit the backfill in DuckDB; merge into the staging branch in one commit. Safe to kill and to rerun: a "
           + "promoted key is not promoted again."})
   static final class Promote implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "<feed>", description = "The feed: events or companies.")
+    @Parameters(index = "0", paramLabel = "<feed>", description = "A feed of the pipeline (tidemark pipeline show).")
     String feed;
 
     @Parameters(index = "1", paramLabel = "<key>", description = "The key, as `tidemark evolve list` names it.")
     String key;
 
     @Option(names = "--type", paramLabel = "<type>",
-        description = "The column's type: INT, BIGINT, DOUBLE, STRING, BOOLEAN or TIMESTAMP (default: the suggested type).")
+        description = "The column's type, as the pipeline file names types (int, long, double, decimal(p,s), string, "
+            + "boolean, date, timestamp) or as SQL does (BIGINT) (default: the suggested type).")
     String type;
 
     @Override
     public Integer call() {
-      Feed f = Feed.parse(feed);
+      Feed f;
+      try {
+        f = Tidemark.root(spec).config().pipeline().feed(feed);
+      } catch (IllegalArgumentException e) {
+        throw new io.tidemark.config.ConfigException(e.getMessage());
+      }
       Type as = type == null ? null : type(type);
       PrintWriter out = spec.commandLine().getOut();
       try (Lakehouse lh = Lakehouse.open(Tidemark.root(spec).config().writing(), "tidemark evolve promote")) {
@@ -87,9 +93,14 @@ final class EvolveCommand implements Runnable {
     }
 
     private static Type type(String text) {
-      List<Type> columns = List.of(Type.INT, Type.BIGINT, Type.DOUBLE, Type.STRING, Type.BOOLEAN, Type.TIMESTAMP);
-      return columns.stream().filter(t -> t.name().equals(text.trim().toUpperCase(Locale.ROOT))).findFirst()
-          .orElseThrow(() -> new IllegalArgumentException("--type: '" + text + "' is not one of " + columns));
+      if (text.trim().equalsIgnoreCase("bigint")) {
+        return Type.BIGINT;
+      }
+      try {
+        return Type.parse(text);
+      } catch (IllegalArgumentException e) {
+        throw new io.tidemark.config.ConfigException("--type: " + e.getMessage());
+      }
     }
   }
 }

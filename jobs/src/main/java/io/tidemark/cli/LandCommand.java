@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.core.Feed;
+import io.tidemark.pipeline.Pipeline;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.lakehouse.storage.Storage;
 import io.tidemark.land.Arrival;
@@ -84,8 +84,8 @@ final class LandCommand implements Callable<Integer> {
           + "land as (default: the next one, unless identical files landed already).")
   Integer arrival;
 
-  @Option(names = "--dataset", paramLabel = "<dataset>", defaultValue = "events",
-      description = "With --from: what the files hold, events or companies (default: ${DEFAULT-VALUE}).")
+  @Option(names = {"--feed", "--dataset"}, paramLabel = "<feed>",
+      description = "With --from: the feed the files are lines of (default: the pipeline's first feed).")
   String dataset;
 
   @Option(names = "--prefix", paramLabel = "<prefix>", defaultValue = "",
@@ -97,7 +97,8 @@ final class LandCommand implements Callable<Integer> {
           + "landing zone (default: the landing zone).")
   Path toDir;
 
-  @ArgGroup(exclusive = false, heading = "Generator (--scenario generated):%n")
+  @ArgGroup(exclusive = false, heading = "Generator (--scenario generated: lines for the pipeline's feeds, from their "
+      + "types):%n")
   Generator generator = new Generator();
 
   /** The generator's options; each starts at its value in {@link GeneratorSpec#defaults()}. */
@@ -108,23 +109,26 @@ final class LandCommand implements Callable<Integer> {
         description = "Random seed: the same seed gives byte-identical files (default: ${DEFAULT-VALUE}).")
     long seed = DEFAULTS.seed();
 
-    @Option(names = "--events", paramLabel = "<n>", description = "Distinct events (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--events", paramLabel = "<n>",
+        description = "Distinct records of each fact feed (default: ${DEFAULT-VALUE}).")
     int events = DEFAULTS.events();
 
-    @Option(names = "--companies", paramLabel = "<n>",
-        description = "Companies the events belong to (default: ${DEFAULT-VALUE}).")
-    int companies = DEFAULTS.companies();
+    @Option(names = "--groups", paramLabel = "<n>",
+        description = "Values of each grouping column (and any other string column) of a fact feed (default: "
+            + "${DEFAULT-VALUE}).")
+    int groups = DEFAULTS.groups();
 
     @Option(names = "--duplicate-rate", paramLabel = "<rate>",
-        description = "Chance that an event is landed again, in its arrival or the next (default: ${DEFAULT-VALUE}).")
+        description = "Chance that a record is landed again, in its arrival or the next (default: ${DEFAULT-VALUE}).")
     double duplicateRate = DEFAULTS.duplicateRate();
 
     @Option(names = "--late-rate", paramLabel = "<rate>",
-        description = "Chance that an event is 12 to 90 minutes behind its arrival's clock (default: ${DEFAULT-VALUE}).")
+        description = "Chance that a record is 12 to 90 minutes behind its arrival's clock (default: "
+            + "${DEFAULT-VALUE}).")
     double lateRate = DEFAULTS.lateRate();
 
     @Option(names = "--jumps", paramLabel = "<n>",
-        description = "Far-future events, which move the watermarks on (default: ${DEFAULT-VALUE}).")
+        description = "Far-future records, which move the watermarks on (default: ${DEFAULT-VALUE}).")
     int jumps = DEFAULTS.jumps();
 
     @Option(names = "--malformed-rate", paramLabel = "<rate>",
@@ -132,15 +136,15 @@ final class LandCommand implements Callable<Integer> {
     double malformedRate = DEFAULTS.malformedRate();
 
     @Option(names = "--arrivals", paramLabel = "<n>",
-        description = "Arrivals the events and changes are spread over (default: ${DEFAULT-VALUE}).")
+        description = "Arrivals the records and changes are spread over (default: ${DEFAULT-VALUE}).")
     int arrivals = DEFAULTS.arrivals();
 
     @Option(names = "--changes", paramLabel = "<n>",
-        description = "Company dimension changes (default: ${DEFAULT-VALUE}).")
+        description = "Changes of each dimension feed (default: ${DEFAULT-VALUE}).")
     int changes = DEFAULTS.changes();
 
     @Option(names = "--keys", paramLabel = "<n>",
-        description = "Companies the changes belong to (default: ${DEFAULT-VALUE}).")
+        description = "Keys each dimension's changes belong to (default: ${DEFAULT-VALUE}).")
     int keys = DEFAULTS.keys();
 
     @Option(names = "--start", paramLabel = "<time>",
@@ -152,7 +156,7 @@ final class LandCommand implements Callable<Integer> {
     int minutesPerArrival = DEFAULTS.minutesPerArrival();
 
     GeneratorSpec spec() {
-      return new GeneratorSpec(seed, events, companies, duplicateRate, lateRate, jumps, malformedRate, arrivals,
+      return new GeneratorSpec(seed, events, groups, duplicateRate, lateRate, jumps, malformedRate, arrivals,
           changes, keys, start, minutesPerArrival);
     }
   }
@@ -171,6 +175,13 @@ final class LandCommand implements Callable<Integer> {
       return 0;
     }
     TidemarkConfig config = Tidemark.root(spec).config();
+    // a scenario name, a generator setting or a --from that does not do: said before any service starts
+    if (source.replay == null && source.from == null) {
+      scenario(null);
+    }
+    if (source.from != null) {
+      LocalFiles.read(source.from, dataset());
+    }
     if (toDir != null && !replaysS3()) {
       writeLocal(arrivals(null), out);
       return 0;
@@ -209,14 +220,27 @@ final class LandCommand implements Callable<Integer> {
 
   /** The scenario or the --replay location; {@code storage} reads an S3 one. */
   private Scenario scenario(Storage storage) {
-    return source.replay != null ? LandedPrefix.read(source.replay, storage)
-        : Scenarios.named(source.scenario, generator::spec);
+    Pipeline p = Tidemark.root(spec).config().pipeline();
+    if (source.replay != null) {
+      return LandedPrefix.read(source.replay, storage, p.feeds().stream().map(io.tidemark.pipeline.Feed::name).toList());
+    }
+    try {
+      return Scenarios.named(source.scenario, p, generator::spec);
+    } catch (LandingException e) {
+      // an unknown name or a generator setting out of range: an option to fix, as picocli's own errors are
+      throw bad(e.getMessage());
+    }
+  }
+
+  /** A bad option value or combination: one line, exit 2, like the errors picocli finds itself. */
+  private picocli.CommandLine.ParameterException bad(String message) {
+    return new picocli.CommandLine.ParameterException(spec.commandLine(), message);
   }
 
   private int countArrivals() {
     if (source.from != null || arrival != null || toDir != null) {
-      throw new LandingException("--count-arrivals counts the arrivals of --scenario or --replay; it takes no "
-          + "--from, --arrival or --to-dir");
+      throw bad("--count-arrivals counts the arrivals of --scenario or --replay; it takes no --from, --arrival or "
+          + "--to-dir");
     }
     if (!replaysS3()) {
       return scenario(null).arrivalCount();
@@ -233,7 +257,12 @@ final class LandCommand implements Callable<Integer> {
   private ObjectNode list() {
     ObjectNode root = JSON.createObjectNode();
     for (String name : Scenarios.names()) {
-      Scenario s = Scenarios.named(name, GeneratorSpec::defaults);
+      Scenario s;
+      try {
+        s = Scenarios.named(name, Tidemark.root(spec).config().pipeline(), GeneratorSpec::defaults);
+      } catch (LandingException e) {
+        continue; // a seed scenario of feeds the pipeline does not declare
+      }
       root.withArray("scenarios").addObject().put("name", name).put("arrivals", s.arrivalCount())
           .put("description", s.description());
     }
@@ -259,20 +288,24 @@ final class LandCommand implements Callable<Integer> {
         source.replay != null ? source.replay : "scenario " + scenario.name()));
   }
 
-  private Arrival fromLocal(Lander lander) {
-    Feed ds;
+  private String dataset() {
+    Pipeline p = Tidemark.root(spec).config().pipeline();
     try {
-      ds = Feed.parse(dataset);
+      return dataset == null ? p.feeds().get(0).name() : p.feed(dataset).name();
     } catch (IllegalArgumentException e) {
-      throw new LandingException("--dataset: " + e.getMessage());
+      throw bad("--feed: " + e.getMessage());
     }
+  }
+
+  private Arrival fromLocal(Lander lander) {
+    String ds = dataset();
     List<LandingFile> files = LocalFiles.read(source.from, ds);
     return new Arrival(arrival != null ? arrival : ArrivalNumbers.forFiles(lander, ds, files), files);
   }
 
   private void writeLocal(List<Arrival> arrivals, PrintWriter out) {
     if (source.from != null) {
-      throw new LandingException("--to-dir writes scenarios; with --from the files are local already");
+      throw bad("--to-dir writes scenarios; with --from the files are local already");
     }
     for (Path p : LocalLanding.write(toDir, prefix, arrivals)) {
       out.println("wrote " + p);

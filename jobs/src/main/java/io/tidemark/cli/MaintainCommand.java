@@ -4,7 +4,6 @@ import io.tidemark.config.ConfigException;
 import io.tidemark.config.Durations;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.core.Feed;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.maintain.BranchRetention;
 import io.tidemark.maintain.Compaction;
@@ -59,7 +58,7 @@ final class MaintainCommand implements Runnable {
 
     List<TableName> tables(TidemarkConfig config) {
       if (tables.isEmpty()) {
-        return config.tables().all();
+        return config.pipeline().tables();
       }
       return tables.stream().map(t -> {
         try {
@@ -240,8 +239,8 @@ final class MaintainCommand implements Runnable {
         throw new ConfigException("--delete and --archive exclude each other: give --delete to delete the committed "
             + "files, or --archive PREFIX to move them");
       }
-      if (archive != null && (archive.isBlank() || archive.startsWith("/") || java.util.Arrays.stream(
-          Feed.values()).anyMatch(d -> archive.startsWith(d.dir())))) {
+      if (archive != null && (archive.isBlank() || archive.startsWith("/") || Tidemark.root(spec).config().pipeline()
+          .feeds().stream().anyMatch(d -> archive.startsWith(d.name())))) {
         throw new ConfigException("--archive: a prefix the streams do not read, e.g. archive/, not '" + archive + "'");
       }
     }

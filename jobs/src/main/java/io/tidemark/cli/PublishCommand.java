@@ -17,8 +17,8 @@ import picocli.CommandLine.Spec;
             + "(TIDEMARK_STAGING_BRANCH) since the last publish becomes the published branch's (TIDEMARK_NESSIE_REF) "
             + "in one Nessie merge: readers of main see whole, checked arrivals.",
         "The checks look at what was staged only: every landed line read is archived or quarantined, the SCD2 "
-            + "invariants on the companies changed, the windows finalized, the same arrivals in every stream of a "
-            + "dataset, and no write by anyone but tidemark's jobs. Nothing staged: nothing done.",
+            + "invariants on the dimensions' keys changed, the windows finalized, the same arrivals in every stream of a "
+            + "feed, and no write by anyone but tidemark's jobs. Nothing staged: nothing done.",
         "A failed check: exit 1, every check's result printed, the published branch unchanged, the staged commit "
             + "tagged rejected-<hash>, and one line naming the check and its recipe in docs/troubleshooting.md."})
 final class PublishCommand implements Callable<Integer> {

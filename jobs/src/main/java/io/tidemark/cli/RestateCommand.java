@@ -1,5 +1,9 @@
 package io.tidemark.cli;
 
+import io.tidemark.core.Aggregation;
+import io.tidemark.pipeline.Aggregate;
+import io.tidemark.pipeline.FactFeed;
+import io.tidemark.pipeline.Pipeline;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.core.CorrectionSet.WindowFix;
@@ -22,13 +26,13 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "restate", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Repair from the raw archives what the streams' watermarks dropped.",
-        "Finalized windows are recounted, the dedup's missing first occurrences added and surplus repeats removed, "
-            + "late company changes applied. Written on a Nessie branch restate-<run id>, audited (invariants, and "
+        "Every aggregate's finalized windows are recomputed, each dedup's missing first occurrences added and "
+            + "surplus repeats removed, each dimension's late changes applied. Written on a Nessie branch restate-<run id>, audited (invariants, and "
             + "DuckDB recounting from the raw Parquet files), merged into the staging branch (TIDEMARK_STAGING_BRANCH) "
             + "as one commit and tagged restated-<run id>; `tidemark publish` takes it to main. A failed audit leaves "
             + "the staging branch alone and the branch for inspection (exit code 1). With nothing to repair it "
             + "commits nothing.",
-        "When it restated something, it also prints, and writes as an HTML page with a chart, how late the events "
+        "When it restated something, it also prints, and writes as an HTML page with a chart, how late the records "
             + "were per arrival.",
         "",
         "With no stage every stage runs in order; each stage can also run alone, e.g. as an Airflow task: "
@@ -64,20 +68,34 @@ final class RestateCommand implements Callable<Integer> {
             + "restatements of separate pipelines in one Nessie apart (default: none).")
     String prefix;
 
+    Restatement.Options apply(Restatement.Options options) {
+      return options.withPrefix(prefix);
+    }
+  }
+
+  /**
+   * What only the plan reads: the whole command, `restate plan`, and `restate merge`, which plans again on a staging
+   * branch that moved; the other stages list no such option.
+   */
+  static final class PlanOptions {
     @Option(names = "--driver-rows", paramLabel = "<n>", defaultValue = "" + Restatement.DRIVER_ROWS,
         description = "Input rows the plan reads on the driver at most; past it the plan works in Spark (0: always "
             + "in Spark, e.g. on a cluster; default: ${DEFAULT-VALUE}).")
     long driverRows;
 
     Restatement.Options apply(Restatement.Options options) {
-      return options.withPrefix(prefix).withDriverRows(driverRows);
+      return options.withDriverRows(driverRows);
     }
   }
+
+  @Mixin
+  PlanOptions plan;
 
   @Override
   public Integer call() throws Exception {
     TidemarkConfig config = Tidemark.root(spec).config();
-    Restatement.Options options = run.apply(Restatement.Options.defaults(config).withMaxAttempts(maxAttempts));
+    Restatement.Options options = plan.apply(run.apply(Restatement.Options.defaults(config)
+        .withMaxAttempts(maxAttempts)));
     if (runId != null) {
       options = options.withRunId(runId);
     }
@@ -94,12 +112,7 @@ final class RestateCommand implements Callable<Integer> {
         // the report reads the whole raw archive: with nothing late since the last run it would say nothing new
         out.println("lateness report: not written, nothing was late since the last restatement");
       } else {
-        LatenessReport.Report report = LatenessReport.compute(lh.spark(), config.tables().rawEvents(),
-            config.countsWatermark(), config.countsWindow());
-        LatenessReport.print(report, out);
-        Path page = LatenessReport.write(report, reportDir != null ? reportDir
-            : config.home().resolve("reports").resolve(options.runId()));
-        out.println("lateness report: " + page);
+        lateness(lh, reportDir != null ? reportDir : config.home().resolve("reports").resolve(options.runId()), out);
       }
       out.flush();
       if (!r.merged() && !r.nothingToDo()) {
@@ -152,8 +165,16 @@ final class RestateCommand implements Callable<Integer> {
   @Command(name = "plan", mixinStandardHelpOptions = true, description = {"Cut branch restate-ID from the staging "
       + "branch (when missing) and record on it what will be corrected and the marks used (raw snapshot ids, stream "
       + "watermarks).",
-      "Prints 'planned: N window(s), M event(s), K company change(s)' or 'nothing to restate'."})
-  static final class Plan extends Stage {}
+      "Prints 'planned: N window(s), M record(s), K dimension change(s)' or 'nothing to restate'."})
+  static final class Plan extends Stage {
+    @Mixin
+    PlanOptions plan;
+
+    @Override
+    Restatement.Options options(TidemarkConfig config) {
+      return plan.apply(super.options(config));
+    }
+  }
 
   @Command(name = "write", mixinStandardHelpOptions = true, description = {"Write the planned corrections and their "
       + "restatement-log rows on restate-ID. A write that was cut short is dropped and done again."})
@@ -175,15 +196,50 @@ final class RestateCommand implements Callable<Integer> {
           + "(default: ${DEFAULT-VALUE}).")
     int maxAttempts;
 
+    @Mixin
+    PlanOptions plan;
+
     @Override
     Restatement.Options options(TidemarkConfig config) {
-      return super.options(config).withMaxAttempts(maxAttempts);
+      return plan.apply(super.options(config)).withMaxAttempts(maxAttempts);
     }
   }
 
   @Command(name = "tag", mixinStandardHelpOptions = true,
       description = {"Tag restated-ID at the merge commit of the run on the staging branch."})
   static final class Tag extends Stage {}
+
+  /**
+   * A corrected window for people: {@code window 2026-01-01T00:00:00Z c1: n 4 -> 6} (the aggregate named when the
+   * pipeline has several), each measure that changed.
+   */
+  static String window(Pipeline p, WindowFix w) {
+    Aggregation rule = p.aggregates().stream().filter(a -> a.name().equals(w.aggregate())).findFirst().orElseThrow()
+        .rule();
+    List<String> changed = new java.util.ArrayList<>();
+    for (int i = 0; i < rule.measures().size(); i++) {
+      Object now = w.fresh().get(i);
+      Object old = w.old() == null ? null : w.old().get(i);
+      if (w.old() == null || !rule.measures().get(i).same(old, now)) {
+        changed.add(rule.measures().get(i).name() + " " + (w.old() == null ? "(none)" : old) + " -> " + now);
+      }
+    }
+    return "window " + w.start() + " " + String.join("|", w.group().stream().map(String::valueOf).toList())
+        + (p.aggregates().size() > 1 ? " (" + w.aggregate() + ")" : "") + ": " + String.join(", ", changed);
+  }
+
+  /** The lateness report of each windowed aggregate, printed and written under {@code dir}. */
+  static void lateness(Lakehouse lh, Path dir, PrintWriter out) throws java.io.IOException {
+    Pipeline p = lh.config().pipeline();
+    for (FactFeed f : p.facts()) {
+      for (Aggregate a : f.aggregates()) {
+        LatenessReport.Report report = LatenessReport.compute(lh.spark(), f, a);
+        LatenessReport.print(report, out);
+        Path page = LatenessReport.write(report, p.aggregates().size() > 1 ? dir.resolve(a.name()) : dir);
+        out.println("lateness report: " + page);
+      }
+    }
+  }
 
   static void print(Restatement.Result r, Lakehouse lh, PrintWriter out) {
     out.println("restatement " + r.runId() + " (watermarks used: " + r.marks() + ")");
@@ -194,11 +250,11 @@ final class RestateCommand implements Callable<Integer> {
     out.println("branch " + r.branch() + (r.attempts() > 1 ? " (attempt " + r.attempts() + ": "
         + lh.config().nessieRef() + " had moved)" : ""));
     List<WindowFix> windows = r.windows();
-    out.println(windows.size() + " finalized window(s) corrected, " + r.events() + " event_id(s) corrected, "
-        + r.companyChanges() + " late company change(s) applied");
+    out.println(windows.size() + " finalized window(s) corrected, " + r.records() + " record key(s) corrected, "
+        + r.changes() + " late dimension change(s) applied");
+    Pipeline p = lh.config().pipeline();
     for (WindowFix w : windows.subList(0, Math.min(20, windows.size()))) {
-      out.println("  window " + w.wStart() + " " + w.companyId() + ": n " + (w.oldN() == null ? "(none)" : w.oldN())
-          + " -> " + w.newN());
+      out.println("  " + window(p, w));
     }
     out.println("audit:");
     r.checks().forEach(c -> out.println("  " + c));

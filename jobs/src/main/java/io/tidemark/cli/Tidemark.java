@@ -41,9 +41,11 @@ import picocli.CommandLine.Spec;
         MaintainCommand.class,
         BenchCommand.class,
         SqlCommand.class,
+        LogCommand.class,
         CheckCommand.class,
         ReportCommand.class,
         DemoCommand.class,
+        PipelineCommand.class,
         DriverCommand.class,
         ConfigCommand.class,
         HelpCommand.class})
@@ -66,7 +68,12 @@ public final class Tidemark implements Runnable {
   public static void main(String[] args) {
     CommandLine cl = commandLine(System.getenv());
     LogFile.route(cl, args);
-    int code = cl.execute(args);
+    int code;
+    try {
+      code = cl.execute(args);
+    } catch (Throwable e) {
+      code = ErrorHandler.fatal(e, cl.getErr());
+    }
     System.exit(code);
   }
 
@@ -79,7 +86,11 @@ public final class Tidemark implements Runnable {
     CommandLine cl = commandLine(env);
     cl.setOut(out);
     cl.setErr(err);
-    return cl.execute(args.toArray(String[]::new));
+    try {
+      return cl.execute(args.toArray(String[]::new));
+    } catch (Throwable e) {
+      return ErrorHandler.fatal(e, err); // as main says what escapes a command: one line, the trace in its log
+    }
   }
 
   /**

@@ -1,6 +1,5 @@
 package io.tidemark.config;
 
-import java.time.Duration;
 
 /**
  * Every setting of tidemark: the environment variable that sets it, the flag that overrides it, and its
@@ -51,46 +50,19 @@ public enum Setting {
   SHUFFLE_PARTITIONS("TIDEMARK_SHUFFLE_PARTITIONS", "--shuffle-partitions", "<n>",
       "Spark's shuffle partitions (spark.sql.shuffle.partitions); frozen into a streaming checkpoint at its first "
           + "run.", "4"),
-  COUNTS_WATERMARK("TIDEMARK_COUNTS_WATERMARK", "--counts-watermark", "<duration>",
-      "Watermark delay of the windowed counts: how late an event may be and still count.", Defaults.COUNTS_WATERMARK),
-  COUNTS_WINDOW("TIDEMARK_COUNTS_WINDOW", "--counts-window", "<duration>",
-      "Event-time window of the counts.", Defaults.COUNTS_WINDOW),
-  DEDUP_WATERMARK("TIDEMARK_DEDUP_WATERMARK", "--dedup-watermark", "<duration>",
-      "Watermark delay of the dedup: how long an event_id is remembered.", Defaults.DEDUP_WATERMARK),
-  SCD2_WATERMARK("TIDEMARK_SCD2_WATERMARK", "--scd2-watermark", "<duration>",
-      "Watermark delay of the SCD2 stream: a change later than this is left to the restatement.",
-      Defaults.SCD2_WATERMARK),
   STATE_STORE("TIDEMARK_STATE_STORE", "--state-store", "<store>",
       "State store of the stateful streams, hdfs (in memory) or rocksdb; frozen into a checkpoint at its first run.",
       "hdfs"),
   RETAIN_BATCHES("TIDEMARK_RETAIN_BATCHES", "--retain-batches", "<n>",
       "Micro-batches of checkpoint history (offsets, commits, state versions) kept; a run makes about two.",
       "6"),
-  TABLE_RAW_EVENTS("TIDEMARK_TABLE_RAW_EVENTS", "--table-raw-events", "<ns.table>",
-      "Raw archive of every parsed event, as it arrived.", "raw.events"),
-  TABLE_REJECTED("TIDEMARK_TABLE_REJECTED", "--table-rejected", "<ns.table>",
-      "Quarantine of lines that do not parse or miss required fields.", "raw.rejected"),
-  TABLE_RAW_COMPANY_CHANGES("TIDEMARK_TABLE_RAW_COMPANY_CHANGES", "--table-raw-company-changes", "<ns.table>",
-      "Raw archive of every parsed company change, as it arrived.", "raw.company_changes"),
-  TABLE_EVENTS("TIDEMARK_TABLE_EVENTS", "--table-events", "<ns.table>",
-      "Deduplicated events.", "facts.events"),
-  TABLE_EVENT_COUNTS("TIDEMARK_TABLE_EVENT_COUNTS", "--table-event-counts", "<ns.table>",
-      "Event counts per company and event-time window (TIDEMARK_COUNTS_WINDOW).", "facts.event_counts"),
-  TABLE_COMPANIES("TIDEMARK_TABLE_COMPANIES", "--table-companies", "<ns.table>",
-      "Company dimension, SCD2.", "dims.companies"),
-  TABLE_COMPANY_CHANGES("TIDEMARK_TABLE_COMPANY_CHANGES", "--table-company-changes", "<ns.table>",
-      "The company changes applied to the dimension, which its history is rebuilt from.",
-      "dims.companies_changes"),
-  TABLE_RESTATEMENT_LOG("TIDEMARK_TABLE_RESTATEMENT_LOG", "--table-restatement-log", "<ns.table>",
-      "One row per correction made by a restatement.", "audit.restatement_log"),
-  TABLE_RESTATEMENT_PLAN("TIDEMARK_TABLE_RESTATEMENT_PLAN", "--table-restatement-plan", "<ns.table>",
-      "What each restatement planned to correct (written on its branch, read by its write and audit).",
-      "audit.restatement_plan"),
-  TABLE_AUDIT_CHECKS("TIDEMARK_TABLE_AUDIT_CHECKS", "--table-audit-checks", "<ns.table>",
-      "Checks and results of every audit.", "audit.checks"),
-  TABLE_STREAM_BATCHES("TIDEMARK_TABLE_STREAM_BATCHES", "--table-stream-batches", "<ns.table>",
-      "One row per micro-batch of every stream run (what `tidemark report` and `check` summarize).",
-      "audit.stream_batches");
+  PIPELINE("TIDEMARK_PIPELINE", "--pipeline", "<file>",
+      "The pipeline file (YAML, docs/pipeline.md): its feeds, their tables, streams and watermarks. Unset: the "
+          + "seed's, built in (pipelines/seed.yml).", null),
+  SCOPE("TIDEMARK_SCOPE", "--scope", "<namespace>",
+      "Every table of the pipeline in this one namespace, as <namespace>.<its namespace>_<its name>: pipelines side "
+          + "by side on one catalog (the tests and benchmarks run so). Unset: the tables as the file names them.",
+      null);
 
   private final String env;
   private final String flag;
@@ -128,11 +100,6 @@ public enum Setting {
     return defaultValue;
   }
 
-  /** The default of a duration setting, for code that runs a stream without a configuration (benchmarks). */
-  public Duration defaultDuration() {
-    return Durations.parse(defaultValue);
-  }
-
   public boolean isSecret() {
     return this == S3_SECRET_KEY || this == S3_ACCESS_KEY;
   }
@@ -140,18 +107,5 @@ public enum Setting {
   /** How an error names the setting: the variable, and the flag when there is one. */
   public String display() {
     return flag == null ? env : env + " (" + flag + ")";
-  }
-
-  /**
-   * The defaults of the streams' delays and window, as constants: help texts quote them, and an annotation takes
-   * only a constant.
-   */
-  public static final class Defaults {
-    public static final String COUNTS_WATERMARK = "10 minutes";
-    public static final String COUNTS_WINDOW = "5 minutes";
-    public static final String DEDUP_WATERMARK = "30 minutes";
-    public static final String SCD2_WATERMARK = "1 day";
-
-    private Defaults() {}
   }
 }

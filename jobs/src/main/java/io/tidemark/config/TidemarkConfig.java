@@ -1,10 +1,11 @@
 package io.tidemark.config;
 
+import io.tidemark.pipeline.Pipeline;
+import io.tidemark.pipeline.PipelineFile;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -44,19 +45,16 @@ public final class TidemarkConfig {
   private final String checkpointRoot;
   private final String sparkMaster;
   private final int shufflePartitions;
-  private final Duration countsWatermark;
-  private final Duration countsWindow;
-  private final Duration dedupWatermark;
-  private final Duration scd2Watermark;
   private final String stateStore;
   private final int retainBatches;
-  private final Tables tables;
+  /** The pipeline the file declares, in its scope; read again only when a setting it depends on changes. */
+  private final Pipeline pipeline;
 
   private TidemarkConfig(Map<Setting, String> raw) {
-    this(raw, false);
+    this(raw, false, null);
   }
 
-  private TidemarkConfig(Map<Setting, String> raw, boolean writer) {
+  private TidemarkConfig(Map<Setting, String> raw, boolean writer, Pipeline pipeline) {
     this.raw = raw;
     this.writer = writer;
     home = path(Setting.HOME).toAbsolutePath().normalize();
@@ -97,17 +95,20 @@ public final class TidemarkConfig {
         .orElse(home.resolve("checkpoints").toString());
     sparkMaster = matching(Setting.SPARK_MASTER, MASTER, "local[N], local[*], spark://host:port, k8s://... or yarn");
     shufflePartitions = intIn(Setting.SHUFFLE_PARTITIONS, 1, 10_000);
-    countsWatermark = duration(Setting.COUNTS_WATERMARK);
-    countsWindow = duration(Setting.COUNTS_WINDOW);
-    dedupWatermark = duration(Setting.DEDUP_WATERMARK);
-    scd2Watermark = duration(Setting.SCD2_WATERMARK);
     stateStore = matching(Setting.STATE_STORE, Pattern.compile("hdfs|rocksdb"), "hdfs or rocksdb");
     retainBatches = intIn(Setting.RETAIN_BATCHES, 2, 100_000);
-    tables = new Tables(
-        table(Setting.TABLE_RAW_EVENTS), table(Setting.TABLE_REJECTED), table(Setting.TABLE_RAW_COMPANY_CHANGES),
-        table(Setting.TABLE_EVENTS), table(Setting.TABLE_EVENT_COUNTS), table(Setting.TABLE_COMPANIES),
-        table(Setting.TABLE_COMPANY_CHANGES), table(Setting.TABLE_RESTATEMENT_LOG), table(Setting.TABLE_RESTATEMENT_PLAN),
-        table(Setting.TABLE_AUDIT_CHECKS), table(Setting.TABLE_STREAM_BATCHES));
+    this.pipeline = pipeline != null ? pipeline : readPipeline();
+  }
+
+  /** The pipeline file's pipeline (the seed's when none is set), in the scope when one is set. */
+  private Pipeline readPipeline() {
+    Pipeline p = optional(Setting.PIPELINE).map(v -> PipelineFile.read(pathOf(Setting.PIPELINE, v)))
+        .orElseGet(PipelineFile::seed);
+    Optional<String> scope = optional(Setting.SCOPE);
+    if (scope.isPresent() && !TableName.isIdentifier(scope.get())) {
+      throw bad(Setting.SCOPE, scope.get(), "a namespace: a plain SQL identifier (letters, digits, _)");
+    }
+    return scope.map(p::scoped).orElse(p);
   }
 
   /**
@@ -131,7 +132,7 @@ public final class TidemarkConfig {
    * configuration, on the published branch.
    */
   public TidemarkConfig writing() {
-    return new TidemarkConfig(raw, true);
+    return new TidemarkConfig(raw, true, pipeline);
   }
 
   /** A copy with some settings replaced, validated again. */
@@ -145,22 +146,21 @@ public final class TidemarkConfig {
         copy.put(k, v);
       }
     });
-    return new TidemarkConfig(copy, writer);
+    boolean samePipeline = java.util.Objects.equals(copy.get(Setting.PIPELINE), raw.get(Setting.PIPELINE))
+        && java.util.Objects.equals(copy.get(Setting.SCOPE), raw.get(Setting.SCOPE));
+    return new TidemarkConfig(copy, writer, samePipeline ? pipeline : null);
   }
 
   /**
-   * A copy for a pipeline of its own next to the configured one: every table in namespace {@code name}, its own
-   * landing bucket ({@code name} with dashes) and checkpoints. For tests and benchmarks on one stack.
+   * A copy for a pipeline of its own next to the configured one: every table in namespace {@code name}
+   * ({@link Setting#SCOPE}), its own landing bucket ({@code name} with dashes) and checkpoints. For tests and
+   * benchmarks on one stack.
    */
   public TidemarkConfig scoped(String name, Path checkpointRoot) {
     Map<Setting, String> s = new EnumMap<>(Setting.class);
     s.put(Setting.LANDING_BUCKET, name.replace('_', '-'));
     s.put(Setting.CHECKPOINT_ROOT, checkpointRoot.toString());
-    for (Setting t : Setting.values()) {
-      if (t.name().startsWith("TABLE_")) {
-        s.put(t, name + "." + t.name().toLowerCase(java.util.Locale.ROOT).replace("table_", ""));
-      }
-    }
+    s.put(Setting.SCOPE, name);
     return with(s);
   }
 
@@ -292,22 +292,6 @@ public final class TidemarkConfig {
     return shufflePartitions;
   }
 
-  public Duration countsWatermark() {
-    return countsWatermark;
-  }
-
-  public Duration countsWindow() {
-    return countsWindow;
-  }
-
-  public Duration dedupWatermark() {
-    return dedupWatermark;
-  }
-
-  public Duration scd2Watermark() {
-    return scd2Watermark;
-  }
-
   /** "hdfs" (Spark's default, state in memory with files in the checkpoint) or "rocksdb". */
   public String stateStore() {
     return stateStore;
@@ -317,8 +301,9 @@ public final class TidemarkConfig {
     return retainBatches;
   }
 
-  public Tables tables() {
-    return tables;
+  /** The pipeline: its feeds, their tables and streams, and the tables they share. */
+  public Pipeline pipeline() {
+    return pipeline;
   }
 
   @Override
@@ -360,15 +345,6 @@ public final class TidemarkConfig {
       // reported below
     }
     throw bad(s, v, "a whole number from " + min + " to " + max);
-  }
-
-  private Duration duration(Setting s) {
-    String v = required(s);
-    try {
-      return Durations.parse(v);
-    } catch (IllegalArgumentException e) {
-      throw bad(s, v, "a duration such as '10 minutes', '30 seconds' or '1 hour'");
-    }
   }
 
   private int port(Setting s) {
@@ -422,15 +398,6 @@ public final class TidemarkConfig {
       throw bad(s, v, "a local path or a URI such as s3a://bucket/path");
     }
     return pathOf(s, v).toAbsolutePath().normalize().toString();
-  }
-
-  private TableName table(Setting s) {
-    String v = required(s);
-    try {
-      return TableName.parse(v);
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException(s.display() + ": " + e.getMessage());
-    }
   }
 
   private static ConfigException bad(Setting s, String value, String expected) {

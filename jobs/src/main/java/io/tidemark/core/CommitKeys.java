@@ -27,8 +27,16 @@ public final class CommitKeys {
   public static final String WATERMARK = "tidemark.watermark";
   /** The same watermark in epoch milliseconds, for code. */
   public static final String WATERMARK_MS = "tidemark.watermark-ms";
-  /** The landed arrivals the batch read ("3", "1-3", "1,4"), when its files name one. */
+  /**
+   * The landed arrivals the batch read ("3", "1-3", "1,4"), when its files name one. On a publish commit, per feed:
+   * {@code tidemark.arrivals.<feed>} ({@link #arrivalsOf}; a feed's arrivals are numbered apart from another's).
+   */
   public static final String ARRIVALS = "tidemark.arrivals";
+
+  /** The key of a publish commit that names the arrivals of a feed (its directory name): {@code tidemark.arrivals.events}. */
+  public static String arrivalsOf(String feed) {
+    return ARRIVALS + "." + feed;
+  }
   /**
    * Prefix of a key per streaming query on the commits of the stream-batches table: {@code tidemark.recorded.<query
    * id>} is the newest batch of that query the commit recorded, so a batch is recorded once.
@@ -53,20 +61,20 @@ public final class CommitKeys {
   public static final String PLAN_SNAPSHOT = "tidemark.plan-snapshot";
   /** Which attempt of the run the branch is (1, or more when main moved before the publish). */
   public static final String ATTEMPT = "tidemark.attempt";
-  /** The raw events table whose pipeline the commit's marks belong to (several pipelines may share a Nessie). */
+  /** The pipeline the commit belongs to (its identity: several pipelines may share a Nessie). */
   public static final String PIPELINE = "tidemark.pipeline";
-  /** Finalized windows the plan found to correct. */
+  /** Finalized windows the plan found to correct, over every aggregate. */
   public static final String WINDOWS_PLANNED = "tidemark.windows-planned";
-  /** Event ids the plan found to correct. */
-  public static final String EVENTS_PLANNED = "tidemark.events-planned";
-  /** Late company changes the plan found to apply. */
-  public static final String CHANGES_PLANNED = "tidemark.company-changes-planned";
+  /** Record keys of fact feeds the plan found to correct. */
+  public static final String RECORDS_PLANNED = "tidemark.records-planned";
+  /** Late dimension changes the plan found to apply. */
+  public static final String CHANGES_PLANNED = "tidemark.changes-planned";
   /** Windows corrected by the published restatement. */
   public static final String WINDOWS_CORRECTED = "tidemark.windows-corrected";
-  /** Event ids corrected by the published restatement. */
-  public static final String EVENTS_CORRECTED = "tidemark.events-corrected";
-  /** Late company changes applied by the published restatement. */
-  public static final String CHANGES_APPLIED = "tidemark.company-changes-applied";
+  /** Record keys corrected by the published restatement. */
+  public static final String RECORDS_CORRECTED = "tidemark.records-corrected";
+  /** Late dimension changes applied by the published restatement. */
+  public static final String CHANGES_APPLIED = "tidemark.changes-applied";
   /** The audit's verdict: {@code passed} or {@code failed}. */
   public static final String AUDIT = "tidemark.audit";
   /** How many checks the audit ran. */
@@ -90,16 +98,13 @@ public final class CommitKeys {
 
   // ---- the marks: how far a restatement read (on its plan commit and on main's merge commit)
 
-  /** The raw events table's snapshot the run read up to. */
-  public static final String RAW_EVENTS_SNAPSHOT = "tidemark.raw-events-snapshot";
-  /** The raw company changes table's snapshot the run read up to. */
-  public static final String RAW_CHANGES_SNAPSHOT = "tidemark.raw-changes-snapshot";
-  /** The windowed counts stream's watermark the run used: windows ending at or before it are final. */
-  public static final String COUNTS_WATERMARK = "tidemark.counts-watermark";
-  /** The dedup stream's watermark the run used. */
-  public static final String DEDUP_WATERMARK = "tidemark.dedup-watermark";
-  /** The SCD2 stream's watermark the run used. */
-  public static final String SCD2_WATERMARK = "tidemark.scd2-watermark";
+  /** Before a raw archive's name: the snapshot of it the run read up to. */
+  public static final String MARK_SNAPSHOT = "tidemark.mark.snapshot.";
+  /**
+   * Before a stream's name: the stream's watermark the run used (an aggregate's windows ending at or before it are
+   * final; a dedup's or a dimension's records at or before it).
+   */
+  public static final String MARK_WATERMARK = "tidemark.mark.watermark.";
   /** On a plan commit, before a mark's own name: the previous published run's value of that mark. */
   public static final String PREVIOUS = "tidemark.previous.";
 

@@ -1,20 +1,20 @@
 package io.tidemark.core;
 
-import io.tidemark.core.CorrectionSet.EventFix;
-import io.tidemark.core.CorrectionSet.WindowFix;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
  * The restatement log's rows ({@link RestatementRecords#LOG}): one per correction a run made, saying what it changed:
- * where (table and key), the old value and the new one.
+ * where (table and key), the old value and the new one, each as text (values joined by {@code |}, times to the second
+ * in UTC).
  */
 public final class CorrectionLog {
   public static final String WINDOW_INSERT = "window_insert";
@@ -27,9 +27,6 @@ public final class CorrectionLog {
   private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
       .withZone(ZoneOffset.UTC);
 
-  /** The names of the tables the corrections are made in. */
-  public record Targets(String counts, String events, String companies) {}
-
   private CorrectionLog() {}
 
   /** A time as the log's keys and values write it, to the second in UTC. */
@@ -37,25 +34,43 @@ public final class CorrectionLog {
     return SECONDS.format(t);
   }
 
-  /** The rows, each in the order of {@link RestatementRecords#LOG}'s columns. */
-  public static List<List<Object>> rows(CorrectionSet c, String runId, String branch, Targets targets, Instant at) {
+  /**
+   * The rows, each in the order of {@link RestatementRecords#LOG}'s columns; {@code tables}: the table of each
+   * aggregate, fact feed (its deduplicated table) and dimension, by name.
+   */
+  public static List<List<Object>> rows(CorrectionSet c, String runId, String branch, Shapes shapes,
+                                        Map<String, String> tables, Instant at) {
     List<List<Object>> rows = new ArrayList<>();
-    for (WindowFix w : c.windows()) {
-      rows.add(row(runId, branch, targets.counts(), w.oldN() == null ? WINDOW_INSERT : WINDOW_RECOUNT,
-          joined("|", w.companyId(), seconds(w.wStart())), w.oldN() == null ? null : w.oldN().toString(),
-          Long.toString(w.newN()), at));
+    for (CorrectionSet.WindowFix w : c.windows()) {
+      rows.add(row(runId, branch, tables.get(w.aggregate()), w.old() == null ? WINDOW_INSERT : WINDOW_RECOUNT,
+          joined("|", texts(w.key().values())), w.old() == null ? null : joined("|", texts(w.old())),
+          joined("|", texts(w.fresh())), at));
     }
-    for (EventFix e : c.events()) {
-      rows.add(row(runId, branch, targets.events(), e.oldRows() == 0 ? EVENT_ADDED
-              : e.oldRows() > 1 ? DUPLICATES_REMOVED : EVENT_REPLACED, Integer.toString(e.eventId()),
-          e.oldRows() + " row(s)", joined("|", e.companyId(), e.amount() == null ? null : e.amount().toString(),
-              seconds(e.eventTs())), at));
+    for (CorrectionSet.RecordFix r : c.records()) {
+      FeedSchema f = shapes.fact(r.feed());
+      List<Object> rest = new ArrayList<>();
+      for (Column col : f.columns().columns()) {
+        if (!f.key().contains(col)) {
+          rest.add(r.first().get(f.columns().index(col)));
+        }
+      }
+      rows.add(row(runId, branch, tables.get(r.feed()), r.oldRows() == 0 ? EVENT_ADDED
+          : r.oldRows() > 1 ? DUPLICATES_REMOVED : EVENT_REPLACED, joined("|", texts(r.key())),
+          r.oldRows() + " row(s)", joined("|", texts(rest)), at));
     }
-    for (CompanyChange ch : c.changes()) {
-      rows.add(row(runId, branch, targets.companies(), LATE_CHANGE, joined("@", ch.companyId(),
-          seconds(ch.changeTs())), null, ch.deleted() ? "deleted" : joined("|", ch.name(), ch.tier()), at));
+    for (CorrectionSet.ChangeFix ch : c.changes()) {
+      Change x = ch.change();
+      rows.add(row(runId, branch, tables.get(ch.dimension()), LATE_CHANGE,
+          joined("|", texts(x.key())) + "@" + seconds(x.at()), null,
+          x.deleted() ? "deleted" : joined("|", texts(x.attributes())), at));
     }
     return rows;
+  }
+
+  /** Values as the log writes them: times to the second, nulls left for {@link #joined} to skip. */
+  public static String[] texts(List<Object> values) {
+    return values.stream().map(v -> v == null ? null : v instanceof Instant t ? seconds(t)
+        : v instanceof java.math.BigDecimal d ? d.toPlainString() : v.toString()).toArray(String[]::new);
   }
 
   private static List<Object> row(Object... values) {

@@ -9,28 +9,49 @@ import java.util.List;
  * column that holds its event time (what watermarks are on). Every table that keeps the feed's records takes these
  * columns from here ({@link TableSchemas}).
  *
- * <p>The static declarations ({@link Events#FEED}, {@link CompanyChanges#FEED}) are where a feed starts; a field
+ * <p>The pipeline file's declaration ({@code io.tidemark.pipeline.PipelineFile}) is where a feed starts; a field
  * promoted by {@code tidemark evolve} is a column of the feed's raw archive in the catalog, and the feed as the jobs
- * run it is the static declaration plus those columns ({@link #declaredBy}): the catalog, versioned by Nessie, is the
+ * run it is the file's declaration plus those columns ({@link #declaredBy}): the catalog, versioned by Nessie, is the
  * record, so a tag made before a promotion reads the feed as it was.
  *
  * @param name the feed's name in the landing zone and in messages
  * @param columns the fields of a landed line, in order
- * @param key what identifies a record: the event id, the company a change is of
+ * @param key what identifies a record (one column or more): a fact's id, the thing a dimension's change is of
  * @param eventTime the event time
- * @param required the fields a valid line must have
+ * @param required the fields a valid line must have (the key and the event time among them)
  */
-public record FeedSchema(String name, Schema columns, Column key, Column eventTime, List<Column> required) {
+public record FeedSchema(String name, Schema columns, List<Column> key, Column eventTime, List<Column> required) {
   public FeedSchema {
+    key = List.copyOf(key);
     required = List.copyOf(required);
-    for (Column c : List.of(key, eventTime)) {
+    if (key.isEmpty()) {
+      throw new IllegalArgumentException(name + ": a feed needs a key of one column or more");
+    }
+    List<Column> keyAndTime = new ArrayList<>(key);
+    keyAndTime.add(eventTime);
+    for (Column c : keyAndTime) {
       if (!columns.has(c) || !required.contains(c)) {
         throw new IllegalArgumentException(name + ": " + c + " must be a required column of the feed");
       }
     }
-    if (eventTime.type() != Type.TIMESTAMP) {
+    if (!eventTime.type().equals(Type.TIMESTAMP)) {
       throw new IllegalArgumentException(name + ": the event time " + eventTime + " must be a TIMESTAMP");
     }
+  }
+
+  /** A feed keyed on one column. */
+  public FeedSchema(String name, Schema columns, Column key, Column eventTime, List<Column> required) {
+    this(name, columns, List.of(key), eventTime, required);
+  }
+
+  /** The key's values of a row, in the key's order. */
+  public List<Object> keyOf(Fields row) {
+    return row.values(key);
+  }
+
+  /** The key's column names, comma separated, for SQL. */
+  public String keyList() {
+    return String.join(", ", key.stream().map(Column::name).toList());
   }
 
   public boolean isRequired(Column c) {

@@ -2,7 +2,7 @@ package io.tidemark.core;
 
 /**
  * What a restatement keeps in tables: its log, one row per correction it made, and its plan, one row per correction
- * it will make ({@link Correction}).
+ * it will make ({@link CorrectionPlan}).
  */
 public final class RestatementRecords {
   public static final Column RUN_ID = Column.of("run_id", Type.STRING);
@@ -22,25 +22,21 @@ public final class RestatementRecords {
 
   // ---- the plan
   public static final Column ATTEMPT = Column.of("attempt", Type.INT);
-  /** {@code window}, {@code event} or {@code change}: which of the columns below a row uses. */
+  /** {@code window}, {@code record} or {@code change} ({@link CorrectionPlan}). */
   public static final Column KIND = Column.of("kind", Type.STRING);
-  public static final Column OLD_N = Column.of("old_n", Type.BIGINT);
-  public static final Column NEW_N = Column.of("new_n", Type.BIGINT);
-  /** The rows the events table held for the event id. */
+  /** The aggregate, fact feed or dimension the correction is of. */
+  public static final Column TARGET = Column.of("target", Type.STRING);
+  /** The rows the deduplicated table held for a record's key. */
   public static final Column OLD_ROWS = Column.of("old_rows", Type.BIGINT);
-  /**
-   * The values of the fields promoted into the feed ({@code tidemark evolve}) that an event or a change carries, as
-   * a JSON object of their text ({@link CorrectionPlan}); null when the feed has none.
-   */
-  public static final Column PROMOTED = Column.of("promoted", Type.STRING);
 
   /**
-   * One correction planned, of one kind: a window (company, window start, old and new count), an event (its first
-   * occurrence, and the rows the events table held for its id) or a late company change.
+   * One correction planned, of one kind ({@link CorrectionPlan}): a window (its group and start, the measures a row
+   * held and the ones the raw archive gives), a record (its key, its first occurrence, and the rows the deduplicated
+   * table held for it) or a late dimension change (its row of the change log). Keys and values are JSON objects of
+   * the values' text ({@link ValuesJson}).
    */
-  public static final Schema PLAN = Schema.of(RUN_ID, BRANCH, ATTEMPT, KIND, Events.COMPANY_ID, WindowCounts.W_START,
-      OLD_N, NEW_N, Events.EVENT_ID, Events.AMOUNT, Events.EVENT_TS, OLD_ROWS, CompanyChanges.NAME,
-      CompanyChanges.TIER, CompanyChanges.CHANGE_TS, CompanyChanges.DELETED, PROMOTED);
+  public static final Schema PLAN = Schema.of(RUN_ID, BRANCH, ATTEMPT, KIND, TARGET, KEY, OLD_VALUE, NEW_VALUE,
+      OLD_ROWS);
 
   private RestatementRecords() {}
 }

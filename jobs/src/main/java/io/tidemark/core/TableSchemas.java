@@ -1,26 +1,13 @@
 package io.tidemark.core;
 
+import java.time.Duration;
 import java.util.List;
 
-/** The shape of every table of the pipeline, each built from the feeds it keeps ({@link Events}, {@link CompanyChanges}). */
+/** The shape of every table of a pipeline, each built from the declaration of what it keeps. */
 public final class TableSchemas {
-  public static final TableShape RAW_EVENTS = rawEvents(Events.FEED);
-
   public static final TableShape REJECTED = new TableShape(Quarantine.LINE_SCHEMA.plus(Ingest.SCHEMA),
       List.of(TableShape.days(Ingest.INGEST_TS)),
       "Quarantine: input lines that do not parse or miss required fields, with the reason");
-
-  public static final TableShape RAW_COMPANY_CHANGES = rawCompanyChanges(CompanyChanges.FEED);
-
-  public static final TableShape COMPANY_CHANGES = companyChanges(CompanyChanges.FEED);
-
-  public static final TableShape EVENTS = events(Events.FEED);
-
-  public static final TableShape EVENT_COUNTS = new TableShape(WindowCounts.SCHEMA,
-      List.of(TableShape.days(WindowCounts.W_START)),
-      "Events per company and 5-minute event-time window, appended when the window finalizes");
-
-  public static final TableShape COMPANIES = companies(CompanyChanges.FEED);
 
   public static final TableShape RESTATEMENT_LOG = new TableShape(RestatementRecords.LOG,
       List.of(TableShape.days(RestatementRecords.CORRECTED_AT)),
@@ -41,34 +28,36 @@ public final class TableSchemas {
 
   // the tables that keep a feed's records, for the feed as declared when a job runs (promoted fields included)
 
-  /** Every valid event line: its columns, what they do not hold ({@link Rescued}), then where it came from. */
-  public static TableShape rawEvents(FeedSchema events) {
-    return new TableShape(events.columns().plus(Rescued.DATA).plus(Ingest.SCHEMA),
-        List.of(TableShape.days(Events.EVENT_TS)),
-        "Every parsed event as it arrived, duplicates and late ones included (no watermark), with what its columns "
-            + "do not hold in " + Rescued.DATA);
+  /** Every valid line of a feed: its columns, what they do not hold ({@link Rescued}), then where it came from. */
+  public static TableShape raw(FeedSchema feed) {
+    return new TableShape(feed.columns().plus(Rescued.DATA).plus(Ingest.SCHEMA),
+        List.of(TableShape.days(feed.eventTime())),
+        "Every parsed " + feed.name() + " line as it arrived, repeats and late ones included (no watermark), with "
+            + "what its columns do not hold in " + Rescued.DATA);
   }
 
-  public static TableShape rawCompanyChanges(FeedSchema companies) {
-    return new TableShape(companies.columns().plus(Rescued.DATA).plus(Ingest.SCHEMA),
-        List.of(TableShape.days(CompanyChanges.CHANGE_TS)),
-        "Every parsed company change as it arrived, late and repeated ones included (no watermark), with what its "
-            + "columns do not hold in " + Rescued.DATA);
+  /** A fact feed deduplicated on its key. */
+  public static TableShape deduplicated(FeedSchema feed, Duration watermark) {
+    return new TableShape(feed.columns(), List.of(TableShape.days(feed.eventTime())),
+        feed.name() + " deduplicated on " + feed.keyList() + " within a " + Times.show(watermark) + " watermark");
   }
 
-  /** The dimension: a version holds every attribute of the feed, a promoted one too. */
-  public static TableShape companies(FeedSchema companies) {
-    return new TableShape(Dimension.version(companies), List.of(),
-        "Company dimension, SCD2: one open version per company, history kept");
+  /** A windowed aggregate's windows, each appended once its watermark has passed its end. */
+  public static TableShape aggregate(String feed, Aggregation a) {
+    return new TableShape(a.schema(), List.of(TableShape.days(a.windowStart())),
+        feed + " per " + String.join(", ", a.groupBy().stream().map(Column::name).toList()) + " and "
+            + Times.show(a.windows().size()) + " event-time window, appended when the window finalizes");
   }
 
-  public static TableShape companyChanges(FeedSchema companies) {
-    return new TableShape(companies.columns(), List.of(TableShape.bucket(16, CompanyChanges.COMPANY_ID)),
-        "The company changes applied to the SCD2 dimension, once each; its history is rebuilt from them");
+  /** An SCD2 dimension: a version holds every tracked attribute, a promoted one too. */
+  public static TableShape dimension(DimensionSchema d) {
+    return new TableShape(d.version(), List.of(),
+        d.name() + " as SCD2: one open version per " + d.feed().keyList() + ", history kept");
   }
 
-  public static TableShape events(FeedSchema events) {
-    return new TableShape(events.columns(), List.of(TableShape.days(Events.EVENT_TS)),
-        "Events deduplicated on " + Events.FEED.key() + " within a 30-minute watermark");
+  /** The changes applied to an SCD2 dimension, once each; its history is rebuilt from them. */
+  public static TableShape changeLog(DimensionSchema d) {
+    return new TableShape(d.logged(), List.of(TableShape.bucket(16, d.key().get(0))),
+        "The " + d.name() + " changes applied to the SCD2 dimension, once each; its history is rebuilt from them");
   }
 }

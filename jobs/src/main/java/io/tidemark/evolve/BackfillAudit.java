@@ -3,9 +3,7 @@ package io.tidemark.evolve;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.audit.DuckDbRows;
 import io.tidemark.core.Column;
-import io.tidemark.core.CompanyChanges;
-import io.tidemark.core.Dimension;
-import io.tidemark.core.FeedSchema;
+import io.tidemark.core.DimensionSchema;
 import io.tidemark.core.Scd2Checks;
 import io.tidemark.core.Schema;
 import io.tidemark.lakehouse.tables.DriverReads;
@@ -34,16 +32,16 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 
 /**
- * The audit of a promotion before it is merged, in DuckDB over the Parquet files of the raw archive and the events
- * as they were (the staging branch's snapshots the branch started from) and as the backfill left them: the rows
+ * The audit of a promotion before it is merged, in DuckDB over the Parquet files of the raw archive and the
+ * deduplicated records as they were (the staging branch's snapshots the branch started from) and as the backfill left them: the rows
  * backfilled are the rows that carried the key (those whose value did not convert keep it in the rescued data), each
- * value moved from the rescued data to the column and nothing else changed, and each event holds the value of the
- * archived rows it came from. DuckDB reads the JSON and converts the values itself: an engine other than the one
+ * value moved from the rescued data to the column and nothing else changed, and each record holds the value of
+ * the archived rows it came from. DuckDB reads the JSON and converts the values itself: an engine other than the one
  * that wrote.
  */
 final class BackfillAudit {
   /** The checks, and the rows that hold a value in the new column. */
-  record Outcome(List<AuditCheck> checks, long rawRows, long eventRows) {}
+  record Outcome(List<AuditCheck> checks, long rawRows, long recordRows) {}
 
   private final Storage storage;
   private final Path workDir;
@@ -53,96 +51,105 @@ final class BackfillAudit {
     this.workDir = workDir;
   }
 
-  Outcome audit(Table raw, long rawBefore, Table events, Long eventsBefore, String key, Type type) {
+  Outcome audit(Table raw, long rawBefore, Table records, Long recordsBefore, String key, Type type) {
     try (Connection db = DriverManager.getConnection("jdbc:duckdb:"); Statement st = db.createStatement()) {
       st.execute("SET TimeZone = 'UTC'");
       List<AuditCheck> checks = new ArrayList<>();
       long backfilled = raw(st, raw, rawBefore, key, type, checks);
       boolean widening = has(st, "rb", key);
-      load(st, "eb", events, eventsBefore);
-      load(st, "ea", events, events.currentSnapshot() == null ? null : events.currentSnapshot().snapshotId());
+      load(st, "eb", records, recordsBefore);
+      load(st, "ea", records, records.currentSnapshot() == null ? null : records.currentSnapshot().snapshotId());
       ensureColumn(st, "ea", key, type);
       String k = "\"" + key + "\"";
-      List<String> eventTyped = others(events, key, null);
-      String et = String.join(", ", eventTyped);
-      checks.add(AuditCheck.of("events: other columns unchanged", events.name(), differ(st,
-          "SELECT " + et + " FROM eb", "SELECT " + et + " FROM ea"), "the events, apart from " + key
-          + ", are the same before and after"));
-      String same = eventTyped.stream().map(c -> "r." + c + " IS NOT DISTINCT FROM e." + c)
+      List<String> recordTyped = others(records, key, null);
+      String et = String.join(", ", recordTyped);
+      Diff others = differ(st, "SELECT " + et + " FROM eb", "SELECT " + et + " FROM ea");
+      checks.add(AuditCheck.of("records: other columns unchanged", records.name(), others.count(), others.detail(
+          "the records, apart from " + key + ", are the same before and after")));
+      String same = recordTyped.stream().map(c -> "r." + c + " IS NOT DISTINCT FROM e." + c)
           .collect(Collectors.joining(" AND "));
       long wrong = one(st, "SELECT count(*) FROM ea e WHERE e." + k + " IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ra r "
           + "WHERE " + same + " AND r." + k + " = e." + k + ")");
       long missing = one(st, "SELECT count(*) FROM ea e WHERE e." + k + " IS NULL AND EXISTS (SELECT 1 FROM ra r WHERE "
           + same + " AND r." + k + " IS NOT NULL)");
-      long eventRows = one(st, "SELECT count(*) FROM ea WHERE " + k + " IS NOT NULL")
+      long recordRows = one(st, "SELECT count(*) FROM ea WHERE " + k + " IS NOT NULL")
           - (widening ? one(st, "SELECT count(*) FROM eb WHERE " + k + " IS NOT NULL") : 0);
-      checks.add(AuditCheck.of("events: the value of the archived rows they came from", events.name(),
-          wrong + missing, eventRows + " event(s) backfilled" + (wrong + missing > 0 ? "; " + wrong
-              + " with a value no archived row has, " + missing + " left without one" : "")));
-      return new Outcome(checks, backfilled, eventRows);
+      checks.add(AuditCheck.of("records: the value of the archived rows they came from", records.name(),
+          wrong + missing, wrong + missing > 0 ? wrong + " record(s) with a value no archived row has, " + missing
+              + " left without one, of " + recordRows + " backfilled" : recordRows + " record(s) backfilled"));
+      return new Outcome(checks, backfilled, recordRows);
     } catch (SQLException e) {
       throw new EvolveException("evolve promote: the DuckDB audit failed: " + e.getMessage().lines().findFirst()
           .orElse(""));
     }
   }
 
-  /** What a company promotion's audit found: its checks, rows backfilled, and the dimension's versions. */
-  record CompanyOutcome(List<AuditCheck> checks, long rawRows, long logRows, long versionsBefore,
+  /** What a dimension promotion's audit found: its checks, rows backfilled, and the dimension's versions. */
+  record DimensionOutcome(List<AuditCheck> checks, long rawRows, long logRows, long versionsBefore,
                         long versionsAfter) {}
 
   /**
-   * The audit of a company field's promotion: the raw archive's checks, then the change log and the dimension read
+   * The audit of a dimension field's promotion: the raw archive's checks, then the change log and the dimension read
    * with Iceberg's own reader (deletes applied: the dimension is merge-on-read) into DuckDB. Each logged change holds
    * the value of the archived rows it came from (DuckDB picks the greatest, as the history does), nothing else in the
    * log changed, and the dimension equals the history DuckDB rebuilds from the log by the core's rules in its own SQL,
    * which the SCD2 invariants hold of too ({@link Scd2Checks}).
    */
-  CompanyOutcome auditCompanies(Table raw, long rawBefore, Table log, Long logBefore, Table dimension,
-                                Long dimensionBefore, String key, Type type, FeedSchema before, FeedSchema after) {
+  DimensionOutcome auditDimension(Table raw, long rawBefore, Table log, Long logBefore, Table dimension,
+                                Long dimensionBefore, String key, Type type, DimensionSchema before,
+                                DimensionSchema after) {
     try (Connection db = DriverManager.getConnection("jdbc:duckdb:"); Statement st = db.createStatement()) {
       st.execute("SET TimeZone = 'UTC'");
       List<AuditCheck> checks = new ArrayList<>();
       long rawRows = raw(st, raw, rawBefore, key, type, checks);
-      boolean widening = before.declares(key);
-      DuckDbRows.create(db, "lb", before.columns(), rows(log, logBefore, before.columns()));
-      DuckDbRows.create(db, "la", after.columns(), rows(log, snapshot(log), after.columns()));
-      Schema versionBefore = Dimension.version(before);
-      Schema versionAfter = Dimension.version(after);
+      boolean widening = before.feed().declares(key);
+      DuckDbRows.create(db, "lb", before.logged(), rows(log, logBefore, before.logged()));
+      DuckDbRows.create(db, "la", after.logged(), rows(log, snapshot(log), after.logged()));
+      Schema versionBefore = before.version();
+      Schema versionAfter = after.version();
       DuckDbRows.create(db, "db0", versionBefore, rows(dimension, dimensionBefore, versionBefore));
       DuckDbRows.create(db, "da", versionAfter, rows(dimension, snapshot(dimension), versionAfter));
       String k = "\"" + key + "\"";
-      String deleted = CompanyChanges.DELETED.name();
-      List<String> logOthers = before.columns().names().stream().filter(c -> !c.equals(key)).map(c -> "\"" + c
+      String marker = before.delete() == null ? null : before.delete().column().name();
+      List<String> logOthers = before.logged().names().stream().filter(c -> !c.equals(key)).map(c -> "\"" + c
           + "\"").toList();
-      checks.add(AuditCheck.of("log: other columns unchanged", log.name(), differ(st, "SELECT "
-          + String.join(", ", logOthers) + " FROM lb", "SELECT " + String.join(", ", logOthers) + " FROM la"),
-          "the logged changes, apart from " + key + ", are the same before and after"));
+      Diff logDiff = differ(st, "SELECT " + String.join(", ", logOthers) + " FROM lb", "SELECT "
+          + String.join(", ", logOthers) + " FROM la");
+      checks.add(AuditCheck.of("log: other columns unchanged", log.name(), logDiff.count(), logDiff.detail(
+          "the logged changes, apart from " + key + ", are the same before and after")));
 
-      String same = before.columns().names().stream().filter(c -> !c.equals(key) && !c.equals(deleted))
-          .map(c -> c.equals(CompanyChanges.CHANGE_TS.name()) ? "CAST(r." + c + " AS TIMESTAMP) = l." + c
+      String same = before.logged().columns().stream().filter(c -> !c.name().equals(key) && !c.name().equals(marker))
+          .map(c -> c.type().equals(Type.TIMESTAMP) ? "CAST(r." + c + " AS TIMESTAMP) = l." + c
               : "r.\"" + c + "\" IS NOT DISTINCT FROM l.\"" + c + "\"")
           .reduce((a, b) -> a + " AND " + b).orElseThrow();
+      String notDeletes = before.delete() == null ? "" : " AND NOT " + before.delete().isDeleteSql("r.") + " AND NOT "
+          + before.delete().isDeleteSql("l.");
       long wrong = one(st, "SELECT count(*) FROM la l WHERE l." + k + " IS DISTINCT FROM (SELECT max(r." + k
-          + ") FROM ra r WHERE " + same + " AND NOT coalesce(r." + deleted + ", false) AND NOT l." + deleted + ")");
+          + ") FROM ra r WHERE " + same + notDeletes + ")");
       long logRows = one(st, "SELECT count(*) FROM la WHERE " + k + " IS NOT NULL")
           - (widening ? one(st, "SELECT count(*) FROM lb WHERE " + k + " IS NOT NULL") : 0);
       checks.add(AuditCheck.of("log: each change holds the value of the archived rows it came from", log.name(),
-          wrong, logRows + " logged change(s) backfilled" + (wrong > 0 ? "; " + wrong + " differ from the "
-              + "greatest value of their archived rows" : "")));
+          wrong, wrong > 0 ? wrong + " of " + logRows + " logged change(s) differ from the greatest value of their "
+              + "archived rows" : logRows + " logged change(s) backfilled"));
 
-      List<Column> attributes = CompanyChanges.attributes(after);
-      st.execute("CREATE TABLE oracle AS " + rebuild("la", attributes));
+      st.execute("CREATE TABLE lc AS SELECT " + after.key().stream().map(c -> "\"" + c.name() + "\"")
+          .collect(Collectors.joining(", ")) + ", \"" + after.changeTime().name() + "\", " + isDelete(after, "")
+          + " AS " + Scd2Checks.DELETED + " FROM la");
+      st.execute("CREATE TABLE oracle AS " + rebuild("la", after));
       String versions = versionAfter.names().stream().map(c -> "\"" + c + "\"").reduce((a, b) -> a + ", " + b)
           .orElseThrow();
-      long rebuilt = differ(st, "SELECT " + versions + " FROM da", "SELECT " + versions + " FROM oracle");
+      Diff rebuiltDiff = differ(st, "SELECT " + versions + " FROM da", "SELECT " + versions + " FROM oracle");
+      long rebuilt = rebuiltDiff.count();
       long versionsBefore = one(st, "SELECT count(*) FROM db0");
       long versionsAfter = one(st, "SELECT count(*) FROM da");
       checks.add(AuditCheck.of("dimension: the history DuckDB rebuilds from the log", dimension.name(), rebuilt,
           rebuilt == 0 ? versionsBefore + " version(s) before, " + versionsAfter + " after, each where DuckDB's "
-              + "rebuild with " + key + " has it" : rebuilt + " version(s) differ from DuckDB's rebuild"));
+              + "rebuild with " + key + " has it" : rebuilt + " version(s) differ from DuckDB's rebuild: "
+              + String.join("; ", rebuiltDiff.first()).replace("before only", "held only").replace("after only",
+                  "rebuilt only")));
       long broken = 0;
       String first = null;
-      for (Scd2Checks.Rule rule : Scd2Checks.rules("da", "la", "oracle", after)) {
+      for (Scd2Checks.Rule rule : Scd2Checks.rules("da", "lc", "oracle", after)) {
         List<String> found = DuckDbRows.firstColumn(db, rule.sql());
         broken += found.size();
         if (first == null && !found.isEmpty()) {
@@ -150,12 +157,17 @@ final class BackfillAudit {
         }
       }
       checks.add(AuditCheck.of("dimension: SCD2 invariants", dimension.name(), broken, broken == 0
-          ? "one open version per company, no gap but after a delete, no overlap, no alike neighbours" : first));
-      return new CompanyOutcome(checks, rawRows, logRows, versionsBefore, versionsAfter);
+          ? "one open version per key, no gap but after a delete, no overlap, no alike neighbours" : first));
+      return new DimensionOutcome(checks, rawRows, logRows, versionsBefore, versionsAfter);
     } catch (SQLException e) {
       throw new EvolveException("evolve promote: the DuckDB audit failed: " + e.getMessage().lines().findFirst()
           .orElse(""));
     }
+  }
+
+  /** Whether a change is a delete, in DuckDB's SQL ({@code prefix} before the marker column). */
+  private static String isDelete(DimensionSchema d, String prefix) {
+    return d.delete() == null ? "false" : d.delete().isDeleteSql(prefix);
   }
 
   /**
@@ -163,10 +175,12 @@ final class BackfillAudit {
    * delete, else the greatest attributes in order; a repeat of the state before dropped; a version from each kept
    * change that is not a delete to the next kept one.
    */
-  static String rebuild(String log, List<Column> attributes) {
-    String company = CompanyChanges.COMPANY_ID.name();
-    String ts = CompanyChanges.CHANGE_TS.name();
-    String deleted = CompanyChanges.DELETED.name();
+  static String rebuild(String log, DimensionSchema d) {
+    List<Column> attributes = d.attributes();
+    String keys = d.key().stream().map(c -> "\"" + c.name() + "\"").collect(Collectors.joining(", "));
+    String ts = "\"" + d.changeTime().name() + "\"";
+    String deleted = "tidemark_deleted";
+    log = "(SELECT *, " + isDelete(d, "") + " AS " + deleted + " FROM " + log + ")";
     StringBuilder winnerFirst = new StringBuilder(deleted + " DESC");
     StringBuilder sameAsBefore = new StringBuilder(deleted + " IS NOT DISTINCT FROM lag(" + deleted + ") OVER w");
     StringBuilder attrs = new StringBuilder();
@@ -176,13 +190,14 @@ final class BackfillAudit {
       sameAsBefore.append(" AND ").append(n).append(" IS NOT DISTINCT FROM lag(").append(n).append(") OVER w");
       attrs.append(", ").append(n);
     }
-    String settled = "SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY " + company + ", " + ts + " ORDER BY "
+    String settled = "SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY " + keys + ", " + ts + " ORDER BY "
         + winnerFirst + ") AS tidemark_rank FROM " + log + ") WHERE tidemark_rank = 1";
     String kept = "SELECT * FROM (SELECT *, " + sameAsBefore + " AS tidemark_repeat FROM (" + settled + ") WINDOW w AS "
-        + "(PARTITION BY " + company + " ORDER BY " + ts + ")) WHERE NOT coalesce(tidemark_repeat, false)";
-    return "SELECT " + company + attrs + ", " + ts + " AS " + Dimension.VALID_FROM.name() + ", tidemark_to AS "
-        + Dimension.VALID_TO.name() + ", tidemark_to IS NULL AS " + Dimension.IS_CURRENT.name() + " FROM (SELECT *, "
-        + "lead(" + ts + ") OVER (PARTITION BY " + company + " ORDER BY " + ts + ") AS tidemark_to FROM (" + kept
+        + "(PARTITION BY " + keys + " ORDER BY " + ts + ")) WHERE NOT coalesce(tidemark_repeat, false)";
+    return "SELECT " + keys + attrs + ", " + ts + " AS " + DimensionSchema.VALID_FROM.name() + ", tidemark_to AS "
+        + DimensionSchema.VALID_TO.name() + ", tidemark_to IS NULL AS " + DimensionSchema.IS_CURRENT.name()
+        + " FROM (SELECT *, "
+        + "lead(" + ts + ") OVER (PARTITION BY " + keys + " ORDER BY " + ts + ") AS tidemark_to FROM (" + kept
         + ")) WHERE NOT " + deleted;
   }
 
@@ -224,9 +239,9 @@ final class BackfillAudit {
     String rt = String.join(", ", rawTyped);
     String table = raw.name();
 
-    checks.add(AuditCheck.of("raw: other columns unchanged", table, differ(st, "SELECT " + rt + " FROM rb",
-        "SELECT " + rt + " FROM ra"), "the archive's rows, apart from " + key + " and " + rescued
-        + ", are the same before and after"));
+    Diff rawOthers = differ(st, "SELECT " + rt + " FROM rb", "SELECT " + rt + " FROM ra");
+    checks.add(AuditCheck.of("raw: other columns unchanged", table, rawOthers.count(), rawOthers.detail(
+        "the archive's rows, apart from " + key + " and " + rescued + ", are the same before and after")));
 
     long carried = one(st, "SELECT count(*) FROM rb WHERE coalesce(json_type(" + rescued + ", " + path
         + "), 'NULL') <> 'NULL'");
@@ -252,10 +267,10 @@ final class BackfillAudit {
         + " END) AS v, CASE WHEN " + convertible + " AND " + cast + " IS NOT NULL THEN NULL ELSE " + raw0
         + " END AS kept FROM rb";
     String after = "SELECT " + rt + ", " + base + " AS rest, " + k + " AS v, " + raw0 + " AS kept FROM ra";
-    long moved = differ(st, before, after);
-    checks.add(AuditCheck.of("raw: each value moved from the rescued data to the column", table, moved,
-        moved == 0 ? "DuckDB's reading of the rescued data before equals the column and the rescued data after"
-            : moved + " row(s) differ from DuckDB's reading of the rescued data before"));
+    Diff moved = differ(st, before, after);
+    checks.add(AuditCheck.of("raw: each value moved from the rescued data to the column", table, moved.count(),
+        moved.detail("DuckDB's reading of the rescued data before equals the column and the rescued data after")
+            .replace("before only", "as DuckDB reads the rescued data").replace("after only", "as moved")));
 
     return backfilled;
   }
@@ -267,9 +282,42 @@ final class BackfillAudit {
   }
 
   /** Rows in one query and not the other, counted as multisets both ways. */
-  private static long differ(Statement st, String a, String b) throws SQLException {
-    return one(st, "SELECT count(*) FROM ((" + a + " EXCEPT ALL " + b + ") UNION ALL (" + b + " EXCEPT ALL " + a
+  /**
+   * The rows of query {@code a} that {@code b} lacks and the other way round: how many, and the first few of each
+   * side as a failed check names them ({@code before only: (7, c1, 2.0)}).
+   */
+  private static Diff differ(Statement st, String a, String b) throws SQLException {
+    long n = one(st, "SELECT count(*) FROM ((" + a + " EXCEPT ALL " + b + ") UNION ALL (" + b + " EXCEPT ALL " + a
         + "))");
+    List<String> first = new ArrayList<>();
+    if (n > 0) {
+      first.addAll(rows(st, "before only: ", "SELECT * FROM (" + a + " EXCEPT ALL " + b + ") LIMIT 3"));
+      first.addAll(rows(st, "after only: ", "SELECT * FROM (" + b + " EXCEPT ALL " + a + ") LIMIT 3"));
+    }
+    return new Diff(n, first);
+  }
+
+  /** How many rows two queries disagree on, and the first few. */
+  private record Diff(long count, List<String> first) {
+    /** The check's detail: {@code passing} when they agree, else how many rows differ and which. */
+    String detail(String passing) {
+      return count == 0 ? passing : count + " row(s) differ: " + String.join("; ", first);
+    }
+  }
+
+  private static List<String> rows(Statement st, String label, String sql) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (ResultSet rs = st.executeQuery(sql)) {
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        List<String> values = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+          values.add(String.valueOf(rs.getObject(i)));
+        }
+        out.add(label + "(" + String.join(", ", values) + ")");
+      }
+    }
+    return out;
   }
 
   private static long one(Statement st, String sql) throws SQLException {
@@ -281,18 +329,18 @@ final class BackfillAudit {
 
   /** The JSON kinds (DuckDB's names) Spark's JSON reader converts to the type. */
   private static String kinds(Type type) {
-    return switch (type) {
+    return switch (type.kind()) {
       case INT, BIGINT -> "'BIGINT', 'UBIGINT'";
-      case DOUBLE -> "'BIGINT', 'UBIGINT', 'DOUBLE'";
+      case DOUBLE, DECIMAL -> "'BIGINT', 'UBIGINT', 'DOUBLE'";
       case BOOLEAN -> "'BOOLEAN'";
-      case TIMESTAMP -> "'VARCHAR'";
+      case TIMESTAMP, DATE -> "'VARCHAR'";
       default -> "'VARCHAR', 'BIGINT', 'UBIGINT', 'DOUBLE', 'BOOLEAN', 'OBJECT', 'ARRAY'";
     };
   }
 
   /** The type in DuckDB, as it reads Iceberg's Parquet (timestamps with a time zone). */
   private static String duck(Type type) {
-    return type == Type.TIMESTAMP ? "TIMESTAMPTZ" : type.duckDb();
+    return type.equals(Type.TIMESTAMP) ? "TIMESTAMPTZ" : type.duckDb();
   }
 
   private static void ensureColumn(Statement st, String table, String key, Type type) throws SQLException {
@@ -327,6 +375,8 @@ final class BackfillAudit {
       case DOUBLE -> "DOUBLE";
       case BOOLEAN -> "BOOLEAN";
       case TIMESTAMP -> "TIMESTAMPTZ";
+      case DATE -> "DATE";
+      case DECIMAL -> "DECIMAL(" + ((Types.DecimalType) t).precision() + "," + ((Types.DecimalType) t).scale() + ")";
       default -> "VARCHAR";
     };
   }

@@ -3,11 +3,11 @@ package io.tidemark.evolve;
 import io.tidemark.CrashPoints;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.config.TableName;
-import io.tidemark.config.Tables;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.core.CommitKeys;
-import io.tidemark.core.Events;
-import io.tidemark.core.Feed;
+import io.tidemark.pipeline.DimensionFeed;
+import io.tidemark.pipeline.FactFeed;
+import io.tidemark.pipeline.Feed;
 import io.tidemark.core.FeedSchema;
 import io.tidemark.core.KeySurvey;
 import io.tidemark.core.Rescued;
@@ -28,8 +28,8 @@ import org.apache.spark.sql.api.java.UDF2;
 import org.apache.spark.sql.types.DataTypes;
 
 /**
- * {@code tidemark evolve promote}: a key the events carried beyond their columns becomes a column of the raw archive
- * and of the deduplicated events, on a branch of its own cut from the staging branch: the column added (Iceberg adds
+ * {@code tidemark evolve promote}: a key a fact feed's lines carried beyond its columns becomes a column of the raw
+ * archive and of the deduplicated table (a dimension's: {@link DimensionPromotion}), on a branch of its own cut from the staging branch: the column added (Iceberg adds
  * it in place, no file rewritten), backfilled from the rescued data of the rows already archived (Spark's JSON
  * conversion, the one the streams use, so a value that does not convert stays in the rescued data), audited in DuckDB
  * against the archive as it was, and merged into the staging branch in one commit; the next publish takes every
@@ -68,13 +68,13 @@ public final class Promotion {
     this.crash = crash;
   }
 
-  /** The keys the raw archives kept on the staging branch, events first. */
+  /** The keys the raw archives kept on the staging branch, feed by feed in the pipeline's order. */
   public List<KeySurvey.Finding> list() {
-    Tables t = lh.config().tables();
     String staging = lh.config().stagingBranch();
-    List<KeySurvey.Finding> out = new java.util.ArrayList<>(RescuedKeys.of(lh.spark(), t.rawEvents().sqlAt(staging),
-        Feed.EVENTS));
-    out.addAll(RescuedKeys.of(lh.spark(), t.rawCompanyChanges().sqlAt(staging), Feed.COMPANIES));
+    List<KeySurvey.Finding> out = new java.util.ArrayList<>();
+    for (Feed f : lh.config().pipeline().feeds()) {
+      out.addAll(RescuedKeys.of(lh.spark(), f.raw().table().sqlAt(staging), f.schema()));
+    }
     return out;
   }
 
@@ -82,23 +82,22 @@ public final class Promotion {
   public Result promote(Feed feed, String key, Type type) {
     SparkSession spark = lh.spark();
     TidemarkConfig config = lh.config();
-    Tables t = config.tables();
     String staging = config.stagingBranch();
-    TableName archive = feed == Feed.EVENTS ? t.rawEvents() : t.rawCompanyChanges();
-    FeedSchema declared = FeedDeclarations.read(spark, archive.sqlAt(staging), feed);
+    TableName archive = feed.raw().table();
+    FeedSchema declared = FeedDeclarations.read(spark, archive.sqlAt(staging), feed.schema());
     if (feed.schema().declares(key)) {
-      throw new EvolveException("evolve promote: " + key + " is declared by the " + feed.dir() + " as "
-          + feed.schema().columns().column(key).type().sql() + "; Iceberg cannot widen it in place to hold what did "
-          + "not convert, which stays in the rescued data");
+      throw new EvolveException("evolve promote: " + key + " is declared by " + feed.name() + " as "
+          + feed.schema().columns().column(key).type().sql() + " in the pipeline file; Iceberg cannot widen it in "
+          + "place to hold what did not convert, which stays in the rescued data");
     }
-    KeySurvey.Finding finding = RescuedKeys.of(spark, archive.sqlAt(staging), feed).stream()
+    KeySurvey.Finding finding = RescuedKeys.of(spark, archive.sqlAt(staging), feed.schema()).stream()
         .filter(f -> f.key().equals(key)).findFirst().orElse(null);
     if (declared.declares(key)) {
       Type now = declared.columns().column(key).type();
       // a promoted column whose later values outgrow its type: widened in place when Iceberg can, else nothing
       Type wider = finding == null ? null : type != null ? type : finding.suggested();
-      if (wider == null || wider == now || !KeySurvey.widens(now, wider)) {
-        return new Result(feed.dir(), key, now, false, 0, "", List.of(), null);
+      if (wider == null || wider.equals(now) || !KeySurvey.widens(now, wider)) {
+        return new Result(feed.name(), key, now, false, 0, "", List.of(), null);
       }
       return onBranch(feed, key, wider, true, declared);
     }
@@ -115,18 +114,39 @@ public final class Promotion {
     return onBranch(feed, key, type == null ? finding.suggested() : type, false, declared);
   }
 
+  /**
+   * A column the pipeline file now declares of a feed whose tables were made before it: added to them, the archived
+   * rows that carried it in their rescued data backfilled, audited and merged into the staging branch, as a
+   * promotion does ({@code tidemark bootstrap} runs this for every optional column a file adds). Nothing to do when
+   * the archive has the column already.
+   */
+  public Result declare(Feed feed, io.tidemark.core.Column column) {
+    String staging = lh.config().stagingBranch();
+    Table archive = IcebergTables.load(lh.spark(), feed.raw().table().sqlAt(staging));
+    if (archive.schema().findField(column.name()) != null) {
+      return new Result(feed.name(), column.name(), column.type(), false, 0, "", List.of(), null);
+    }
+    if (feed instanceof FactFeed f) {
+      return onBranch(f, column.name(), column.type(), false);
+    }
+    DimensionFeed d = (DimensionFeed) feed;
+    return new DimensionPromotion(lh, crash).onBranch(d, column.name(), column.type(), false,
+        FeedDeclarations.of(archive, d.dimension().without(column)));
+  }
+
   private Result onBranch(Feed feed, String key, Type as, boolean widen, FeedSchema declared) {
-    return feed == Feed.EVENTS ? onBranch(feed, key, as, widen)
-        : new CompanyPromotion(lh, crash).onBranch(key, as, widen, declared);
+    return feed instanceof FactFeed f ? onBranch(f, key, as, widen)
+        : new DimensionPromotion(lh, crash).onBranch((DimensionFeed) feed, key, as, widen,
+            FeedDeclarations.read(lh.spark(), feed.raw().table().sqlAt(lh.config().stagingBranch()),
+                ((DimensionFeed) feed).dimension()));
   }
 
   /** The column added (or widened) on a branch of its own, backfilled, audited and merged into the staging branch. */
-  private Result onBranch(Feed feed, String key, Type as, boolean widen) {
+  private Result onBranch(FactFeed feed, String key, Type as, boolean widen) {
     SparkSession spark = lh.spark();
     TidemarkConfig config = lh.config();
-    Tables t = config.tables();
     String staging = config.stagingBranch();
-    String branch = "evolve-" + feed.dir() + "-" + key;
+    String branch = "evolve-" + feed.name() + "-" + key;
     try (NessieRefs refs = new NessieRefs(lh.endpoints())) {
       if (refs.exists(branch)) {
         // left by a run that was killed before its merge: nothing else writes it, start again from the staging head
@@ -134,43 +154,44 @@ public final class Promotion {
       }
       refs.createBranch(branch, refs.branch(staging));
       registerFunctions(spark);
-      TableName raw = t.rawEvents();
-      TableName events = t.events();
+      TableName raw = feed.raw().table();
+      TableName records = feed.dedupTable();
       Table rawBefore = IcebergTables.load(spark, raw.sqlAt(branch));
-      Table eventsBefore = IcebergTables.load(spark, events.sqlAt(branch));
+      Table recordsBefore = IcebergTables.load(spark, records.sqlAt(branch));
       long rawSnapshot = rawBefore.currentSnapshot().snapshotId();
-      Long eventsSnapshot = eventsBefore.currentSnapshot() == null ? null
-          : eventsBefore.currentSnapshot().snapshotId();
+      Long recordsSnapshot = recordsBefore.currentSnapshot() == null ? null
+          : recordsBefore.currentSnapshot().snapshotId();
       addColumn(rawBefore, key, as);
-      addColumn(eventsBefore, key, as);
-      String what = (widen ? "widen " : "promote ") + feed.dir() + "." + key + (widen ? " to " : " as ") + as.sql();
+      addColumn(recordsBefore, key, as);
+      String what = (widen ? "widen " : "promote ") + feed.name() + "." + key + (widen ? " to " : " as ") + as.sql();
       crash.at("evolve:after-add");
       Map<String, String> props = Map.of(CommitKeys.STREAM, CommitKeys.EVOLVE_STREAM);
       withProperties(props, () -> spark.sql(backfillRaw(raw.sqlAt(branch), key, as)));
       crash.at("evolve:after-raw");
-      withProperties(props, () -> spark.sql(backfillEvents(events.sqlAt(branch), raw.sqlAt(branch), key)));
-      crash.at("evolve:after-events");
+      withProperties(props, () -> spark.sql(backfillRecords(records.sqlAt(branch), raw.sqlAt(branch), key,
+          feed.schema())));
+      crash.at("evolve:after-records");
       Table rawAfter = IcebergTables.load(spark, raw.sqlAt(branch));
-      Table eventsAfter = IcebergTables.load(spark, events.sqlAt(branch));
+      Table recordsAfter = IcebergTables.load(spark, records.sqlAt(branch));
       rawAfter.refresh();
-      eventsAfter.refresh();
+      recordsAfter.refresh();
       BackfillAudit.Outcome audit = new BackfillAudit(lh.storage(), workDir(config, branch))
-          .audit(rawAfter, rawSnapshot, eventsAfter, eventsSnapshot, key, as);
+          .audit(rawAfter, rawSnapshot, recordsAfter, recordsSnapshot, key, as);
       List<AuditCheck> failed = audit.checks().stream().filter(c -> !c.passed()).toList();
       if (!failed.isEmpty()) {
         throw new EvolveException("evolve promote refused: audit " + failed.get(0) + "; branch " + branch
             + " kept for inspection, the staging branch unchanged");
       }
-      String message = "evolve: " + what + " (" + audit.rawRows() + " archived row(s), " + audit.eventRows()
-          + " event(s) backfilled)";
+      String message = "evolve: " + what + " (" + audit.rawRows() + " archived row(s), " + audit.recordRows()
+          + " record(s) backfilled)";
       String merged = refs.merge(refs.branch(branch), staging, message, AUTHOR,
           Map.of(CommitKeys.STREAM, CommitKeys.EVOLVE_STREAM)).orElseThrow(() -> new EvolveException(
-              "evolve promote: the staging branch changed " + raw + " or " + events + " meanwhile (a stream ran?); "
+              "evolve promote: the staging branch changed " + raw + " or " + records + " meanwhile (a stream ran?); "
                   + "run it again between stream runs"));
       crash.at("evolve:after-merge");
       refs.deleteBranch(branch);
-      return new Result(feed.dir(), key, as, widen, audit.rawRows(), audit.rawRows() + " archived row(s) and " + audit.eventRows()
-          + " event(s) backfilled", audit.checks(), merged);
+      return new Result(feed.name(), key, as, widen, audit.rawRows(), audit.rawRows() + " archived row(s) and "
+          + audit.recordRows() + " record(s) backfilled", audit.checks(), merged);
     }
   }
 
@@ -194,16 +215,17 @@ public final class Promotion {
   }
 
   /**
-   * The deduplicated events get the value of the archived rows they came from: the same event id, company, amount
-   * and event time (several such rows with different values: the greatest, so a rerun picks the same one).
+   * The deduplicated table's rows get the value of the archived rows they came from: the same values in every column
+   * the file declares (several such rows with different values: the greatest, so a rerun picks the same one).
    */
-  static String backfillEvents(String events, String raw, String key) {
-    List<String> cols = Events.FEED.columns().names();
+  static String backfillRecords(String records, String raw, String key, FeedSchema file) {
+    // the file's columns but the one backfilled (the file may declare it: tidemark bootstrap's promotion of it)
+    List<String> cols = file.columns().names().stream().filter(c -> !c.equals(key)).toList();
     StringBuilder on = new StringBuilder();
     for (String c : cols) {
       on.append(on.length() == 0 ? "" : " AND ").append("e.").append(c).append(" <=> r.").append(c);
     }
-    return "MERGE INTO " + events + " e USING (SELECT " + String.join(", ", cols) + ", max(`" + key + "`) AS v FROM "
+    return "MERGE INTO " + records + " e USING (SELECT " + String.join(", ", cols) + ", max(`" + key + "`) AS v FROM "
         + raw + " WHERE `" + key + "` IS NOT NULL GROUP BY " + String.join(", ", cols) + ") r ON " + on
         + " WHEN MATCHED AND e.`" + key + "` IS NULL THEN UPDATE SET e.`" + key + "` = r.v";
   }
@@ -230,12 +252,14 @@ public final class Promotion {
   }
 
   static org.apache.iceberg.types.Type iceberg(Type type) {
-    return switch (type) {
+    return switch (type.kind()) {
       case INT -> Types.IntegerType.get();
       case BIGINT -> Types.LongType.get();
       case DOUBLE -> Types.DoubleType.get();
+      case DECIMAL -> Types.DecimalType.of(type.precision(), type.scale());
       case STRING -> Types.StringType.get();
       case BOOLEAN -> Types.BooleanType.get();
+      case DATE -> Types.DateType.get();
       case TIMESTAMP -> Types.TimestampType.withZone();
       default -> throw new EvolveException("evolve promote: no column of type " + type.sql());
     };

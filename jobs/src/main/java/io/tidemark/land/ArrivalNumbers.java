@@ -1,6 +1,5 @@
 package io.tidemark.land;
 
-import io.tidemark.core.Feed;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.stream.Collectors;
@@ -13,7 +12,7 @@ public final class ArrivalNumbers {
    * The number files of {@code feed} land under when none is given: the arrival that holds exactly these files
    * already (landing them again is then a no-op), else the one after the highest landed.
    */
-  public static int forFiles(Lander lander, Feed feed, List<LandingFile> files) {
+  public static int forFiles(Lander lander, String feed, List<LandingFile> files) {
     OptionalInt same = lander.findIdentical(feed, files);
     return same.orElse(lander.lastArrival(feed) + 1);
   }

@@ -1,38 +1,59 @@
 package io.tidemark.land;
 
-import io.tidemark.core.Feed;
+import io.tidemark.core.Column;
+import io.tidemark.core.DeleteMarker;
+import io.tidemark.core.DimensionSchema;
+import io.tidemark.core.FeedSchema;
+import io.tidemark.core.JsonMembers;
+import io.tidemark.core.Type;
+import io.tidemark.pipeline.DimensionFeed;
+import io.tidemark.pipeline.FactFeed;
+import io.tidemark.pipeline.Pipeline;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.zip.CRC32;
 
 /**
- * A deterministic generator of arrivals for tests and benchmarks: events with duplicates, late events,
- * far-future jumps and malformed lines, and company dimension changes with unchanged repeats, out-of-order
- * changes and deletes. It draws only from seeded {@link SplittableRandom}s and formats without locale, so the
- * same {@link GeneratorSpec} gives byte-identical files on any machine.
+ * A deterministic generator of arrivals for any pipeline, from its declared types: per fact feed, records with
+ * repeats, late records, far-future jumps and malformed lines; per dimension feed, changes with unchanged repeats,
+ * out-of-order changes and deletes (when the feed has a delete marker) and malformed lines. Values are drawn per
+ * column from its type: a key is unique per record (a composite key spreads it over its columns); a grouping column,
+ * and any other string, takes one of {@code groups} values, a string being the column's initial and a number
+ * ({@code c7}), so that a fact feed's column and a dimension's key of the same name share their values; a number a
+ * measure reads is spread wide. It draws only from
+ * seeded {@link SplittableRandom}s and formats without locale, so the same {@link GeneratorSpec} and pipeline give
+ * byte-identical files on any machine.
  */
 public final class GeneratedScenario implements Scenario {
   /** Its name for {@code land --scenario}. */
   public static final String NAME = "generated";
-
-  private static final String[] TIERS = {"bronze", "silver", "gold", "platinum"};
-  private static final String[] SUFFIXES = {"", " Inc", " Ltd", " Group", " Holdings"};
+  /** How many values a key column other than the first takes: a composite key spreads an id over its columns. */
+  private static final int KEY_SPREAD = 3;
+  /** States a dimension's attribute takes. */
+  private static final int STATES = 4;
 
   private final GeneratorSpec spec;
+  private final Pipeline pipeline;
   private final String fileName;
 
-  public GeneratedScenario(GeneratorSpec spec) {
+  public GeneratedScenario(GeneratorSpec spec, Pipeline pipeline) {
     this.spec = spec;
+    this.pipeline = pipeline;
     CRC32 crc = new CRC32();
-    crc.update(spec.toString().getBytes(StandardCharsets.UTF_8));
+    crc.update((spec + " " + pipeline.name()).getBytes(StandardCharsets.UTF_8));
     this.fileName = String.format(java.util.Locale.ROOT, "generated-%08x.jsonl", crc.getValue());
   }
 
@@ -43,7 +64,7 @@ public final class GeneratedScenario implements Scenario {
 
   @Override
   public String description() {
-    return "generated: " + spec;
+    return "generated for the pipeline's feeds from their types: " + spec;
   }
 
   /** Without generating them: the spec says how many. */
@@ -54,20 +75,30 @@ public final class GeneratedScenario implements Scenario {
 
   @Override
   public List<Arrival> arrivals() {
-    List<byte[]> events = new EventWriter(new SplittableRandom(spec.seed())).write();
-    List<byte[]> changes = new ChangeWriter(new SplittableRandom(spec.seed() ^ 0x9E3779B97F4A7C15L)).write();
+    Map<String, List<byte[]>> perFeed = new LinkedHashMap<>();
+    for (FactFeed f : pipeline.facts()) {
+      perFeed.put(f.name(), new FactWriter(f, new SplittableRandom(spec.seed() ^ seedOf(f.name()))).write());
+    }
+    for (DimensionFeed d : pipeline.dimensions()) {
+      perFeed.put(d.name(), new ChangeWriter(d.dimension(),
+          new SplittableRandom(spec.seed() ^ 0x9E3779B97F4A7C15L ^ seedOf(d.name()))).write());
+    }
     List<Arrival> out = new ArrayList<>();
     for (int k = 0; k < spec.arrivals(); k++) {
       List<LandingFile> files = new ArrayList<>();
-      if (events.get(k).length > 0) {
-        files.add(new LandingFile(Feed.EVENTS, fileName, events.get(k)));
-      }
-      if (changes.get(k).length > 0) {
-        files.add(new LandingFile(Feed.COMPANIES, fileName, changes.get(k)));
+      for (Map.Entry<String, List<byte[]>> e : perFeed.entrySet()) {
+        if (e.getValue().get(k).length > 0) {
+          files.add(new LandingFile(e.getKey(), fileName, e.getValue().get(k)));
+        }
       }
       out.add(new Arrival(k + 1, files));
     }
     return out;
+  }
+
+  /** The seed's first feed keeps the spec's seed as it is; another feed's differs. */
+  private long seedOf(String feed) {
+    return feed.equals(pipeline.feeds().get(0).name()) ? 0 : feed.hashCode() * 0xC2B2AE3D27D4EB4FL;
   }
 
   private long arrivalStart(int k) {
@@ -79,13 +110,63 @@ public final class GeneratedScenario implements Scenario {
     return (int) ((long) total * (k + 1) / spec.arrivals() - (long) total * k / spec.arrivals());
   }
 
-  private static String ts(long epochSecond) {
-    return Instant.ofEpochSecond(epochSecond).toString();
+  // ---- values from types
+
+  /** The value a number stands for in a column: a key's id, a group's number, an attribute's state. */
+  private Object valueOf(Column c, long n) {
+    Type t = c.type();
+    return switch (t.kind()) {
+      case INT -> (int) n;
+      case BIGINT -> n;
+      case DOUBLE -> n + 0.5;
+      case DECIMAL -> BigDecimal.valueOf(n % (long) Math.pow(10, Math.min(15, t.precision() - t.scale())))
+          .setScale(t.scale());
+      case STRING -> Character.toLowerCase(c.name().charAt(0)) + Long.toString(n);
+      case BOOLEAN -> n % 2 == 1;
+      case DATE -> LocalDate.ofInstant(spec.start(), ZoneOffset.UTC).plusDays(n);
+      case TIMESTAMP -> spec.start().plusSeconds(n);
+      default -> throw new IllegalArgumentException("no generated value of " + t.sql());
+    };
+  }
+
+  /** A value as JSON. */
+  private static String json(Object v) {
+    if (v == null) {
+      return "null";
+    }
+    if (v instanceof String || v instanceof Instant || v instanceof LocalDate) {
+      return JsonMembers.quoted(v.toString());
+    }
+    return v instanceof BigDecimal d ? d.toPlainString() : v.toString();
+  }
+
+  /** A JSON line of these members, in the order given. */
+  private static String line(Map<String, Object> members) {
+    StringBuilder sb = new StringBuilder("{");
+    members.forEach((k, v) -> {
+      if (sb.length() > 1) {
+        sb.append(',');
+      }
+      sb.append('"').append(k).append("\":").append(json(v));
+    });
+    return sb.append('}').toString();
+  }
+
+  /** A key's columns for an id: the first takes most of it, each other one of {@link #KEY_SPREAD} values. */
+  private Map<String, Object> key(List<Column> key, long id) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    long rest = id;
+    for (int i = key.size() - 1; i >= 1; i--) {
+      out.put(key.get(i).name(), valueOf(key.get(i), rest % KEY_SPREAD + 1));
+      rest /= KEY_SPREAD;
+    }
+    out.put(key.get(0).name(), valueOf(key.get(0), rest + 1));
+    return out;
   }
 
   /**
-   * Lines with a position key: an original line at index i has key i; a duplicate gets a key after its
-   * original, so sorting by key places it somewhere later in the file.
+   * Lines with a position key: an original line at index i has key i; a repeat gets a key after its original, so
+   * sorting by key places it somewhere later in the file.
    */
   private static final class Lines {
     private final List<String> text = new ArrayList<>();
@@ -111,12 +192,16 @@ public final class GeneratedScenario implements Scenario {
     }
   }
 
-  private final class EventWriter {
+  private final class FactWriter {
+    private final FeedSchema feed;
     private final SplittableRandom rng;
-    private int nextId = 1;
+    private final Set<Column> grouped = new HashSet<>();
+    private long nextId = 0;
 
-    EventWriter(SplittableRandom rng) {
+    FactWriter(FactFeed f, SplittableRandom rng) {
+      this.feed = f.schema();
       this.rng = rng;
+      f.aggregates().forEach(a -> grouped.addAll(a.rule().groupBy()));
     }
 
     List<byte[]> write() {
@@ -147,7 +232,8 @@ public final class GeneratedScenario implements Scenario {
             t = clock + rng.nextInt(-120, 121);
           }
           t = Math.max(t, spec.start().getEpochSecond());
-          String line = event(nextId++, t);
+          Map<String, Object> record = record(nextId++, t);
+          String line = line(record);
           double key = j;
           lines.add(line, key);
           if (rng.nextDouble() < spec.duplicateRate()) {
@@ -158,7 +244,7 @@ public final class GeneratedScenario implements Scenario {
             }
           }
           if (rng.nextDouble() < spec.malformedRate()) {
-            lines.add(malformed(line, t), key + 0.5);
+            lines.add(malformed(line, record), key + 0.5);
           }
         }
         out.add(lines.bytes());
@@ -166,38 +252,88 @@ public final class GeneratedScenario implements Scenario {
       return out;
     }
 
-    private String event(int id, long t) {
-      int company = rng.nextInt(spec.companies()) + 1;
-      BigDecimal amount = BigDecimal.valueOf(rng.nextInt(1, 100_000), 2);
-      return "{\"event_id\":" + id + ",\"company_id\":\"c" + company + "\",\"amount\":" + amount.toPlainString()
-          + ",\"event_ts\":\"" + ts(t) + "\"}";
+    private Map<String, Object> record(long id, long t) {
+      Map<String, Object> keyValues = key(feed.key(), id);
+      Instant at = Instant.ofEpochSecond(t);
+      Map<String, Object> out = new LinkedHashMap<>();
+      for (Column c : feed.columns().columns()) {
+        if (keyValues.containsKey(c.name())) {
+          out.put(c.name(), keyValues.get(c.name()));
+        } else if (c.equals(feed.eventTime())) {
+          out.put(c.name(), at);
+        } else if (!feed.isRequired(c) && rng.nextDouble() < 0.02) {
+          // an optional field sometimes missing
+          continue;
+        } else {
+          out.put(c.name(), other(c, at));
+        }
+      }
+      return out;
     }
 
-    private String malformed(String valid, long t) {
-      int id = 900_000_000 + rng.nextInt(1_000_000);
+    /** A column that is neither key nor event time: a group's value, or a measure's spread wide. */
+    private Object other(Column c, Instant at) {
+      if (grouped.contains(c) || c.type().equals(Type.STRING)) {
+        return valueOf(c, rng.nextInt(spec.groups()) + 1);
+      }
+      Type t = c.type();
+      return switch (t.kind()) {
+        case INT -> rng.nextInt(1, 1000);
+        case BIGINT -> rng.nextLong(1, 1_000_000_000_000L);
+        case DOUBLE -> rng.nextInt(1, 100_000) / 100.0;
+        case DECIMAL -> BigDecimal.valueOf(rng.nextLong(1, (long) Math.pow(10, Math.min(12, t.precision()))),
+            t.scale()).min(BigDecimal.TEN.pow(t.precision() - t.scale()).subtract(BigDecimal.ONE));
+        case BOOLEAN -> rng.nextBoolean();
+        case DATE -> LocalDate.ofInstant(at, ZoneOffset.UTC);
+        case TIMESTAMP -> at.minusSeconds(rng.nextInt(0, 3601));
+        default -> null;
+      };
+    }
+
+    private String malformed(String valid, Map<String, Object> record) {
+      Map<String, Object> broken = new LinkedHashMap<>(record);
+      String key = feed.key().get(0).name();
       return switch (rng.nextInt(6)) {
         case 0 -> "### corrupted record " + rng.nextInt(1000) + " ###";
         case 1 -> valid.substring(0, valid.length() / 2);
-        case 2 -> "{\"company_id\":\"c1\",\"amount\":1.00,\"event_ts\":\"" + ts(t) + "\"}";
-        case 3 -> "{\"event_id\":" + id + ",\"company_id\":\"c1\",\"amount\":1.00}";
-        case 4 -> "{\"event_id\":" + id + ",\"company_id\":\"c1\",\"amount\":1.00,\"event_ts\":\"yesterday\"}";
-        default -> "{\"event_id\":\"id-" + id + "\",\"company_id\":\"c1\",\"amount\":1.00,\"event_ts\":\""
-            + ts(t) + "\"}";
+        case 2 -> {
+          broken.remove(key);
+          yield line(broken);
+        }
+        case 3 -> {
+          broken.remove(feed.eventTime().name());
+          yield line(broken);
+        }
+        case 4 -> {
+          broken.put(feed.eventTime().name(), "yesterday");
+          yield line(broken);
+        }
+        default -> {
+          if (feed.key().get(0).type().equals(Type.STRING)) {
+            broken.remove(key);
+          } else {
+            broken.put(key, "id-" + rng.nextInt(1_000_000));
+          }
+          yield line(broken);
+        }
       };
     }
   }
 
   private final class ChangeWriter {
+    private final DimensionSchema d;
     private final SplittableRandom rng;
-    private final Map<Integer, String[]> current = new HashMap<>();
+    private final Map<Integer, List<Object>> current = new HashMap<>();
     private final Map<Integer, Long> latest = new HashMap<>();
 
-    ChangeWriter(SplittableRandom rng) {
+    ChangeWriter(DimensionSchema d, SplittableRandom rng) {
+      this.d = d;
       this.rng = rng;
     }
 
     List<byte[]> write() {
       List<byte[]> out = new ArrayList<>();
+      DeleteMarker marker = d.delete();
       for (int k = 0; k < spec.arrivals(); k++) {
         Lines lines = new Lines();
         int n = share(spec.changes(), k);
@@ -205,22 +341,22 @@ public final class GeneratedScenario implements Scenario {
         long span = spec.minutesPerArrival() * 60L;
         for (int j = 0; j < n; j++) {
           long clock = start + span * j / Math.max(1, n);
-          int key = rng.nextInt(spec.keys()) + 1;
-          String[] state = current.get(key);
+          int key = rng.nextInt(spec.keys());
+          List<Object> state = current.get(key);
           double p = rng.nextDouble();
           String line;
           if (state != null && p < 0.10) {
-            line = change(key, state[0], state[1], clock);
-          } else if (state != null && p < 0.13) {
-            line = "{\"company_id\":\"c" + key + "\",\"change_ts\":\"" + ts(clock) + "\",\"deleted\":true}";
+            line = change(key, state, clock, false);
+          } else if (state != null && marker != null && p < 0.13) {
+            line = change(key, state, clock, true);
             current.remove(key);
           } else if (state != null && p < 0.18) {
             long t = Math.max(spec.start().getEpochSecond(), latest.get(key) - rng.nextInt(60, 3601));
-            line = change(key, name(key), TIERS[rng.nextInt(TIERS.length)], t);
+            line = change(key, states(), t, false);
           } else {
-            String[] next = {name(key), TIERS[rng.nextInt(TIERS.length)]};
+            List<Object> next = states();
             current.put(key, next);
-            line = change(key, next[0], next[1], clock);
+            line = change(key, next, clock, false);
           }
           latest.merge(key, clock, Math::max);
           lines.add(line, j);
@@ -233,21 +369,49 @@ public final class GeneratedScenario implements Scenario {
       return out;
     }
 
-    private String name(int key) {
-      return "Company " + key + SUFFIXES[rng.nextInt(SUFFIXES.length)];
+    private List<Object> states() {
+      List<Object> out = new ArrayList<>();
+      d.attributes().forEach(a -> out.add(valueOf(a, rng.nextInt(STATES) + 1)));
+      return out;
     }
 
-    private String change(int key, String name, String tier, long t) {
-      return "{\"company_id\":\"c" + key + "\",\"name\":\"" + name + "\",\"tier\":\"" + tier
-          + "\",\"change_ts\":\"" + ts(t) + "\"}";
+    private String change(int key, List<Object> state, long t, boolean delete) {
+      Map<String, Object> keyValues = key(d.key(), key);
+      Map<String, Object> out = new LinkedHashMap<>();
+      for (Column c : d.feed().columns().columns()) {
+        int a = d.attributes().indexOf(c);
+        if (keyValues.containsKey(c.name())) {
+          out.put(c.name(), keyValues.get(c.name()));
+        } else if (c.equals(d.changeTime())) {
+          out.put(c.name(), Instant.ofEpochSecond(t));
+        } else if (d.delete() != null && c.equals(d.delete().column())) {
+          if (delete) {
+            out.put(c.name(), d.delete().value());
+          }
+        } else if (a >= 0 && !delete) {
+          out.put(c.name(), state.get(a));
+        }
+      }
+      return line(out);
     }
 
     private String malformed(int key, long t) {
+      Map<String, Object> broken = new LinkedHashMap<>(key(d.key(), key));
+      broken.put(d.changeTime().name(), Instant.ofEpochSecond(t));
       return switch (rng.nextInt(4)) {
         case 0 -> "<html>not a change</html>";
-        case 1 -> "{\"name\":\"Nobody\",\"tier\":\"gold\",\"change_ts\":\"" + ts(t) + "\"}";
-        case 2 -> "{\"company_id\":\"c" + key + "\",\"name\":\"X\",\"tier\":\"gold\"}";
-        default -> "{\"company_id\":\"c" + key + "\",\"name\":\"X\",\"tier\":\"gold\",\"change_ts\":\"soon\"}";
+        case 1 -> {
+          broken.remove(d.key().get(0).name());
+          yield line(broken);
+        }
+        case 2 -> {
+          broken.remove(d.changeTime().name());
+          yield line(broken);
+        }
+        default -> {
+          broken.put(d.changeTime().name(), "soon");
+          yield line(broken);
+        }
       };
     }
   }

@@ -6,20 +6,21 @@ import java.time.Instant;
  * Parameters of a generated scenario. The same spec gives byte-identical files.
  *
  * @param seed random seed
- * @param events distinct valid events (late and far-future ones included), spread evenly over the arrivals
- * @param companies distinct company ids in events
- * @param duplicateRate chance that an event is delivered again (same line), in its arrival or the next
- * @param lateRate chance that an event carries an event time 12 to 90 minutes behind the arrival's clock
- * @param jumps far-future events, each 45 minutes past the end of its arrival's time span: it moves the
- *     watermark so that the next arrival's first events are late
+ * @param events distinct valid records of each fact feed (late and far-future ones included), spread evenly over the
+ *     arrivals
+ * @param groups values of each grouping column (and of any other string column) of a fact feed
+ * @param duplicateRate chance that a record is delivered again (same line), in its arrival or the next
+ * @param lateRate chance that a record carries an event time 12 to 90 minutes behind the arrival's clock
+ * @param jumps far-future records, each 45 minutes past the end of its arrival's time span: it moves the
+ *     watermark so that the next arrival's first records are late
  * @param malformedRate chance that a malformed line follows a valid one
  * @param arrivals number of arrivals
- * @param changes company dimension changes, spread evenly over the arrivals
- * @param keys distinct companies in dimension changes
+ * @param changes changes of each dimension feed, spread evenly over the arrivals
+ * @param keys distinct keys of each dimension's changes
  * @param start event time of the first arrival
  * @param minutesPerArrival event time covered by one arrival
  */
-public record GeneratorSpec(long seed, int events, int companies, double duplicateRate, double lateRate,
+public record GeneratorSpec(long seed, int events, int groups, double duplicateRate, double lateRate,
                             int jumps, double malformedRate, int arrivals, int changes, int keys,
                             Instant start, int minutesPerArrival) {
 
@@ -27,7 +28,7 @@ public record GeneratorSpec(long seed, int events, int companies, double duplica
 
   public GeneratorSpec {
     require(events >= 0, "events must be >= 0");
-    require(companies >= 1, "companies must be >= 1");
+    require(groups >= 1, "groups must be >= 1");
     require(rate(duplicateRate), "duplicate rate must be in [0, 1)");
     require(rate(lateRate), "late rate must be in [0, 1)");
     require(jumps >= 0 && jumps <= events, "jumps must be between 0 and the number of events");
@@ -40,7 +41,7 @@ public record GeneratorSpec(long seed, int events, int companies, double duplica
     require(start != null, "start is required");
   }
 
-  /** A small default: 10k events over 5 arrivals with some of everything, no dimension changes. */
+  /** A small default: 10k records of each fact feed over 5 arrivals with some of everything, no dimension changes. */
   public static GeneratorSpec defaults() {
     return new GeneratorSpec(42, 10_000, 20, 0.02, 0.01, 1, 0.01, 5, 0, 100, DEFAULT_START, 60);
   }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -25,8 +26,8 @@ public final class LandedPrefix implements Scenario {
     this.arrivals = arrivals;
   }
 
-  /** {@code s3://bucket/prefix} (read with {@code storage}) or a local directory. */
-  public static LandedPrefix read(String location, Storage storage) {
+  /** {@code s3://bucket/prefix} (read with {@code storage}) or a local directory: the files of {@code feeds}. */
+  public static LandedPrefix read(String location, Storage storage, Collection<String> feeds) {
     Map<Integer, List<LandingFile>> files = new TreeMap<>();
     if (isS3(location)) {
       String rest = location.substring(location.indexOf("://") + 3);
@@ -40,7 +41,7 @@ public final class LandedPrefix implements Scenario {
         throw new LandingException("--replay " + location + ": no bucket " + bucket);
       }
       for (Storage.ObjectInfo o : storage.list(bucket, prefix)) {
-        add(files, o.key().substring(prefix.length()), () -> storage.get(bucket, o.key()));
+        add(files, o.key().substring(prefix.length()), feeds, () -> storage.get(bucket, o.key()));
       }
     } else {
       Path root = Path.of(location);
@@ -49,7 +50,7 @@ public final class LandedPrefix implements Scenario {
       }
       try (Stream<Path> s = Files.walk(root)) {
         for (Path p : s.filter(Files::isRegularFile).sorted().toList()) {
-          add(files, root.relativize(p).toString().replace('\\', '/'), () -> {
+          add(files, root.relativize(p).toString().replace('\\', '/'), feeds, () -> {
             try {
               return Files.readAllBytes(p);
             } catch (IOException e) {
@@ -62,7 +63,7 @@ public final class LandedPrefix implements Scenario {
       }
     }
     if (files.isEmpty()) {
-      throw new LandingException("--replay " + location + ": no " + LandingLayout.feedDirs()
+      throw new LandingException("--replay " + location + ": no " + LandingLayout.feedDirs(feeds)
           + " files under it (the layout `tidemark land --to-dir` writes)");
     }
     List<Arrival> arrivals = new ArrayList<>();
@@ -74,8 +75,9 @@ public final class LandedPrefix implements Scenario {
     return location.startsWith("s3://") || location.startsWith("s3a://");
   }
 
-  private static void add(Map<Integer, List<LandingFile>> files, String relative, Supplier<byte[]> content) {
-    LandingLayout.parse(relative).ifPresent(p -> files.computeIfAbsent(p.arrival(), k -> new ArrayList<>())
+  private static void add(Map<Integer, List<LandingFile>> files, String relative, Collection<String> feeds,
+                          Supplier<byte[]> content) {
+    LandingLayout.parse(relative, feeds).ifPresent(p -> files.computeIfAbsent(p.arrival(), k -> new ArrayList<>())
         .add(new LandingFile(p.feed(), p.name(), content.get())));
   }
 

@@ -1,6 +1,5 @@
 package io.tidemark.land;
 
-import io.tidemark.core.Feed;
 import io.tidemark.lakehouse.storage.Storage;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -32,20 +31,20 @@ public final class Lander {
     this.prefix = normalize(prefix);
   }
 
-  /** The landing prefix of a dataset, as Spark reads it (s3a). */
-  public String sourceUri(Feed dataset) {
-    return sourceUri(bucket, prefix, dataset);
+  /** The landing prefix of a feed, as Spark reads it (s3a). */
+  public String sourceUri(String feed) {
+    return sourceUri(bucket, prefix, feed);
   }
 
-  /** Where a dataset lands under {@code prefix} of {@code bucket}, as Spark reads it (s3a). */
-  public static String sourceUri(String bucket, String prefix, Feed dataset) {
-    return "s3a://" + bucket + "/" + normalize(prefix) + dataset.dir() + "/";
+  /** Where a feed lands under {@code prefix} of {@code bucket}, as Spark reads it (s3a). */
+  public static String sourceUri(String bucket, String prefix, String feed) {
+    return "s3a://" + bucket + "/" + normalize(prefix) + feed + "/";
   }
 
   public List<Outcome> land(Arrival arrival) {
     List<Outcome> out = new ArrayList<>();
     for (LandingFile f : arrival.files()) {
-      String key = key(f.dataset(), arrival.number(), f.name());
+      String key = key(f.feed(), arrival.number(), f.name());
       String uri = "s3://" + bucket + "/" + key;
       Optional<Storage.ObjectInfo> existing = storage.stat(bucket, key);
       boolean write = existing.isEmpty();
@@ -61,17 +60,17 @@ public final class Lander {
     return out;
   }
 
-  /** The highest arrival number landed for a dataset, or 0. */
-  public int lastArrival(Feed dataset) {
-    return arrivalNumbers(dataset).stream().mapToInt(Integer::intValue).max().orElse(0);
+  /** The highest arrival number landed for a feed, or 0. */
+  public int lastArrival(String feed) {
+    return arrivalNumbers(feed).stream().mapToInt(Integer::intValue).max().orElse(0);
   }
 
-  /** An arrival of the dataset that already holds exactly these files, if any. */
-  public OptionalInt findIdentical(Feed dataset, List<LandingFile> files) {
-    for (int n : arrivalNumbers(dataset)) {
+  /** An arrival of the feed that already holds exactly these files, if any. */
+  public OptionalInt findIdentical(String feed, List<LandingFile> files) {
+    for (int n : arrivalNumbers(feed)) {
       boolean all = !files.isEmpty();
       for (LandingFile f : files) {
-        String key = key(dataset, n, f.name());
+        String key = key(feed, n, f.name());
         Optional<Storage.ObjectInfo> o = storage.stat(bucket, key);
         if (o.isEmpty() || !sameContent(o.get(), key, f.content())) {
           all = false;
@@ -85,21 +84,21 @@ public final class Lander {
     return OptionalInt.empty();
   }
 
-  /** Every object landed for a dataset. */
-  public List<Storage.ObjectInfo> listed(Feed dataset) {
-    return storage.list(bucket, prefix + dataset.dir() + "/");
+  /** Every object landed for a feed. */
+  public List<Storage.ObjectInfo> listed(String feed) {
+    return storage.list(bucket, prefix + feed + "/");
   }
 
-  private TreeSet<Integer> arrivalNumbers(Feed dataset) {
+  private TreeSet<Integer> arrivalNumbers(String feed) {
     TreeSet<Integer> numbers = new TreeSet<>();
-    for (Storage.ObjectInfo o : listed(dataset)) {
+    for (Storage.ObjectInfo o : listed(feed)) {
       LandingLayout.arrivalOf(o.key()).ifPresent(numbers::add);
     }
     return numbers;
   }
 
-  String key(Feed dataset, int arrival, String name) {
-    return prefix + LandingLayout.path(dataset, arrival, name);
+  String key(String feed, int arrival, String name) {
+    return prefix + LandingLayout.path(feed, arrival, name);
   }
 
   private boolean sameContent(Storage.ObjectInfo existing, String key, byte[] content) {

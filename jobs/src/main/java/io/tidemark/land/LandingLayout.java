@@ -1,7 +1,6 @@
 package io.tidemark.land;
 
-import io.tidemark.core.Feed;
-import java.util.Arrays;
+import java.util.Collection;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -17,7 +16,7 @@ import java.util.stream.Collectors;
  */
 public final class LandingLayout {
   /** The layout, as help texts and messages show it. */
-  public static final String SHAPE = "<dataset>/arrival=NNNN/<file>";
+  public static final String SHAPE = "<feed>/arrival=NNNN/<file>";
 
   /** The highest arrival number four digits hold. */
   public static final int MAX_ARRIVAL = 9999;
@@ -29,21 +28,21 @@ public final class LandingLayout {
   public static final String ARRIVAL_DIR_REGEX = "arrival=(\\d{4})/";
 
   private static final Pattern ARRIVAL_DIR = Pattern.compile(ARRIVAL_DIR_REGEX);
-  private static final Pattern FILE = Pattern.compile("^(" + Arrays.stream(Feed.values()).map(Feed::dir)
-      .collect(Collectors.joining("|")) + ")/" + ARRIVAL_DIR_REGEX + "([^/]+)$");
+  /** A feed's directory, as a pipeline file names a feed. */
+  private static final Pattern FILE = Pattern.compile("^([a-z][a-z0-9_]*)/" + ARRIVAL_DIR_REGEX + "([^/]+)$");
 
   private LandingLayout() {}
 
   /** Where a landed file is: its feed, its arrival and its name. */
-  public record Place(Feed feed, int arrival, String name) {}
+  public record Place(String feed, int arrival, String name) {}
 
   /** The directory of an arrival of a feed, relative to the landing prefix, with a trailing slash. */
-  public static String dir(Feed feed, int arrival) {
-    return feed.dir() + "/arrival=" + String.format(Locale.ROOT, "%04d", arrival) + "/";
+  public static String dir(String feed, int arrival) {
+    return feed + "/arrival=" + String.format(Locale.ROOT, "%04d", arrival) + "/";
   }
 
   /** A file of an arrival of a feed, relative to the landing prefix. */
-  public static String path(Feed feed, int arrival, String name) {
+  public static String path(String feed, int arrival, String name) {
     return dir(feed, arrival) + name;
   }
 
@@ -54,19 +53,19 @@ public final class LandingLayout {
   }
 
   /**
-   * A path relative to the landing prefix, read as a landed file; empty for anything else the location holds
-   * (other directories, files deeper down, hidden files such as {@code .DS_Store}).
+   * A path relative to the landing prefix, read as a landed file of one of {@code feeds}; empty for anything else
+   * the location holds (other directories, files deeper down, hidden files such as {@code .DS_Store}).
    */
-  public static Optional<Place> parse(String relative) {
+  public static Optional<Place> parse(String relative, Collection<String> feeds) {
     Matcher m = FILE.matcher(relative);
-    if (!m.find() || m.group(3).startsWith(".")) {
+    if (!m.find() || m.group(3).startsWith(".") || !feeds.contains(m.group(1))) {
       return Optional.empty();
     }
-    return Optional.of(new Place(Feed.parse(m.group(1)), Integer.parseInt(m.group(2)), m.group(3)));
+    return Optional.of(new Place(m.group(1), Integer.parseInt(m.group(2)), m.group(3)));
   }
 
-  /** "events/arrival=NNNN/ or companies/arrival=NNNN/", for messages about a location that holds neither. */
-  public static String feedDirs() {
-    return Arrays.stream(Feed.values()).map(f -> f.dir() + "/arrival=NNNN/").collect(Collectors.joining(" or "));
+  /** "orders/arrival=NNNN/ or customers/arrival=NNNN/", for messages about a location that holds none. */
+  public static String feedDirs(Collection<String> feeds) {
+    return feeds.stream().map(f -> f + "/arrival=NNNN/").collect(Collectors.joining(" or "));
   }
 }

@@ -1,6 +1,5 @@
 package io.tidemark.land;
 
-import io.tidemark.core.Feed;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +11,7 @@ import java.util.stream.Stream;
 public final class LocalFiles {
   private LocalFiles() {}
 
-  public static List<LandingFile> read(Path path, Feed dataset) {
+  public static List<LandingFile> read(Path path, String feed) {
     if (!Files.exists(path)) {
       throw new LandingException("--from " + path + ": no such file or directory");
     }
@@ -27,7 +26,9 @@ public final class LocalFiles {
         throw new LandingException("--from " + path + ": cannot list (" + e.getMessage() + ")");
       }
       if (files.isEmpty()) {
-        throw new LandingException("--from " + path + ": the directory holds no files");
+        throw new LandingException("--from " + path + ": the directory holds no files" + (landingLayout(path)
+            ? "; it is laid out as a landing zone (" + LandingLayout.SHAPE + "): land its arrivals with --replay "
+                + path : ""));
       }
     } else {
       files.add(path);
@@ -35,11 +36,27 @@ public final class LocalFiles {
     List<LandingFile> out = new ArrayList<>();
     for (Path f : files) {
       try {
-        out.add(new LandingFile(dataset, f.getFileName().toString(), Files.readAllBytes(f)));
+        out.add(new LandingFile(feed, f.getFileName().toString(), Files.readAllBytes(f)));
       } catch (IOException e) {
         throw new LandingException("--from " + f + ": cannot read (" + e.getMessage() + ")");
       }
     }
     return out;
   }
+
+  /** Whether a directory holds a feed's arrivals as the landing zone lays them out ({@code events/arrival=0001/}). */
+  private static boolean landingLayout(Path dir) {
+    try (Stream<Path> feeds = Files.list(dir)) {
+      return feeds.filter(Files::isDirectory).anyMatch(f -> {
+        try (Stream<Path> s = Files.list(f)) {
+          return s.anyMatch(p -> Files.isDirectory(p) && p.getFileName().toString().matches("arrival=\\d{4}"));
+        } catch (IOException e) {
+          return false;
+        }
+      });
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
 }

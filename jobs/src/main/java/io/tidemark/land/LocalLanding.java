@@ -19,7 +19,7 @@ public final class LocalLanding {
     List<Path> written = new ArrayList<>();
     for (Arrival a : arrivals) {
       for (LandingFile f : a.files()) {
-        Path target = dir.resolve(p + LandingLayout.path(f.dataset(), a.number(), f.name()));
+        Path target = dir.resolve(p + LandingLayout.path(f.feed(), a.number(), f.name()));
         try {
           Files.createDirectories(target.getParent());
           Files.write(target, f.content());

@@ -1,5 +1,6 @@
 package io.tidemark.land;
 
+import io.tidemark.pipeline.Pipeline;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -17,11 +18,12 @@ public final class Scenarios {
   }
 
   /**
-   * The scenario of a name; {@code generator} gives the settings of the generated one, and is asked only for it.
+   * The scenario of a name for a pipeline; {@code generator} gives the settings of the generated one, and is asked
+   * only for it. A seed scenario lands the seed pipeline's feeds, which another pipeline must declare.
    *
    * @throws LandingException for a name that is not in {@link #names()}
    */
-  public static Scenario named(String name, Supplier<GeneratorSpec> generator) {
+  public static Scenario named(String name, Pipeline pipeline, Supplier<GeneratorSpec> generator) {
     if (GeneratedScenario.NAME.equals(name)) {
       GeneratorSpec spec;
       try {
@@ -29,10 +31,20 @@ public final class Scenarios {
       } catch (IllegalArgumentException e) {
         throw new LandingException("generator: " + e.getMessage());
       }
-      return new GeneratedScenario(spec);
+      return new GeneratedScenario(spec, pipeline);
     }
-    return SeedScenarios.all().stream().filter(s -> s.name().equals(name)).findFirst()
+    Scenario seed = SeedScenarios.all().stream().filter(s -> s.name().equals(name)).findFirst()
         .orElseThrow(() -> new LandingException("--scenario " + name + ": unknown; choose one of "
             + String.join(", ", names())));
+    for (Arrival a : seed.arrivals()) {
+      for (LandingFile f : a.files()) {
+        if (pipeline.findFeed(f.feed()).isEmpty()) {
+          throw new LandingException("--scenario " + name + " lands the seed pipeline's " + f.feed() + ", which the "
+              + "pipeline " + pipeline.name() + " does not declare: land --scenario generated, which makes lines "
+              + "for its feeds");
+        }
+      }
+    }
+    return seed;
   }
 }

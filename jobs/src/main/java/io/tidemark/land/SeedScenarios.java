@@ -1,6 +1,5 @@
 package io.tidemark.land;
 
-import io.tidemark.core.Feed;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +10,10 @@ import java.util.TreeMap;
  * Times are 2026-01-01 UTC. Event ids do not overlap between scenarios, so they can land side by side.
  */
 public final class SeedScenarios {
+  /** The seed pipeline's feeds (pipelines/seed.yml), whose lines the seed scenarios are. */
+  public static final String EVENTS = "events";
+  public static final String COMPANIES = "companies";
+
   private SeedScenarios() {}
 
   private static String event(int id, String company, String amount, String time) {
@@ -33,7 +36,7 @@ public final class SeedScenarios {
    */
   public static final Scenario COUNTS = fixed("seed-counts",
       "windowed counts: early window, far-future event finalizes it, late event is dropped",
-      Feed.EVENTS, List.of(
+      EVENTS, List.of(
           event(1, "c1", "10.00", "00:01:00") + event(2, "c1", "11.50", "00:02:00")
               + event(3, "c1", "12.25", "00:03:30") + event(4, "c2", "20.00", "00:02:10")
               + event(5, "c2", "21.00", "00:04:50"),
@@ -46,7 +49,7 @@ public final class SeedScenarios {
    */
   public static final Scenario DEDUP = fixed("seed-dedup",
       "dedup: duplicates in one arrival and across arrivals within the 30-minute horizon",
-      Feed.EVENTS, List.of(
+      EVENTS, List.of(
           event(101, "c1", "5.00", "00:00:10") + event(102, "c2", "6.00", "00:00:20")
               + event(102, "c2", "6.00", "00:00:20") + event(103, "c3", "7.00", "00:00:40"),
           event(103, "c3", "7.00", "00:00:40") + event(104, "c1", "8.00", "00:06:00")
@@ -60,7 +63,7 @@ public final class SeedScenarios {
    */
   public static final Scenario SCD2 = fixed("seed-scd2",
       "SCD2: new keys, changes, unchanged repeats, bursts, out-of-order change, delete and re-open",
-      Feed.COMPANIES, List.of(
+      COMPANIES, List.of(
           change("c1", "Acme", "gold", "00:00:00") + change("c2", "Bolt", "silver", "00:00:00"),
           change("c1", "Acme", "platinum", "01:00:00") + change("c2", "Bolt", "silver", "01:00:00")
               + change("c3", "Cog", "bronze", "00:30:00") + change("c3", "Cog", "silver", "01:30:00")
@@ -75,10 +78,10 @@ public final class SeedScenarios {
     return List.of(ALL, COUNTS, DEDUP, SCD2);
   }
 
-  private static Scenario fixed(String name, String description, Feed dataset, List<String> arrivals) {
+  private static Scenario fixed(String name, String description, String feed, List<String> arrivals) {
     List<Arrival> list = new ArrayList<>();
     for (int i = 0; i < arrivals.size(); i++) {
-      list.add(new Arrival(i + 1, List.of(LandingFile.of(dataset, name + ".jsonl", arrivals.get(i)))));
+      list.add(new Arrival(i + 1, List.of(LandingFile.of(feed, name + ".jsonl", arrivals.get(i)))));
     }
     return simple(name, description, List.copyOf(list));
   }

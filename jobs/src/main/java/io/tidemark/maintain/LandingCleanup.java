@@ -1,7 +1,7 @@
 package io.tidemark.maintain;
 
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.core.Feed;
+import io.tidemark.pipeline.Feed;
 import io.tidemark.fence.OffsetLog;
 import io.tidemark.fence.SourceFileLog;
 import io.tidemark.lakehouse.storage.Storage;
@@ -18,7 +18,7 @@ import org.apache.spark.sql.SparkSession;
  * Removes landed files that every stream reading them has committed, with the guarantee of Spark's
  * {@code cleanSource} but across all the queries that share the landing zone (cleanSource knows one query only):
  * a file goes when it is in the source log of a committed batch of the raw archive AND of every other stream of
- * its dataset (dedup, counts; scd2 for company changes). Deleted, or archived under a prefix the streams do not
+ * its feed (a fact feed's dedup and aggregates, a dimension's SCD2 stream). Deleted, or archived under a prefix the streams do not
  * read. Off unless asked: afterwards `tidemark check` can no longer recount the landed lines.
  */
 public final class LandingCleanup {
@@ -42,8 +42,9 @@ public final class LandingCleanup {
     int landed = 0;
     int removable = 0;
     int removed = 0;
-    for (Feed dataset : Feed.values()) {
-      List<StreamSpec> readers = StreamSpec.all(config).stream().filter(s -> s.kind().dataset() == dataset).toList();
+    for (Feed feed : config.pipeline().feeds()) {
+      List<StreamSpec> readers = StreamSpec.all(config).stream()
+          .filter(s -> s.def().feed().name().equals(feed.name())).toList();
       Set<String> committedByAll = null;
       for (StreamSpec s : readers) {
         Set<String> committed = committedFiles(s.checkpoint());
@@ -53,7 +54,7 @@ public final class LandingCleanup {
           committedByAll.retainAll(committed);
         }
       }
-      String prefix = dataset.dir() + "/";
+      String prefix = feed.name() + "/";
       List<Storage.ObjectInfo> objects = storage.list(bucket, prefix);
       List<String> go = new ArrayList<>();
       for (Storage.ObjectInfo o : objects) {

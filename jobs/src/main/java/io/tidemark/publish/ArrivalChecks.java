@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       compaction, and a stream's snapshot of an append-only table only appends;</li>
  *   <li>{@value #LINES} ({@link LinesAccounted}): every line of each landed file the raw archives read is archived or
  *       quarantined;</li>
- *   <li>{@value #SCD2} ({@link Scd2OfChangedCompanies}): the SCD2 invariants on the companies the arrival changed;</li>
+ *   <li>{@value #SCD2} ({@link Scd2OfChangedKeys}): the SCD2 invariants on the keys the arrival changed, in every dimension;</li>
  *   <li>{@value #WINDOWS} ({@link WindowsFinal}): the windows the arrival finalized are final under the counts stream's
  *       watermark, each written once, and count no more events than the raw archive holds in them;</li>
  *   <li>{@value #SAME_ARRIVALS} ({@link SameArrivals}): the streams fed by one feed have all taken in the same
@@ -32,13 +32,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class ArrivalChecks implements AutoCloseable {
   public static final String WRITERS = StagedWriters.NAME;
   public static final String LINES = LinesAccounted.NAME;
-  public static final String SCD2 = Scd2OfChangedCompanies.NAME;
+  public static final String SCD2 = Scd2OfChangedKeys.NAME;
   public static final String WINDOWS = WindowsFinal.NAME;
   public static final String SAME_ARRIVALS = SameArrivals.NAME;
 
   /** Every check, in the order the publish commit lists them. */
   static final List<ArrivalCheck> ALL = List.of(new StagedWriters(), new LinesAccounted(),
-      new Scd2OfChangedCompanies(), new WindowsFinal(), new SameArrivals());
+      new Scd2OfChangedKeys(), new WindowsFinal(), new SameArrivals());
 
   private final TidemarkConfig config;
   private final Storage storage;

@@ -2,7 +2,7 @@ package io.tidemark.publish;
 
 import io.tidemark.Timings;
 import io.tidemark.config.TableName;
-import io.tidemark.config.Tables;
+import io.tidemark.pipeline.Pipeline;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.storage.Storage;
 import io.tidemark.lakehouse.tables.DriverReads;
@@ -50,8 +50,8 @@ final class CheckReads {
     return config;
   }
 
-  Tables tables() {
-    return config.tables();
+  Pipeline pipeline() {
+    return config.pipeline();
   }
 
   Storage storage() {

@@ -1,7 +1,7 @@
 package io.tidemark.publish;
 
 import io.tidemark.audit.AuditCheck;
-import io.tidemark.config.Tables;
+import io.tidemark.pipeline.Pipeline;
 import io.tidemark.config.TableName;
 import io.tidemark.core.Ingest;
 import io.tidemark.core.KeyAccount;
@@ -33,10 +33,10 @@ final class LinesAccounted extends ArrivalCheck {
 
   @Override
   AuditCheck run(Staged staged, CheckReads reads) {
-    Tables t = reads.tables();
+    Pipeline p = reads.pipeline();
     String sourceFile = Ingest.SOURCE_FILE.name();
     Map<String, File> perFile = new TreeMap<>();
-    List<TableName> archives = List.of(t.rawEvents(), t.rawCompanyChanges());
+    List<TableName> archives = p.rawTables();
     Map<TableName, CompletableFuture<List<Record>>> read = new LinkedHashMap<>();
     for (TableName raw : archives) {
       List<String> typed = typedColumns(staged, raw);
@@ -45,7 +45,7 @@ final class LinesAccounted extends ArrivalCheck {
       columns.add(Rescued.DATA.name());
       read.put(raw, reads.async(() -> CheckReads.appended(staged, raw, columns)));
     }
-    read.put(t.rejected(), reads.async(() -> CheckReads.appended(staged, t.rejected(),
+    read.put(p.shared().rejected(), reads.async(() -> CheckReads.appended(staged, p.shared().rejected(),
         List.of(sourceFile, Quarantine.LINE.name()))));
     for (Map.Entry<TableName, CompletableFuture<List<Record>>> rows : read.entrySet()) {
       boolean archive = archives.contains(rows.getKey());
@@ -90,7 +90,8 @@ final class LinesAccounted extends ArrivalCheck {
       values += f.keys.landedValues();
       f.keys.unbalanced().forEach(k -> bad.add(e.getKey() + ": " + k));
     }
-    return AuditCheck.of(NAME, t.rawEvents() + ", " + t.rawCompanyChanges() + ", " + t.rejected(), bad.size(),
+    return AuditCheck.of(NAME, String.join(", ", archives.stream().map(TableName::toString).toList()) + ", "
+        + p.shared().rejected(), bad.size(),
         bad.isEmpty() ? perFile.size() + " landed file(s), " + lines + " line(s), each archived or quarantined, "
             + values + " value(s), each in a typed column, the rescued data or a quarantined line"
             + (cleaned > 0 ? " (" + cleaned + " file(s) no longer in the landing zone, not recounted)" : "")

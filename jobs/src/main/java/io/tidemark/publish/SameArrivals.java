@@ -1,12 +1,13 @@
 package io.tidemark.publish;
 
 import io.tidemark.audit.AuditCheck;
-import io.tidemark.config.Tables;
+import io.tidemark.config.TableName;
 import io.tidemark.core.BatchColumns;
 import io.tidemark.core.CommitKeys;
-import io.tidemark.core.Feed;
+import io.tidemark.pipeline.Feed;
+import io.tidemark.pipeline.Pipeline;
+import io.tidemark.pipeline.StreamDef;
 import io.tidemark.stream.BatchArrivals;
-import io.tidemark.stream.StreamKind;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -30,9 +31,10 @@ final class SameArrivals extends ArrivalCheck {
 
   @Override
   AuditCheck run(Staged staged, CheckReads reads) {
-    Tables t = reads.tables();
+    Pipeline p = reads.pipeline();
+    TableName batches = p.shared().streamBatches();
     Map<String, Integer> newest = new LinkedHashMap<>();
-    for (Record r : CheckReads.appended(staged, t.streamBatches(), List.of(BatchColumns.STREAM.name(),
+    for (Record r : CheckReads.appended(staged, batches, List.of(BatchColumns.STREAM.name(),
         BatchColumns.ARRIVAL.name()))) {
       Integer a = (Integer) r.getField(BatchColumns.ARRIVAL.name());
       if (a != null) {
@@ -50,13 +52,19 @@ final class SameArrivals extends ArrivalCheck {
         }
       }
     }
+    // a stream that staged nothing (or less) is where the published branch has it: after a stream started over on a
+    // new checkpoint (the SCD2 stream, which keeps no state, reads every change again) the others need not run again
+    for (StreamDef k : p.streams()) {
+      published(staged, k.tables(p.shared()).get(0), k.name()).ifPresent(a -> newest.merge(k.name(), a, Math::max));
+    }
     List<String> bad = new ArrayList<>();
     List<String> seen = new ArrayList<>();
-    for (Feed feed : Feed.values()) {
+    for (Feed feed : p.feeds()) {
+      List<String> streams = p.streamsOf(feed).stream().map(StreamDef::name).toList();
       Map<String, Integer> ofFeed = new TreeMap<>();
-      for (StreamKind k : StreamKind.values()) {
-        if (k.dataset() == feed && newest.containsKey(k.streamName())) {
-          ofFeed.put(k.streamName(), newest.get(k.streamName()));
+      for (String k : streams) {
+        if (newest.containsKey(k)) {
+          ofFeed.put(k, newest.get(k));
         }
       }
       if (ofFeed.isEmpty()) {
@@ -65,26 +73,45 @@ final class SameArrivals extends ArrivalCheck {
       int max = ofFeed.values().stream().max(Integer::compare).orElseThrow();
       List<String> ahead = new ArrayList<>();
       List<String> behind = new ArrayList<>();
-      for (StreamKind k : StreamKind.values()) {
-        if (k.dataset() == feed) {
-          Integer a = ofFeed.get(k.streamName());
-          if (a != null && a == max) {
-            ahead.add(k.streamName());
-          } else {
-            behind.add(k.streamName() + " " + (a == null ? "none staged" : "up to " + a));
-          }
+      for (String k : streams) {
+        Integer a = ofFeed.get(k);
+        if (a != null && a == max) {
+          ahead.add(k);
+        } else {
+          behind.add(k + " " + (a == null ? "none staged" : "up to arrival " + a));
         }
       }
       if (!behind.isEmpty()) {
-        bad.add(feed.dir() + ": " + String.join(", ", ahead) + " took in arrival " + max + ", "
+        bad.add(feed.name() + ": " + String.join(", ", ahead) + " took in arrival " + max + ", "
             + String.join(", ", behind) + " (run `tidemark stream all`)");
       }
-      seen.add(feed.dir() + " up to arrival " + max);
+      seen.add(feed.name() + " up to arrival " + max);
     }
-    bad.addAll(unrecorded(staged, t));
-    return AuditCheck.of(NAME, t.streamBatches().toString(), bad.size(), bad.isEmpty()
+    bad.addAll(unrecorded(staged, batches));
+    return AuditCheck.of(NAME, batches.toString(), bad.size(), bad.isEmpty()
         ? (seen.isEmpty() ? "no stream run staged" : "every stream has taken in " + String.join("; ", seen))
         : String.join("; ", bad));
+  }
+
+  /**
+   * The newest arrival the published branch holds of stream {@code stream}: the arrivals its newest batch that read
+   * any names, in the history of the table it appends to as published (the staging branch's commit the published
+   * branch holds). Empty when that table was never published or its batches' snapshots have expired.
+   */
+  private static java.util.Optional<Integer> published(Staged staged, TableName table, String stream) {
+    Staged.Change c = staged.changes().get(table);
+    org.apache.iceberg.Table loaded = c != null ? c.table() : staged.table(table);
+    Long at = c != null ? c.publishedSnapshot()
+        : loaded.currentSnapshot() == null ? null : loaded.currentSnapshot().snapshotId();
+    for (Snapshot s = at == null ? null : loaded.snapshot(at); s != null;
+         s = s.parentId() == null ? null : loaded.snapshot(s.parentId())) {
+      SortedSet<Integer> read = BatchArrivals.parse(s.summary().get(CommitKeys.STREAM) != null
+          && s.summary().get(CommitKeys.STREAM).equals(stream) ? s.summary().get(CommitKeys.ARRIVALS) : null);
+      if (!read.isEmpty()) {
+        return java.util.Optional.of(read.last());
+      }
+    }
+    return java.util.Optional.empty();
   }
 
   /**
@@ -95,9 +122,9 @@ final class SameArrivals extends ArrivalCheck {
    * run, and its commit says per query the newest batch it recorded: a staged batch that no staged record covers is
    * not known to be whole.
    */
-  private static List<String> unrecorded(Staged staged, Tables t) {
+  private static List<String> unrecorded(Staged staged, TableName batches) {
     Map<String, Long> recorded = new HashMap<>();
-    Staged.Change records = staged.changes().get(t.streamBatches());
+    Staged.Change records = staged.changes().get(batches);
     if (records != null) {
       for (Snapshot s : records.snapshots()) {
         s.summary().forEach((k, v) -> {

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -34,6 +35,14 @@ public final class Staged {
   /** One table that changed: loaded at the staged commit; {@code snapshots} the staged ones, oldest first. */
   public record Change(TableName name, Table table, Long publishedSnapshot, List<Snapshot> snapshots,
                        boolean diverged) {
+    /**
+     * Rows the table gained: those the staged snapshots added less those they deleted (a dimension's closed version
+     * is rewritten, a promotion's backfill rewrites rows), compaction aside. What a publish says per table.
+     */
+    public long netRows() {
+      return addedRows() - deletedRows();
+    }
+
     /** Rows the staged snapshots added. */
     public long addedRows() {
       return snapshots.stream().filter(s -> !DataOperations.REPLACE.equals(s.operation()))
@@ -78,7 +87,7 @@ public final class Staged {
   static Staged read(SparkSession spark, TidemarkConfig config, Map<ContentKey, Content> published,
                      String publishedHash, String stagedHash, List<ContentKey> changedKeys) {
     Map<ContentKey, TableName> ours = new LinkedHashMap<>();
-    for (TableName t : config.tables().all()) {
+    for (TableName t : config.pipeline().tables()) {
       ours.put(key(t), t);
     }
     List<ContentKey> others = changedKeys.stream().filter(k -> !ours.containsKey(k)).toList();
@@ -98,7 +107,7 @@ public final class Staged {
       pool.shutdown();
     }
     Map<TableName, Change> changes = new LinkedHashMap<>();
-    for (TableName t : config.tables().all()) {
+    for (TableName t : config.pipeline().tables()) {
       if (loading.containsKey(t)) {
         changes.put(t, join(loading.get(t)));
       }
@@ -172,21 +181,39 @@ public final class Staged {
     return changes.isEmpty() && otherKeys.isEmpty();
   }
 
-  /** The arrivals the staged stream commits read (the restatement's and compaction's name none). */
-  public TreeSet<Integer> arrivals() {
-    TreeSet<Integer> out = new TreeSet<>();
+  /**
+   * The arrivals each feed's staged stream commits read, by feed, in the pipeline's order of feeds: a commit names
+   * the stream that made it, and the stream its feed (a record of several streams' batches names them all).
+   */
+  public Map<String, TreeSet<Integer>> arrivalsByFeed() {
+    Map<String, TreeSet<Integer>> out = new LinkedHashMap<>();
+    config.pipeline().feeds().forEach(f -> out.put(f.name(), new TreeSet<>()));
     for (Change c : changes.values()) {
       for (Snapshot s : c.snapshots()) {
-        out.addAll(BatchArrivals.parse(s.summary().get(CommitKeys.ARRIVALS)));
+        SortedSet<Integer> read = BatchArrivals.parse(s.summary().get(CommitKeys.ARRIVALS));
+        if (read.isEmpty()) {
+          continue;
+        }
+        for (String stream : streamsOf(s)) {
+          config.pipeline().findStream(stream).ifPresent(d -> out.get(d.feed().name()).addAll(read));
+        }
       }
     }
+    out.values().removeIf(Set::isEmpty);
     return out;
   }
 
-  /** Who made the staged snapshots: streams by name, "restate", or the operation of an unattributed one. */
+  /** Who made the staged snapshots, each once: streams by name, "restate", or the operation of an unattributed one. */
   public Set<String> writers() {
     return changes.values().stream().flatMap(c -> c.snapshots().stream())
-        .map(s -> s.summary().getOrDefault(CommitKeys.STREAM, s.operation())).collect(Collectors.toCollection(
-            TreeSet::new));
+        .flatMap(s -> s.summary().containsKey(CommitKeys.STREAM) ? streamsOf(s).stream()
+            : java.util.stream.Stream.of(s.operation()))
+        .collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  /** The streams a snapshot names: one, or those a commit of several streams' records lists. */
+  private static List<String> streamsOf(Snapshot s) {
+    String stream = s.summary().get(CommitKeys.STREAM);
+    return stream == null ? List.of() : List.of(stream.split(",\\s*"));
   }
 }

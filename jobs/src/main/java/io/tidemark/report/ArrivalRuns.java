@@ -1,6 +1,5 @@
 package io.tidemark.report;
 
-import io.tidemark.stream.StreamKind;
 import io.tidemark.stream.RunReport;
 import io.tidemark.stream.BatchRecord;
 import java.io.PrintWriter;
@@ -23,8 +22,8 @@ import java.util.TreeMap;
 public final class ArrivalRuns {
   private ArrivalRuns() {}
 
-  /** Per arrival, in order, a report per stream (in the order {@code stream all} runs them). */
-  public static SortedMap<Integer, List<RunReport>> of(List<BatchRecord> records) {
+  /** Per arrival, in order, a report per stream (in the order of {@code streams}: {@code stream all}'s). */
+  public static SortedMap<Integer, List<RunReport>> of(List<BatchRecord> records, List<String> streams) {
     Map<String, List<BatchRecord>> runs = new LinkedHashMap<>();
     records.stream().sorted(Comparator.comparing(BatchRecord::startedAt).thenComparing(BatchRecord::batchId))
         .forEach(r -> runs.computeIfAbsent(r.stream() + "\u0000" + (r.runId() != null ? r.runId()
@@ -36,13 +35,13 @@ public final class ArrivalRuns {
       Integer arrival = run.stream().map(BatchRecord::arrival).filter(java.util.Objects::nonNull)
           .max(Integer::compare).orElse(lastArrival.getOrDefault(stream, 0));
       lastArrival.put(stream, arrival);
-      byArrival.computeIfAbsent(arrival, k -> new TreeMap<>(ArrivalRuns::streamOrder))
+      byArrival.computeIfAbsent(arrival, k -> new TreeMap<>(streamOrder(streams)))
           .computeIfAbsent(stream, k -> new ArrayList<>()).addAll(run);
     }
     SortedMap<Integer, List<RunReport>> out = new TreeMap<>();
-    byArrival.forEach((arrival, streams) -> {
+    byArrival.forEach((arrival, runsOf) -> {
       List<RunReport> reports = new ArrayList<>();
-      streams.forEach((stream, batches) -> reports.add(RunReport.of(stream, batches.get(0).lateUnit(), batches,
+      runsOf.forEach((stream, batches) -> reports.add(RunReport.of(stream, batches.get(0).lateUnit(), batches,
           new LinkedHashMap<>(),
           batches.stream().mapToLong(b -> BatchRecord.orZero(b.durationMs())).sum() / 1000.0)));
       out.put(arrival, reports);
@@ -59,15 +58,9 @@ public final class ArrivalRuns {
     out.flush();
   }
 
-  private static int streamOrder(String a, String b) {
-    return Integer.compare(ordinal(a), ordinal(b)) != 0 ? Integer.compare(ordinal(a), ordinal(b)) : a.compareTo(b);
-  }
-
-  private static int ordinal(String stream) {
-    try {
-      return StreamKind.named(stream).ordinal();
-    } catch (IllegalArgumentException e) {
-      return Integer.MAX_VALUE;
-    }
+  /** Streams in the pipeline's order (those it does not know last, by name). */
+  private static java.util.Comparator<String> streamOrder(List<String> streams) {
+    return java.util.Comparator.<String>comparingInt(s -> streams.indexOf(s) < 0 ? Integer.MAX_VALUE
+        : streams.indexOf(s)).thenComparing(java.util.Comparator.naturalOrder());
   }
 }

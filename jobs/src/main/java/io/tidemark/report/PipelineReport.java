@@ -1,13 +1,15 @@
 package io.tidemark.report;
 
 import io.tidemark.config.TableName;
-import io.tidemark.config.Tables;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.core.KeySurvey;
+import io.tidemark.core.Measure;
 import io.tidemark.core.RestatementRecords;
 import io.tidemark.lakehouse.tables.IcebergTables;
-import io.tidemark.report.ArrivalRuns;
-import io.tidemark.report.Charts;
+import io.tidemark.pipeline.DimensionFeed;
+import io.tidemark.pipeline.Feed;
+import io.tidemark.pipeline.Pipeline;
+import io.tidemark.pipeline.StreamDef;
 import io.tidemark.stream.BatchRecord;
 import io.tidemark.stream.RunReport;
 import io.tidemark.stream.StreamBatches;
@@ -21,11 +23,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -47,7 +51,7 @@ import org.apache.spark.sql.SparkSession;
  */
 public final class PipelineReport {
   /** What one restatement run corrected, and the newest arrival the streams had run before it. */
-  public record Restatement(String runId, Instant at, int afterArrival, long windows, long eventsCounted, long events,
+  public record Restatement(String runId, Instant at, int afterArrival, long windows, long rowsCounted, long records,
                             long changes) {}
 
   /** A table's data files now, and before and after its last compaction (null: never compacted). */
@@ -63,15 +67,14 @@ public final class PipelineReport {
 
   /** Reads what the report shows and writes the page to {@code page}; the page's path. */
   public static Path write(SparkSession spark, TidemarkConfig config, Path page) throws IOException {
-    Tables t = config.tables();
-    List<BatchRecord> records = StreamBatches.read(spark, t.streamBatches());
-    List<Restatement> restatements = restatements(spark, t, records);
+    Pipeline p = config.pipeline();
+    List<BatchRecord> records = StreamBatches.read(spark, p.shared().streamBatches());
+    List<Restatement> restatements = restatements(spark, p, records);
     List<Files> files = new ArrayList<>();
-    for (TableName table : t.all()) {
+    for (TableName table : p.tables()) {
       files.add(files(IcebergTables.load(spark, table), table));
     }
-    String html = html(config, records, restatements, files,
-        RescuedKeys.of(spark, t.rawEvents(), t.rawCompanyChanges()));
+    String html = html(config, records, restatements, files, RescuedKeys.of(spark, p));
     Path dir = page.toAbsolutePath().getParent();
     java.nio.file.Files.createDirectories(dir);
     // whole or not at all: a browser (or a test) may have the previous one open
@@ -82,24 +85,47 @@ public final class PipelineReport {
     return page;
   }
 
-  /** Each restatement run in the log: its windows, events and company changes corrected. */
-  static List<Restatement> restatements(SparkSession spark, Tables t, List<BatchRecord> records) {
+  /** The first of a window's measures as the restatement log writes them ({@code 6|12.5|...}). */
+  private static long firstCount(String measures) {
+    int bar = measures.indexOf('|');
+    return Long.parseLong(bar < 0 ? measures : measures.substring(0, bar));
+  }
+
+  /**
+   * Each restatement run in the log: its windows, records and dimension changes corrected, and the rows its windows
+   * counted more (of aggregates whose first measure is a count).
+   */
+  static List<Restatement> restatements(SparkSession spark, Pipeline p, List<BatchRecord> records) {
+    Set<String> windowTables = new HashSet<>();
+    Set<String> counted = new HashSet<>();
+    p.aggregates().forEach(a -> {
+      windowTables.add(a.table().toString());
+      if (a.rule().measures().get(0).function() == Measure.Function.COUNT) {
+        counted.add(a.table().toString());
+      }
+    });
+    Set<String> recordTables = new HashSet<>();
+    p.facts().forEach(f -> recordTables.add(f.dedupTable().toString()));
+    Set<String> dimensionTables = new HashSet<>();
+    p.dimensions().forEach(d -> dimensionTables.add(d.table().toString()));
     Map<String, long[]> counts = new LinkedHashMap<>();
     Map<String, Instant> at = new LinkedHashMap<>();
     for (Row r : spark.sql("SELECT " + RestatementRecords.RUN_ID + ", " + RestatementRecords.TARGET_TABLE + ", "
         + RestatementRecords.OLD_VALUE + ", " + RestatementRecords.NEW_VALUE + ", " + RestatementRecords.CORRECTED_AT
-        + " FROM " + t.restatementLog().sql() + " ORDER BY " + RestatementRecords.CORRECTED_AT + ", "
+        + " FROM " + p.shared().restatementLog().sql() + " ORDER BY " + RestatementRecords.CORRECTED_AT + ", "
         + RestatementRecords.RUN_ID).collectAsList()) {
       String run = r.getString(0);
       String target = r.getString(1);
       long[] c = counts.computeIfAbsent(run, k -> new long[4]);
       at.merge(run, r.<Timestamp>getAs(4).toInstant(), (a, b) -> a.isBefore(b) ? a : b);
-      if (target.equals(t.eventCounts().toString())) {
+      if (windowTables.contains(target)) {
         c[0]++;
-        c[1] += Long.parseLong(r.getString(3)) - (r.isNullAt(2) ? 0 : Long.parseLong(r.getString(2)));
-      } else if (target.equals(t.events().toString())) {
+        if (counted.contains(target)) {
+          c[1] += firstCount(r.getString(3)) - (r.isNullAt(2) ? 0 : firstCount(r.getString(2)));
+        }
+      } else if (recordTables.contains(target)) {
         c[2]++;
-      } else if (target.equals(t.companies().toString())) {
+      } else if (dimensionTables.contains(target)) {
         c[3]++;
       }
     }
@@ -147,14 +173,14 @@ public final class PipelineReport {
 
   static String html(TidemarkConfig config, List<BatchRecord> records, List<Restatement> restatements,
                      List<Files> files, List<KeySurvey.Finding> keys) throws IOException {
-    SortedMap<Integer, List<RunReport>> arrivals = ArrivalRuns.of(records);
+    SortedMap<Integer, List<RunReport>> arrivals = ArrivalRuns.of(records, config.pipeline().streamNames());
     StringBuilder body = new StringBuilder();
     long runs = records.stream().map(r -> r.stream() + "/" + r.runId()).distinct().count();
     body.append("<h1>tidemark pipeline report</h1>\n<p class=\"meta\">Branch <b>").append(esc(config.nessieRef()))
         .append("</b>, written ").append(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS))
         .append(": ").append(records.size()).append(" micro-batch(es) of ").append(runs).append(" stream run(s) in ")
-        .append(esc(config.tables().streamBatches().toString())).append(", ").append(restatements.size())
-        .append(" restatement(s) in ").append(esc(config.tables().restatementLog().toString())).append(".</p>\n");
+        .append(esc(config.pipeline().shared().streamBatches().toString())).append(", ").append(restatements.size())
+        .append(" restatement(s) in ").append(esc(config.pipeline().shared().restatementLog().toString())).append(".</p>\n");
     if (arrivals.isEmpty()) {
       body.append("<p>No stream run recorded yet: land an arrival and run <code>tidemark stream all</code>.</p>\n");
     } else {
@@ -165,10 +191,10 @@ public final class PipelineReport {
               perStream(arrivals, r -> r.records().stream().mapToLong(b -> BatchRecord.orZero(b.durationMs())).sum()
                   / 1000.0)))));
       body.append(section("Late rows dropped, and what the restatements recovered", "What each stream's watermark "
-          + "dropped, per arrival (the counts drop a partial count per window and company, the dedup events, the "
-          + "SCD2 stream company changes), next to what each restatement corrected, shown at the arrival after which "
-          + "it ran: windows recounted (for the counts), events (for the dedup), company changes (for the SCD2 "
-          + "dimension).", Charts.png(late(arrivals, restatements))));
+          + "dropped, per arrival (an aggregate drops a partial window per window and group, a dedup records, an "
+          + "SCD2 stream changes), next to what each restatement corrected, shown at the arrival after which it ran: "
+          + "windows recomputed (for the aggregates), record keys (for the dedups), changes applied (for the "
+          + "dimensions).", Charts.png(late(arrivals, restatements))));
       body.append(section("State size over the runs", "Rows and memory of the stateful operators' state after "
           + "each arrival's run: bounded state stays flat as arrivals go by.",
           Charts.png(new Charts.Panel("state rows after each arrival", "arrival", "rows", arrivals.firstKey(),
@@ -177,11 +203,19 @@ public final class PipelineReport {
           Charts.png(new Charts.Panel("state memory after each arrival", "arrival", "KB", arrivals.firstKey(),
               perStreamLine(arrivals, r -> r.records().stream().allMatch(b -> b.stateBytes() == null) ? null
                   : r.stateMemoryBytes() / 1024.0), false, false))));
-      body.append(section("Watermarks against the newest event times", "After each arrival's run: the newest "
-          + "event time the stream has seen and its watermark, which trails it by the watermark delay; a window "
-          + "or change at or behind the watermark is final, and later rows for it are dropped.",
-          watermarks(arrivals, "events", List.of("dedup", "windowed-counts")),
-          watermarks(arrivals, "company changes", List.of("scd2"))));
+      List<byte[]> watermarks = new ArrayList<>();
+      for (Feed feed : config.pipeline().feeds()) {
+        List<String> streams = config.pipeline().streamsOf(feed).stream().filter(s -> s.kind() != StreamDef.Kind.RAW)
+            .map(StreamDef::name).toList();
+        byte[] chart = watermarks(arrivals, feed, streams);
+        if (chart != null) {
+          watermarks.add(chart);
+        }
+      }
+      body.append(section("Watermarks against the newest event times", "Per feed, after each arrival's run: the "
+          + "newest event (or change) time its streams have seen and each one's watermark, which trails it by the "
+          + "watermark delay; a window, key or change at or behind the watermark is final, and later rows for it are "
+          + "dropped.", watermarks.toArray(byte[][]::new)));
     }
     body.append(section("Data files per table, before and after maintenance", "Data files of each table now, and "
         + "before and after its last compaction (<code>tidemark maintain</code>; a table never compacted has no "
@@ -193,8 +227,12 @@ public final class PipelineReport {
     body.append(keysTable(keys));
     if (!arrivals.isEmpty()) {
       body.append("<h2>Per arrival, as the runs printed it</h2>\n<pre>");
+      Map<String, String> feedOf = new LinkedHashMap<>();
+      config.pipeline().streams().forEach(s -> feedOf.put(s.name(), s.feed().name()));
       arrivals.forEach((arrival, reports) -> {
-        body.append("arrival ").append(arrival).append(":\n");
+        // arrival numbers are each feed's own: say which feeds this one is of
+        body.append("arrival ").append(arrival).append(" (").append(esc(String.join(", ", reports.stream()
+            .map(r -> feedOf.getOrDefault(r.stream(), r.stream())).distinct().toList()))).append("):\n");
         reports.forEach(r -> body.append("  ").append(esc(r.summary())).append('\n'));
       });
       body.append("</pre>\n");
@@ -263,17 +301,17 @@ public final class PipelineReport {
     }
     if (!restatements.isEmpty()) {
       List<Double> windows = zeros(order.size());
-      List<Double> events = zeros(order.size());
+      List<Double> records = zeros(order.size());
       List<Double> changes = zeros(order.size());
       for (Restatement r : restatements) {
         int i = order.indexOf(r.afterArrival());
         windows.set(i, windows.get(i) + r.windows());
-        events.set(i, events.get(i) + r.events());
+        records.set(i, records.get(i) + r.records());
         changes.set(i, changes.get(i) + r.changes());
       }
-      series.put("restatement: windows recounted", windows);
-      series.put("restatement: events corrected", events);
-      series.put("restatement: company changes applied", changes);
+      series.put("restatement: windows recomputed", windows);
+      series.put("restatement: record keys corrected", records);
+      series.put("restatement: dimension changes applied", changes);
     }
     return new Charts.Bars("late rows dropped, and recovered", "arrival", "rows", order.stream()
         .map(String::valueOf).toList(), series);
@@ -289,9 +327,10 @@ public final class PipelineReport {
 
   /**
    * For the streams of one feed, after each arrival: the newest event time any of them saw so far and each one's
-   * watermark, in minutes (or hours, for a span of more than a day) after the earliest of them all.
+   * watermark, in minutes (or hours, for a span of more than a day) after the earliest of them all; null when none
+   * of them ran.
    */
-  private static byte[] watermarks(SortedMap<Integer, List<RunReport>> arrivals, String feed, List<String> streams)
+  private static byte[] watermarks(SortedMap<Integer, List<RunReport>> arrivals, Feed feed, List<String> streams)
       throws IOException {
     Map<String, Map<Integer, Instant>> lines = new LinkedHashMap<>();
     Instant newest = null;
@@ -308,13 +347,16 @@ public final class PipelineReport {
         Instant after = r.records().stream().map(BatchRecord::watermarkAfter).filter(Objects::nonNull)
             .reduce((a, b) -> b).orElse(null);
         if (newest != null) {
-          lines.computeIfAbsent("newest " + (feed.equals("events") ? "event" : "change") + " time",
+          lines.computeIfAbsent("newest " + (feed instanceof DimensionFeed ? "change" : "event") + " time",
               k -> new TreeMap<>()).put(e.getKey(), newest);
         }
         if (after != null) {
           lines.computeIfAbsent("watermark: " + r.stream(), k -> new TreeMap<>()).put(e.getKey(), after);
         }
       }
+    }
+    if (lines.isEmpty()) {
+      return null;
     }
     Instant t0 = lines.values().stream().flatMap(m -> m.values().stream()).min(Comparator.naturalOrder())
         .orElse(Instant.EPOCH);
@@ -331,7 +373,7 @@ public final class PipelineReport {
       series.put(name, y);
     });
     String axis = (hours ? "hours" : "minutes") + " after " + t0.toString().replace("T", " ").replace("Z", " UTC");
-    return Charts.png(new Charts.Panel(feed + ": watermark and newest time", "arrival", axis, first, series, false,
+    return Charts.png(new Charts.Panel(feed.name() + ": watermark and newest time", "arrival", axis, first, series, false,
         false));
   }
 
@@ -363,12 +405,12 @@ public final class PipelineReport {
 
   private static String restatementTable(List<Restatement> restatements) {
     StringBuilder sb = new StringBuilder("<h2>Restatements</h2>\n<table><tr><th>run</th><th>corrected at</th>"
-        + "<th>after arrival</th><th>windows recounted</th><th>late events counted</th><th>events corrected</th>"
-        + "<th>company changes applied</th></tr>\n");
+        + "<th>after arrival</th><th>windows recomputed</th><th>late rows counted</th><th>record keys corrected</th>"
+        + "<th>dimension changes applied</th></tr>\n");
     for (Restatement r : restatements) {
       sb.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%s</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td>"
-          + "<td>%d</td></tr>%n", esc(r.runId()), r.at(), r.afterArrival(), r.windows(), r.eventsCounted(),
-          r.events(), r.changes()));
+          + "<td>%d</td></tr>%n", esc(r.runId()), r.at(), r.afterArrival(), r.windows(), r.rowsCounted(),
+          r.records(), r.changes()));
     }
     return sb.append("</table>\n").toString();
   }

@@ -1,7 +1,8 @@
 package io.tidemark.report;
 
 import io.tidemark.config.TableName;
-import io.tidemark.core.Feed;
+import io.tidemark.pipeline.Feed;
+import io.tidemark.pipeline.Pipeline;
 import io.tidemark.core.FeedSchema;
 import io.tidemark.core.Ingest;
 import io.tidemark.core.KeySurvey;
@@ -19,7 +20,7 @@ public final class RescuedKeys {
   private RescuedKeys() {}
 
   /** The findings of one raw archive ({@code archive}: a table, or {@code table@ref}), the feed as it declares it. */
-  public static List<KeySurvey.Finding> of(SparkSession spark, String archive, Feed feed) {
+  public static List<KeySurvey.Finding> of(SparkSession spark, String archive, FeedSchema feed) {
     FeedSchema declared = FeedDeclarations.read(spark, archive, feed);
     KeySurvey survey = new KeySurvey(declared);
     String rescued = Rescued.DATA.name();
@@ -30,10 +31,12 @@ public final class RescuedKeys {
     return survey.findings();
   }
 
-  /** The findings of both raw archives of a pipeline, events first. */
-  public static List<KeySurvey.Finding> of(SparkSession spark, TableName rawEvents, TableName rawCompanyChanges) {
-    List<KeySurvey.Finding> out = new java.util.ArrayList<>(of(spark, rawEvents.sql(), Feed.EVENTS));
-    out.addAll(of(spark, rawCompanyChanges.sql(), Feed.COMPANIES));
+  /** The findings of every raw archive of a pipeline, feed by feed in its order. */
+  public static List<KeySurvey.Finding> of(SparkSession spark, Pipeline pipeline) {
+    List<KeySurvey.Finding> out = new java.util.ArrayList<>();
+    for (Feed f : pipeline.feeds()) {
+      out.addAll(of(spark, f.raw().table().sql(), f.schema()));
+    }
     return out;
   }
 }

@@ -18,7 +18,7 @@ final class AuditStage {
 
   StageResult run() throws Exception {
     RunState s = ctx.ledger.read();
-    Optional<StageResult> skip = Skips.before(Stage.AUDIT, s, ctx.runId());
+    Optional<StageResult> skip = Skips.before(Stage.AUDIT, s, ctx.runId(), ctx.ledger::knownRuns);
     if (skip.isPresent()) {
       return skip.get();
     }
@@ -52,7 +52,7 @@ final class AuditStage {
   /** One line: the check that failed, and the SQL to look at the branch with. */
   String failure(AuditCheck failed, String branch) {
     return "audit failed: " + failed.name() + " on " + failed.table() + " (" + failed.detail() + "); " + ctx.staging
-        + " is untouched; look at branch " + branch + ": tidemark sql \"SELECT * FROM " + ctx.tables.auditChecks()
+        + " is untouched; look at branch " + branch + ": tidemark sql \"SELECT * FROM " + ctx.pipeline.shared().auditChecks()
         + "@" + branch + " WHERE " + AuditRecords.RUN_ID + " = '" + ctx.runId() + "' AND NOT " + AuditRecords.PASSED
         + "\"; to release it see docs/troubleshooting.md#a-failed-restatement-audit";
   }

@@ -35,21 +35,16 @@ final class BranchAudit {
   /** Audits the branch at commit {@code head} and records the checks on it. */
   List<AuditCheck> audit(Plan plan, CorrectionSet c, String head) throws Exception {
     PinnedTables at = PinnedTables.at(ctx.spark(), plan.branch(), head);
-    var t = ctx.tables;
-    RestatementAudit.Subject subject = new RestatementAudit.Subject(at.get(t.eventCounts()), at.get(t.events()),
-        at.get(t.companies()), at.get(t.companyChanges()), at.get(t.rawEvents()), plan.now().rawEvents().orElse(0L));
-    List<AuditCheck> checks = new RestatementAudit(ctx.lakehouse.storage(), t, ctx.options.workDir()).audit(subject,
-        c.windows().stream().map(w -> new RestatementAudit.CorrectedWindow(w.companyId(), w.wStart(), w.oldN(),
-            w.newN())).toList(),
-        c.events().stream().map(e -> new RestatementAudit.CorrectedEvent(e.eventId(), e.eventTs())).toList(),
-        c.companies(), ctx.config.countsWindow());
+    RestatementAudit.Subject subject = new RestatementAudit.Subject(at::get, plan.now().snapshots());
+    List<AuditCheck> checks = new RestatementAudit(ctx.lakehouse.storage(), ctx.pipeline, ctx.options.workDir())
+        .audit(subject, c);
     record(plan, checks);
     return checks;
   }
 
   /** This run's rows of an earlier audit of the branch removed, these written: one commit on the branch. */
   private void record(Plan plan, List<AuditCheck> checks) {
-    Table table = RunContext.table(PinnedTables.onBranch(ctx.spark(), plan.branch()), ctx.tables.auditChecks());
+    Table table = RunContext.table(PinnedTables.onBranch(ctx.spark(), plan.branch()), ctx.pipeline.shared().auditChecks());
     Long readAt = table.currentSnapshot() == null ? null : table.currentSnapshot().snapshotId();
     Expression mine = mine(plan);
     List<DriverWrites.Position> earlier = new ArrayList<>();
@@ -67,7 +62,7 @@ final class BranchAudit {
 
   /** The checks an earlier process's audit recorded on the branch. */
   List<AuditCheck> recorded(Plan plan) {
-    Table table = RunContext.table(PinnedTables.onBranch(ctx.spark(), plan.branch()), ctx.tables.auditChecks());
+    Table table = RunContext.table(PinnedTables.onBranch(ctx.spark(), plan.branch()), ctx.pipeline.shared().auditChecks());
     return DriverReads.read(table, null, mine(plan), AuditRecords.CHECK.names(), false, Long.MAX_VALUE).stream()
         .map(IcebergFields::of).map(f -> new AuditCheck(f.string(AuditRecords.CHECK_NAME),
             f.string(AuditRecords.TARGET_TABLE), f.bool(AuditRecords.PASSED), f.string(AuditRecords.DETAIL)))

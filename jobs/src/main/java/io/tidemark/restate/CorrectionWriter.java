@@ -1,23 +1,24 @@
 package io.tidemark.restate;
 
 import io.tidemark.CrashPoints;
-import io.tidemark.config.Tables;
-import io.tidemark.core.CompanyChange;
+import io.tidemark.config.TableName;
+import io.tidemark.core.Aggregation;
+import io.tidemark.core.Change;
 import io.tidemark.core.CorrectionLog;
-import io.tidemark.core.CorrectionPlan;
-import io.tidemark.core.CorrectionRules.WindowKey;
 import io.tidemark.core.CorrectionSet;
-import io.tidemark.core.CorrectionSet.EventFix;
-import io.tidemark.core.CorrectionSet.WindowFix;
-import io.tidemark.core.Events;
 import io.tidemark.core.Fields;
 import io.tidemark.core.RestatementRecords;
 import io.tidemark.core.Schema;
+import io.tidemark.core.Shapes;
 import io.tidemark.core.Times;
-import io.tidemark.core.WindowCounts;
 import io.tidemark.lakehouse.tables.DriverReads;
 import io.tidemark.lakehouse.tables.DriverWrites;
 import io.tidemark.lakehouse.tables.IcebergFields;
+import io.tidemark.lakehouse.tables.KeyFilters;
+import io.tidemark.pipeline.Aggregate;
+import io.tidemark.pipeline.DimensionFeed;
+import io.tidemark.pipeline.FactFeed;
+import io.tidemark.pipeline.Pipeline;
 import io.tidemark.stream.Provenance;
 import io.tidemark.stream.Scd2Apply;
 import io.tidemark.stream.Scd2OnDriver;
@@ -37,14 +38,14 @@ import org.apache.iceberg.expressions.Expressions;
 
 /**
  * The write step: the planned corrections onto the branch, each table in one commit written on the driver (see
- * {@link DriverWrites}): the corrected windows and the repaired events as position deletes of the rows they
- * replace plus the new rows, the late company changes into the change log and the dimension rebuilt from it, then
- * one restatement-log row per correction. Several commits: a write cut short leaves the branch half written, which
- * is why the write stage starts from the plan's commit again.
+ * {@link DriverWrites}): each aggregate's corrected windows and each fact feed's repaired records as position deletes
+ * of the rows they replace plus the new rows, each dimension's late changes into its change log and the dimension
+ * rebuilt from it, then one restatement-log row per correction. Several commits: a write cut short leaves the branch
+ * half written, which is why the write stage starts from the plan's commit again.
  */
 final class CorrectionWriter {
   private final PinnedTables branch;
-  private final Tables tables;
+  private final Pipeline pipeline;
   private final String runId;
   private final String branchName;
   private final Map<String, String> provenance;
@@ -52,11 +53,11 @@ final class CorrectionWriter {
 
   /**
    * {@code branch}: the tables at the branch's head, to commit to; {@code crash}: where the crash tests may halt the
-   * write ({@code restate:after-counts}, between the counts and the dedup writes).
+   * write ({@code restate:after-counts}, after the windows' writes, before the records').
    */
-  CorrectionWriter(PinnedTables branch, Tables tables, String runId, String branchName, CrashPoints crash) {
+  CorrectionWriter(PinnedTables branch, Pipeline pipeline, String runId, String branchName, CrashPoints crash) {
     this.branch = branch;
-    this.tables = tables;
+    this.pipeline = pipeline;
     this.runId = runId;
     this.branchName = branchName;
     this.provenance = Provenance.ofRestatement(runId);
@@ -64,46 +65,53 @@ final class CorrectionWriter {
   }
 
   void write(CorrectionSet c) {
-    windows(c.windows());
+    for (Aggregate a : pipeline.aggregates()) {
+      windows(a, c.windowsOf(a.name()));
+    }
     crash.at("restate:after-counts");
-    // the events and the changes carry the values of the fields promoted into their feeds, in this order
-    CorrectionPlan.Promoted promoted = c.events().isEmpty() && c.changes().isEmpty() ? CorrectionPlan.Promoted.NONE
-        : PlannedCorrections.promoted(branch, tables);
-    events(c.events(), promoted);
-    changes(c.changes(), promoted);
-    log(c);
+    // the records and the changes carry the values of the fields promoted into their feeds, in the order the
+    // branch's raw archives declare them
+    Shapes shapes = PlannedCorrections.shapes(branch, pipeline);
+    for (FactFeed f : pipeline.facts()) {
+      records(f, shapes, c.recordsOf(f.name()));
+    }
+    for (DimensionFeed d : pipeline.dimensions()) {
+      changes(d, shapes, c.changesOf(d.name()));
+    }
+    log(c, shapes);
   }
 
-  private void windows(List<WindowFix> windows) {
+  private void windows(Aggregate a, List<CorrectionSet.WindowFix> windows) {
     if (windows.isEmpty()) {
       return;
     }
-    Table counts = branch.get(tables.eventCounts());
-    Set<WindowKey> keys = windows.stream().map(w -> new WindowKey(w.companyId(), w.wStart()))
-        .collect(Collectors.toSet());
-    Instant lo = windows.stream().map(WindowFix::wStart).min(Instant::compareTo).orElseThrow();
-    Instant hi = windows.stream().map(WindowFix::wStart).max(Instant::compareTo).orElseThrow();
-    String start = WindowCounts.W_START.name();
-    Expression filter = Expressions.and(Expressions.in(WindowCounts.COMPANY_ID.name(), windows.stream()
-        .map(WindowFix::companyId).distinct().toArray()), Expressions.and(Expressions.greaterThanOrEqual(start,
-        Times.micros(lo)), Expressions.lessThanOrEqual(start, Times.micros(hi))));
-    List<List<Object>> added = windows.stream().map(w -> List.<Object>of(w.companyId(), w.wStart(), w.newN()))
-        .distinct().toList();
-    replace(counts, filter, r -> keys.contains(new WindowKey(r.string(WindowCounts.COMPANY_ID),
-        r.instant(WindowCounts.W_START))), Schema.of(WindowCounts.COMPANY_ID, WindowCounts.W_START),
-        WindowCounts.SCHEMA, added);
+    Aggregation rule = a.rule();
+    Set<Aggregation.Key> keys = windows.stream().map(CorrectionSet.WindowFix::key).collect(Collectors.toSet());
+    Instant lo = windows.stream().map(CorrectionSet.WindowFix::start).min(Instant::compareTo).orElseThrow();
+    Instant hi = windows.stream().map(CorrectionSet.WindowFix::start).max(Instant::compareTo).orElseThrow();
+    String start = rule.windowStart().name();
+    Expression filter = Expressions.and(KeyFilters.of(rule.groupBy(), keys.stream().map(Aggregation.Key::group)
+        .toList()), Expressions.and(Expressions.greaterThanOrEqual(start, Times.micros(lo)),
+        Expressions.lessThanOrEqual(start, Times.micros(hi))));
+    List<List<Object>> added = windows.stream().map(w -> {
+      List<Object> row = new ArrayList<>(w.key().values());
+      row.addAll(w.fresh());
+      return row;
+    }).distinct().toList();
+    Schema read = new Schema(rule.groupBy()).plus(rule.windowStart());
+    replace(branch.get(a.table()), filter, r -> keys.contains(rule.keyOfOutput(r)), read, rule.schema(), added);
   }
 
-  private void events(List<EventFix> events, CorrectionPlan.Promoted promoted) {
-    if (events.isEmpty()) {
+  private void records(FactFeed f, Shapes shapes, List<CorrectionSet.RecordFix> records) {
+    if (records.isEmpty()) {
       return;
     }
-    Expression filter = Expressions.in(Events.EVENT_ID.name(), events.stream().map(EventFix::eventId).distinct()
-        .toArray());
-    // with the values of the fields promoted into the events (the promotion gave the events table their columns)
-    List<List<Object>> first = events.stream().map(EventFix::values).toList();
-    replace(branch.get(tables.events()), filter, r -> true, Schema.of(Events.EVENT_ID),
-        Events.FEED.columns().plus(promoted.events()), first);
+    // with the values of the fields promoted into the feed (the promotion gave the deduplicated table their columns)
+    Schema columns = shapes.fact(f.name()).columns();
+    Set<List<Object>> keys = records.stream().map(CorrectionSet.RecordFix::key).collect(Collectors.toSet());
+    replace(branch.get(f.dedupTable()), KeyFilters.of(f.schema().key(), keys),
+        r -> keys.contains(r.values(f.schema().key())), new Schema(f.schema().key()), columns,
+        records.stream().map(CorrectionSet.RecordFix::first).toList());
   }
 
   /** One commit: the rows {@code filter} and {@code removed} pick are deleted by position, {@code added} appended. */
@@ -122,13 +130,13 @@ final class CorrectionWriter {
     DriverWrites.replace(table, readAt, positions, files, fields, added, filter, provenance);
   }
 
-  private void changes(List<CompanyChange> changes, CorrectionPlan.Promoted promoted) {
+  private void changes(DimensionFeed d, Shapes shapes, List<Change> changes) {
     if (changes.isEmpty()) {
       return;
     }
     // the changes carry the promoted attributes' values (the plan's order is the raw archive's, the log's too);
     // the write starts from the plan's commit every time, so each commit is made once: no batch ids to check
-    new Scd2OnDriver(branch.get(tables.companyChanges()), branch.get(tables.companies()), promoted.companies())
+    new Scd2OnDriver(branch.get(d.changes()), branch.get(d.table()), shapes.dimension(d.name()))
         .apply(changes, new Scd2Apply.Commits() {
           @Override
           public void toLog(long n, Consumer<Map<String, String>> write) {
@@ -147,9 +155,9 @@ final class CorrectionWriter {
   }
 
   /** One restatement-log row per correction: what, where, old value, new value ({@link CorrectionLog}). */
-  private void log(CorrectionSet c) {
-    DriverWrites.append(branch.get(tables.restatementLog()), RestatementRecords.LOG, CorrectionLog.rows(c, runId,
-        branchName, new CorrectionLog.Targets(tables.eventCounts().toString(), tables.events().toString(),
-            tables.companies().toString()), Instant.now()), provenance);
+  private void log(CorrectionSet c, Shapes shapes) {
+    TableName log = pipeline.shared().restatementLog();
+    DriverWrites.append(branch.get(log), RestatementRecords.LOG, CorrectionLog.rows(c, runId, branchName, shapes,
+        pipeline.correctedTables(), Instant.now()), provenance);
   }
 }

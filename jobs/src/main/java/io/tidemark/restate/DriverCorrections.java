@@ -1,33 +1,34 @@
 package io.tidemark.restate;
 
 import io.tidemark.config.TableName;
-import io.tidemark.config.Tables;
-import io.tidemark.core.CompanyChange;
-import io.tidemark.core.CompanyChanges;
-import io.tidemark.core.CorrectionPlan;
+import io.tidemark.core.Aggregation;
+import io.tidemark.core.Change;
+import io.tidemark.core.Column;
 import io.tidemark.core.CorrectionRules;
-import io.tidemark.core.CorrectionRules.RawEvent;
-import io.tidemark.core.CorrectionRules.WindowKey;
 import io.tidemark.core.CorrectionSet;
-import io.tidemark.core.Event;
-import io.tidemark.core.Events;
+import io.tidemark.core.DimensionSchema;
+import io.tidemark.core.FeedSchema;
 import io.tidemark.core.Fields;
 import io.tidemark.core.Ingest;
+import io.tidemark.core.Occurrence;
 import io.tidemark.core.Schema;
 import io.tidemark.core.Times;
-import io.tidemark.core.WindowCounts;
-import io.tidemark.core.Windows;
 import io.tidemark.lakehouse.tables.DriverReads;
+import io.tidemark.lakehouse.tables.FeedDeclarations;
 import io.tidemark.lakehouse.tables.IcebergFields;
-import java.time.Duration;
+import io.tidemark.lakehouse.tables.KeyFilters;
+import io.tidemark.pipeline.Aggregate;
+import io.tidemark.pipeline.DimensionFeed;
+import io.tidemark.pipeline.FactFeed;
+import io.tidemark.pipeline.Pipeline;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -36,23 +37,19 @@ import org.apache.iceberg.expressions.Expressions;
 
 /**
  * The corrections worked out on the driver, from the tables read with Iceberg's readers, for the few rows a
- * restatement of a few late events reads. A read past the budget stops with {@link DriverReads.TooManyRows}: the plan
- * hands the work to {@link SparkCorrections} then.
+ * restatement of a few late records reads. A read past the budget stops with {@link DriverReads.TooManyRows}: the
+ * plan hands the work to {@link SparkCorrections} then.
  */
 final class DriverCorrections implements Corrections {
   private final PinnedTables at;
-  private final Tables tables;
-  private final Windows windows;
+  private final Pipeline pipeline;
   private final long budget;
-  private final CorrectionPlan.Promoted promoted;
 
   /** {@code at}: the tables as the plan reads them; {@code budget}: rows it may read before Spark takes over. */
-  DriverCorrections(PinnedTables at, Tables tables, Duration window, long budget) {
+  DriverCorrections(PinnedTables at, Pipeline pipeline, long budget) {
     this.at = at;
-    this.tables = tables;
-    this.windows = new Windows(window);
+    this.pipeline = pipeline;
     this.budget = budget;
-    this.promoted = PlannedCorrections.promoted(at, tables);
   }
 
   @Override
@@ -60,12 +57,12 @@ final class DriverCorrections implements Corrections {
     return new Reading(before, now).corrections();
   }
 
-  /** One plan's reads, counted against the budget; the raw events appended since the last run read once. */
+  /** One plan's reads, counted against the budget; the rows each raw archive got since the last run read once. */
   private final class Reading {
     private final Marks before;
     private final Marks now;
     private long left = budget;
-    private List<Fields> appendedEvents;
+    private final Map<TableName, List<Fields>> appended = new HashMap<>();
 
     Reading(Marks before, Marks now) {
       this.before = before;
@@ -74,15 +71,34 @@ final class DriverCorrections implements Corrections {
 
     CorrectionSet corrections() {
       // what the archives got since the last restatement is read whole: too much of it, and Spark takes over at once
-      long appended = appendedRows(tables.rawEvents(), before.rawEvents(), now.rawEvents())
-          + appendedRows(tables.rawCompanyChanges(), before.rawChanges(), now.rawChanges());
-      if (appended > budget) {
-        throw new DriverReads.TooManyRows(tables.rawEvents() + " and " + tables.rawCompanyChanges(), budget);
+      long rows = 0;
+      for (TableName raw : pipeline.rawTables()) {
+        rows += appendedRows(raw);
       }
-      return new CorrectionSet(counts(), dedup(), companyChanges());
+      if (rows > budget) {
+        throw new DriverReads.TooManyRows(String.join(" and ", pipeline.rawTables().stream().map(TableName::toString)
+            .toList()), budget);
+      }
+      List<CorrectionSet.WindowFix> windows = new ArrayList<>();
+      List<CorrectionSet.RecordFix> records = new ArrayList<>();
+      List<CorrectionSet.ChangeFix> changes = new ArrayList<>();
+      for (FactFeed f : pipeline.facts()) {
+        FeedSchema declared = FeedDeclarations.of(RunContext.table(at, f.raw().table()), f.schema());
+        for (Aggregate a : f.aggregates()) {
+          windows.addAll(windows(f, declared, a));
+        }
+        records.addAll(records(f, declared));
+      }
+      for (DimensionFeed d : pipeline.dimensions()) {
+        DimensionSchema declared = FeedDeclarations.of(RunContext.table(at, d.raw().table()), d.dimension());
+        changes(d, declared).forEach(c -> changes.add(new CorrectionSet.ChangeFix(d.name(), c)));
+      }
+      return new CorrectionSet(windows, records, changes);
     }
 
-    private long appendedRows(TableName raw, Optional<Long> from, Optional<Long> to) {
+    private long appendedRows(TableName raw) {
+      Optional<Long> from = before.snapshot(raw.toString());
+      Optional<Long> to = now.snapshot(raw.toString());
       return to.isEmpty() || from.equals(to) ? 0 : DriverReads.rowsAppended(at.get(raw), from.orElse(null), to.get());
     }
 
@@ -94,30 +110,28 @@ final class DriverCorrections implements Corrections {
       return rows;
     }
 
-    private List<Fields> appendedEvents() {
-      if (appendedEvents == null) {
-        appendedEvents = appended(tables.rawEvents(), before.rawEvents(), now.rawEvents(), Events.FEED.columns());
-      }
-      return appendedEvents;
-    }
-
-    /** The raw rows the archive got after {@code from}, up to {@code to}; all of them without a start. */
-    private List<Fields> appended(TableName raw, Optional<Long> from, Optional<Long> to, Schema columns) {
-      if (to.isEmpty() || from.equals(to)) {
-        return List.of();
-      }
-      if (from.isEmpty()) {
-        return read(raw, to.get(), Expressions.alwaysTrue(), columns);
-      }
-      List<Fields> rows = DriverReads.appended(at.get(raw), from.get(), to.get(), Expressions.alwaysTrue(),
-          columns.names(), left).stream().map(IcebergFields::of).toList();
-      left -= rows.size();
-      return rows;
+    /** The raw rows the archive got after the last run's snapshot, up to this run's; all of them without a start. */
+    private List<Fields> appended(TableName raw, Schema columns) {
+      return appended.computeIfAbsent(raw, t -> {
+        Optional<Long> from = before.snapshot(raw.toString());
+        Optional<Long> to = now.snapshot(raw.toString());
+        if (to.isEmpty() || from.equals(to)) {
+          return List.of();
+        }
+        if (from.isEmpty()) {
+          return read(raw, to.get(), Expressions.alwaysTrue(), columns);
+        }
+        List<Fields> rows = DriverReads.appended(at.get(raw), from.get(), to.get(), Expressions.alwaysTrue(),
+            columns.names(), left).stream().map(IcebergFields::of).toList();
+        left -= rows.size();
+        return rows;
+      });
     }
 
     /** Raw rows, as of this run's snapshot, with {@code time} in (after, upTo]; none without an upper bound. */
-    private List<Fields> between(TableName raw, Optional<Long> snapshot, String time, Optional<Instant> after,
-                                 Optional<Instant> upTo, Schema columns) {
+    private List<Fields> between(TableName raw, String time, Optional<Instant> after, Optional<Instant> upTo,
+                                 Schema columns) {
+      Optional<Long> snapshot = now.snapshot(raw.toString());
       if (snapshot.isEmpty() || upTo.isEmpty() || after.isPresent() && !upTo.get().isAfter(after.get())) {
         return List.of();
       }
@@ -128,119 +142,120 @@ final class DriverCorrections implements Corrections {
       return read(raw, snapshot.get(), range, columns);
     }
 
-    /** Finalized windows whose count differs from the raw archive's ({@link CorrectionRules#windowFixes}). */
-    List<CorrectionSet.WindowFix> counts() {
-      if (now.counts().isEmpty()) {
+    /** Finalized windows of an aggregate whose measures differ from the raw archive's. */
+    List<CorrectionSet.WindowFix> windows(FactFeed f, FeedSchema declared, Aggregate a) {
+      Optional<Instant> watermark = now.watermark(a.name());
+      if (watermark.isEmpty()) {
         return List.of();
       }
-      Instant w = now.counts().get();
-      String eventTs = Events.EVENT_TS.name();
-      Optional<Instant> afterWindows = before.counts().map(p -> p.minus(windows.size()));
-      List<Event> rows = new ArrayList<>(appendedEvents().stream().map(Event::of).toList());
-      between(tables.rawEvents(), now.rawEvents(), eventTs, afterWindows, now.counts(), Events.FEED.columns())
-          .forEach(r -> rows.add(Event.of(r)));
-      Set<WindowKey> candidates = CorrectionRules.finalWindows(rows, windows, w);
+      Aggregation rule = a.rule();
+      TableName raw = f.raw().table();
+      Column time = declared.eventTime();
+      Optional<Instant> afterWindows = before.watermark(a.name()).map(p -> p.minus(rule.windows().size()));
+      // every column of the feed once: the appended rows are read once for every aggregate, dedup and all
+      List<Fields> rows = new ArrayList<>(appended(raw, declared.columns()));
+      rows.addAll(between(raw, time.name(), afterWindows, watermark, declared.columns()));
+      Set<Aggregation.Key> candidates = CorrectionRules.finalWindows(rows, rule, time, watermark.get());
       if (candidates.isEmpty()) {
         return List.of();
       }
-      Instant lo = candidates.stream().map(WindowKey::start).min(Comparator.naturalOrder()).orElseThrow();
-      Instant hi = windows.end(candidates.stream().map(WindowKey::start).max(Comparator.naturalOrder()).orElseThrow());
-      Map<WindowKey, Long> fresh = new HashMap<>();
-      for (Fields r : read(tables.rawEvents(), now.rawEvents().get(), Expressions.and(
-          Expressions.greaterThanOrEqual(eventTs, Times.micros(lo)), Expressions.lessThan(eventTs, Times.micros(hi))),
-          Events.FEED.columns())) {
-        Event e = Event.of(r);
-        WindowKey k = new WindowKey(e.companyId(), windows.start(e.eventTs()));
-        if (candidates.contains(k)) {
-          fresh.merge(k, 1L, Long::sum);
-        }
-      }
-      Map<WindowKey, List<Long>> held = new HashMap<>();
-      Set<String> companies = new HashSet<>();
-      candidates.forEach(k -> companies.add(k.companyId()));
-      TableName counts = tables.eventCounts();
-      Long countsAt = at.snapshot(counts);
-      if (countsAt != null) {
-        String start = WindowCounts.W_START.name();
-        for (Fields r : read(counts, countsAt, Expressions.and(
-            Expressions.in(WindowCounts.COMPANY_ID.name(), companies.toArray()),
-            Expressions.and(Expressions.greaterThanOrEqual(start, Times.micros(lo)),
-                Expressions.lessThan(start, Times.micros(hi)))), WindowCounts.SCHEMA)) {
-          WindowKey k = new WindowKey(r.string(WindowCounts.COMPANY_ID), r.instant(WindowCounts.W_START));
+      Instant lo = candidates.stream().map(Aggregation.Key::start).min(Comparator.naturalOrder()).orElseThrow();
+      Instant hi = rule.windows().end(candidates.stream().map(Aggregation.Key::start).max(Comparator.naturalOrder())
+          .orElseThrow());
+      List<Fields> inRange = read(raw, now.snapshot(raw.toString()).get(), Expressions.and(
+          Expressions.greaterThanOrEqual(time.name(), Times.micros(lo)),
+          Expressions.lessThan(time.name(), Times.micros(hi))), declared.columns());
+      Map<Aggregation.Key, List<Object>> fresh = new LinkedHashMap<>(rule.compute(inRange, time));
+      fresh.keySet().retainAll(candidates);
+      Map<Aggregation.Key, List<List<Object>>> held = new HashMap<>();
+      Long heldAt = at.snapshot(a.table());
+      if (heldAt != null) {
+        String start = rule.windowStart().name();
+        Expression filter = Expressions.and(KeyFilters.of(rule.groupBy(), candidates.stream()
+            .map(Aggregation.Key::group).toList()), Expressions.and(Expressions.greaterThanOrEqual(start,
+            Times.micros(lo)), Expressions.lessThan(start, Times.micros(hi))));
+        for (Fields r : read(a.table(), heldAt, filter, rule.schema())) {
+          Aggregation.Key k = rule.keyOfOutput(r);
           if (candidates.contains(k)) {
-            held.computeIfAbsent(k, x -> new ArrayList<>()).add(r.bigint(WindowCounts.N));
+            held.computeIfAbsent(k, x -> new ArrayList<>()).add(rule.measuresOf(r));
           }
         }
       }
-      return CorrectionRules.windowFixes(fresh, held);
+      return CorrectionRules.windowFixes(a.name(), rule, fresh, held);
     }
 
-    /** Final event ids whose rows in the events table are not exactly their first occurrence. */
-    List<CorrectionSet.EventFix> dedup() {
-      if (now.dedup().isEmpty()) {
+    /** Final keys of a fact feed whose rows in the deduplicated table are not exactly their first occurrence. */
+    List<CorrectionSet.RecordFix> records(FactFeed f, FeedSchema declared) {
+      Optional<Instant> watermark = now.watermark(f.dedup().stream());
+      if (watermark.isEmpty()) {
         return List.of();
       }
-      Instant w = now.dedup().get();
-      String eventTs = Events.EVENT_TS.name();
-      List<Event> candidates = new ArrayList<>(appendedEvents().stream().map(Event::of).toList());
-      between(tables.rawEvents(), now.rawEvents(), eventTs, before.dedup(), now.dedup(), Events.FEED.columns())
-          .forEach(r -> candidates.add(Event.of(r)));
+      TableName raw = f.raw().table();
+      String time = declared.eventTime().name();
+      List<Fields> candidates = new ArrayList<>(appended(raw, declared.columns()));
+      candidates.addAll(between(raw, time, before.watermark(f.dedup().stream()), watermark, declared.columns()));
       if (candidates.isEmpty()) {
         return List.of();
       }
-      Instant min = candidates.stream().map(Event::eventTs).min(Comparator.naturalOrder()).orElseThrow();
-      Instant max = candidates.stream().map(Event::eventTs).max(Comparator.naturalOrder()).orElseThrow();
+      Instant min = candidates.stream().map(r -> r.instant(declared.eventTime())).min(Comparator.naturalOrder())
+          .orElseThrow();
+      Instant max = candidates.stream().map(r -> r.instant(declared.eventTime())).max(Comparator.naturalOrder())
+          .orElseThrow();
       Expression inRange = Expressions.and(
-          Expressions.greaterThanOrEqual(eventTs, Times.micros(min.minus(CorrectionRules.DUPLICATE_SPREAD))),
-          Expressions.lessThanOrEqual(eventTs, Times.micros(max.plus(CorrectionRules.DUPLICATE_SPREAD))));
-      Set<Integer> ids = new HashSet<>();
-      candidates.forEach(e -> ids.add(e.eventId()));
-      Expression ofIds = Expressions.and(inRange, Expressions.in(Events.EVENT_ID.name(), ids.toArray()));
-      Map<Integer, RawEvent> first = new TreeMap<>();
-      // the first occurrence carries the values of the fields promoted into the events, which its fix writes back
-      for (Fields r : read(tables.rawEvents(), now.rawEvents().get(), ofIds, Events.FEED.columns()
-          .plus(promoted.events()).plus(Ingest.BATCH_ID, Ingest.SOURCE_FILE, Ingest.INGEST_TS))) {
-        RawEvent e = RawEvent.of(r, promoted.events());
-        first.merge(e.event().eventId(), e, (a, b) -> CorrectionRules.FIRST_OCCURRENCE.compare(a, b) <= 0 ? a : b);
-      }
-      Map<Integer, List<Event>> held = new HashMap<>();
-      Long eventsAt = at.snapshot(tables.events());
-      if (eventsAt != null) {
-        for (Fields r : read(tables.events(), eventsAt, ofIds, Events.FEED.columns())) {
-          Event e = Event.of(r);
-          held.computeIfAbsent(e.eventId(), k -> new ArrayList<>()).add(e);
+          Expressions.greaterThanOrEqual(time, Times.micros(min.minus(CorrectionRules.DUPLICATE_SPREAD))),
+          Expressions.lessThanOrEqual(time, Times.micros(max.plus(CorrectionRules.DUPLICATE_SPREAD))));
+      Set<List<Object>> keys = new HashSet<>();
+      candidates.forEach(r -> keys.add(declared.keyOf(r)));
+      Expression ofKeys = Expressions.and(inRange, KeyFilters.of(declared.key(), keys));
+      Map<List<Object>, Occurrence> first = new TreeMap<>(io.tidemark.core.SqlOrder.valuesAscendingNullsFirst());
+      Comparator<Occurrence> order = Occurrence.firstFirst(f.schema());
+      // the first occurrence carries the values of the fields promoted into the feed, which its fix writes back
+      for (Fields r : read(raw, now.snapshot(raw.toString()).get(), ofKeys,
+          declared.columns().plus(Ingest.BATCH_ID, Ingest.SOURCE_FILE, Ingest.INGEST_TS))) {
+        Occurrence o = Occurrence.of(r, declared);
+        if (keys.contains(o.key(declared))) {
+          first.merge(o.key(declared), o, (a, b) -> order.compare(a, b) <= 0 ? a : b);
         }
       }
-      return CorrectionRules.eventFixes(first, held, w);
+      Map<List<Object>, List<List<Object>>> held = new HashMap<>();
+      Long heldAt = at.snapshot(f.dedupTable());
+      if (heldAt != null) {
+        for (Fields r : read(f.dedupTable(), heldAt, ofKeys, declared.columns())) {
+          List<Object> k = declared.keyOf(r);
+          if (keys.contains(k)) {
+            held.computeIfAbsent(k, x -> new ArrayList<>()).add(r.values(declared.columns().columns()));
+          }
+        }
+      }
+      return CorrectionRules.recordFixes(f.schema(), first, held, watermark.get());
     }
 
-    /** Final company changes in the raw archive that the SCD2 stream never applied (normalized). */
-    List<CompanyChange> companyChanges() {
-      if (now.scd2().isEmpty()) {
+    /** Final changes of a dimension in its raw archive that the SCD2 stream never applied (normalized). */
+    List<Change> changes(DimensionFeed d, DimensionSchema declared) {
+      Optional<Instant> watermark = now.watermark(d.stream());
+      if (watermark.isEmpty()) {
         return List.of();
       }
-      // a promoted attribute is part of a change: the log lacks a change that differs from a logged one only in it
-      List<io.tidemark.core.Column> more = promoted.changes();
-      Schema columns = CompanyChanges.FEED.columns().plus(more);
-      List<CompanyChange> candidates = new ArrayList<>();
-      appended(tables.rawCompanyChanges(), before.rawChanges(), now.rawChanges(), columns)
-          .forEach(r -> candidates.add(CompanyChange.of(r, more)));
-      between(tables.rawCompanyChanges(), now.rawChanges(), CompanyChanges.CHANGE_TS.name(), before.scd2(),
-          now.scd2(), columns).forEach(r -> candidates.add(CompanyChange.of(r, more)));
-      List<CompanyChange> late = CorrectionRules.lateChanges(candidates, now.scd2().get(), List.of());
+      TableName raw = d.raw().table();
+      Schema columns = declared.feed().columns();
+      List<Change> candidates = new ArrayList<>();
+      appended(raw, columns).forEach(r -> candidates.add(declared.change(r)));
+      between(raw, declared.changeTime().name(), before.watermark(d.stream()), watermark, columns)
+          .forEach(r -> candidates.add(declared.change(r)));
+      List<Change> late = CorrectionRules.lateChanges(candidates, watermark.get(), List.of());
       if (late.isEmpty()) {
         return List.of();
       }
-      TableName log = tables.companyChanges();
-      Long logAt = at.snapshot(log);
+      Long logAt = at.snapshot(d.changes());
       if (logAt == null) {
         return late;
       }
-      Object[] companies = late.stream().map(CompanyChange::companyId).filter(Objects::nonNull).distinct().toArray();
+      Set<List<Object>> keys = new HashSet<>();
+      late.forEach(c -> keys.add(c.key()));
       // as stored (the stream logs normalized changes)
-      List<CompanyChange> logged = read(log, logAt, Expressions.in(CompanyChanges.COMPANY_ID.name(), companies),
-          columns).stream().map(r -> CompanyChange.of(r, more)).toList();
-      return CorrectionRules.lateChanges(late, now.scd2().get(), logged);
+      List<Change> logged = read(d.changes(), logAt, KeyFilters.of(declared.key(), keys), declared.logged())
+          .stream().map(declared::change).filter(c -> keys.contains(c.key())).toList();
+      return CorrectionRules.lateChanges(late, watermark.get(), logged);
     }
   }
 }

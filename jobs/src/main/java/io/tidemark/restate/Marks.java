@@ -5,38 +5,47 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
- * How far the restatement got, kept in the properties of its merge commit: the raw archives'
- * snapshots it read, and the streams' watermarks it used. The next run reads only what came after.
+ * How far the restatement got, kept in the properties of its merge commit: the raw archives' snapshots it read (by
+ * table) and the streams' watermarks it used (by stream). The next run reads only what came after.
  */
-record Marks(Optional<Long> rawEvents, Optional<Long> rawChanges, Optional<Instant> counts, Optional<Instant> dedup,
-             Optional<Instant> scd2) {
+record Marks(Map<String, Long> snapshots, Map<String, Instant> watermarks) {
+  Marks {
+    snapshots = java.util.Collections.unmodifiableMap(new TreeMap<>(snapshots));
+    watermarks = java.util.Collections.unmodifiableMap(new TreeMap<>(watermarks));
+  }
+
   static Marks none() {
-    return new Marks(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+    return new Marks(Map.of(), Map.of());
+  }
+
+  Optional<Long> snapshot(String rawTable) {
+    return Optional.ofNullable(snapshots.get(rawTable));
+  }
+
+  Optional<Instant> watermark(String stream) {
+    return Optional.ofNullable(watermarks.get(stream));
   }
 
   static Marks of(Map<String, String> props) {
-    return new Marks(longOf(props.get(CommitKeys.RAW_EVENTS_SNAPSHOT)),
-        longOf(props.get(CommitKeys.RAW_CHANGES_SNAPSHOT)), instantOf(props.get(CommitKeys.COUNTS_WATERMARK)),
-        instantOf(props.get(CommitKeys.DEDUP_WATERMARK)), instantOf(props.get(CommitKeys.SCD2_WATERMARK)));
+    Map<String, Long> snapshots = new LinkedHashMap<>();
+    Map<String, Instant> watermarks = new LinkedHashMap<>();
+    props.forEach((k, v) -> {
+      if (k.startsWith(CommitKeys.MARK_SNAPSHOT)) {
+        snapshots.put(k.substring(CommitKeys.MARK_SNAPSHOT.length()), Long.parseLong(v));
+      } else if (k.startsWith(CommitKeys.MARK_WATERMARK)) {
+        watermarks.put(k.substring(CommitKeys.MARK_WATERMARK.length()), Instant.parse(v));
+      }
+    });
+    return new Marks(snapshots, watermarks);
   }
 
   Map<String, String> properties() {
     Map<String, String> m = new LinkedHashMap<>();
-    rawEvents.ifPresent(v -> m.put(CommitKeys.RAW_EVENTS_SNAPSHOT, v.toString()));
-    rawChanges.ifPresent(v -> m.put(CommitKeys.RAW_CHANGES_SNAPSHOT, v.toString()));
-    counts.ifPresent(v -> m.put(CommitKeys.COUNTS_WATERMARK, v.toString()));
-    dedup.ifPresent(v -> m.put(CommitKeys.DEDUP_WATERMARK, v.toString()));
-    scd2.ifPresent(v -> m.put(CommitKeys.SCD2_WATERMARK, v.toString()));
+    snapshots.forEach((t, v) -> m.put(CommitKeys.MARK_SNAPSHOT + t, v.toString()));
+    watermarks.forEach((s, v) -> m.put(CommitKeys.MARK_WATERMARK + s, v.toString()));
     return m;
-  }
-
-  private static Optional<Long> longOf(String s) {
-    return s == null ? Optional.empty() : Optional.of(Long.parseLong(s));
-  }
-
-  private static Optional<Instant> instantOf(String s) {
-    return s == null ? Optional.empty() : Optional.of(Instant.parse(s));
   }
 }

@@ -52,8 +52,8 @@ final class MergeRetry {
   }
 
   private String message(Plan plan, int checks) {
-    return "restatement " + ctx.runId() + ": " + plan.windows() + " window(s), " + plan.events() + " event(s), "
-        + plan.changes() + " company change(s) corrected; audit passed (" + checks + " checks)";
+    return "restatement " + ctx.runId() + ": " + plan.windows() + " window(s), " + plan.records() + " record(s), "
+        + plan.changes() + " dimension change(s) corrected; audit passed (" + checks + " checks)";
   }
 
   private Map<String, String> properties(Plan plan, int checks) {
@@ -61,12 +61,12 @@ final class MergeRetry {
     props.put(CommitKeys.RUN_ID, ctx.runId());
     props.put(CommitKeys.BRANCH, plan.branch());
     props.put(CommitKeys.WINDOWS_CORRECTED, Integer.toString(plan.windows()));
-    props.put(CommitKeys.EVENTS_CORRECTED, Long.toString(plan.events()));
+    props.put(CommitKeys.RECORDS_CORRECTED, Long.toString(plan.records()));
     props.put(CommitKeys.CHANGES_APPLIED, Long.toString(plan.changes()));
     props.put(CommitKeys.AUDIT, CommitKeys.PASSED);
     props.put(CommitKeys.AUDIT_CHECKS, Integer.toString(checks));
     props.put(CommitKeys.STAGE, Stage.MERGE.label());
-    props.put(CommitKeys.PIPELINE, ctx.tables.rawEvents().toString());
+    props.put(CommitKeys.PIPELINE, ctx.pipeline.identity());
     return props;
   }
 }

@@ -16,21 +16,21 @@ import java.util.Optional;
  * @param correctionsSnapshot the plan table's snapshot with the corrections; empty when there are none
  */
 record Plan(String runId, String branch, int attempt, String hash, String base, Optional<Long> correctionsSnapshot,
-            Marks previous, Marks now, int windows, long events, long changes) {
+            Marks previous, Marks now, int windows, long records, long changes) {
 
   boolean nothingToDo() {
-    return windows == 0 && events == 0 && changes == 0;
+    return windows == 0 && records == 0 && changes == 0;
   }
 
   Plan at(String markHash) {
-    return new Plan(runId, branch, attempt, markHash, base, correctionsSnapshot, previous, now, windows, events,
+    return new Plan(runId, branch, attempt, markHash, base, correctionsSnapshot, previous, now, windows, records,
         changes);
   }
 
   /** One line for people: what will be corrected. */
   String summary() {
     return nothingToDo() ? "nothing to restate"
-        : "planned: " + windows + " window(s), " + events + " event(s), " + changes + " company change(s)";
+        : "planned: " + windows + " window(s), " + records + " record(s), " + changes + " dimension change(s)";
   }
 
   Map<String, String> properties() {
@@ -42,7 +42,7 @@ record Plan(String runId, String branch, int attempt, String hash, String base, 
     m.put(CommitKeys.BASE, base);
     correctionsSnapshot.ifPresent(s -> m.put(CommitKeys.PLAN_SNAPSHOT, s.toString()));
     m.put(CommitKeys.WINDOWS_PLANNED, Integer.toString(windows));
-    m.put(CommitKeys.EVENTS_PLANNED, Long.toString(events));
+    m.put(CommitKeys.RECORDS_PLANNED, Long.toString(records));
     m.put(CommitKeys.CHANGES_PLANNED, Long.toString(changes));
     m.putAll(now.properties());
     previous.properties().forEach((k, v) -> m.put(CommitKeys.previous(k), v));
@@ -59,6 +59,6 @@ record Plan(String runId, String branch, int attempt, String hash, String base, 
     return new Plan(p.get(CommitKeys.RUN_ID), p.get(CommitKeys.BRANCH), Integer.parseInt(p.get(CommitKeys.ATTEMPT)),
         hash, p.get(CommitKeys.BASE), Optional.ofNullable(p.get(CommitKeys.PLAN_SNAPSHOT)).map(Long::parseLong),
         Marks.of(previous), Marks.of(p), Integer.parseInt(p.get(CommitKeys.WINDOWS_PLANNED)),
-        Long.parseLong(p.get(CommitKeys.EVENTS_PLANNED)), Long.parseLong(p.get(CommitKeys.CHANGES_PLANNED)));
+        Long.parseLong(p.get(CommitKeys.RECORDS_PLANNED)), Long.parseLong(p.get(CommitKeys.CHANGES_PLANNED)));
   }
 }

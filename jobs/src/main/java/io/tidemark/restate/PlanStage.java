@@ -4,18 +4,14 @@ import io.tidemark.config.TableName;
 import io.tidemark.core.CommitKeys;
 import io.tidemark.core.CorrectionSet;
 import io.tidemark.lakehouse.nessie.RefNames;
-import io.tidemark.lakehouse.tables.DriverReads;
-import io.tidemark.stream.Dedup;
 import io.tidemark.stream.Provenance;
-import io.tidemark.stream.Scd2Upsert;
-import io.tidemark.stream.StreamKind;
+import io.tidemark.pipeline.StreamDef;
 import io.tidemark.stream.StreamSpec;
-import io.tidemark.stream.WindowedCounts;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import org.projectnessie.model.Branch;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The plan: reads the marks (the streams' watermarks, then the raw archives' snapshots at the head of the staging
@@ -24,8 +20,6 @@ import org.slf4j.LoggerFactory;
  * records the corrections on it ({@link PlannedCorrections}) and the plan in its mark commit.
  */
 final class PlanStage {
-  private static final Logger LOG = LoggerFactory.getLogger(PlanStage.class);
-
   private final RunContext ctx;
 
   PlanStage(RunContext ctx) {
@@ -53,7 +47,7 @@ final class PlanStage {
    * pipeline's).
    */
   Marks previousMarks() {
-    String pipeline = ctx.tables.rawEvents().toString();
+    String pipeline = ctx.pipeline.identity();
     return ctx.refs.newestTagProperties(ctx.options.refPrefix() + RefNames.RESTATED,
             props -> pipeline.equals(props.getOrDefault(CommitKeys.PIPELINE, pipeline)))
         .map(Marks::of).orElse(Marks.none());
@@ -66,47 +60,51 @@ final class PlanStage {
    */
   Plan attempt(int attempt, Marks previous, boolean recordNothing) {
     // the watermarks before the commit of the staging branch: windows final by them are in the tables at that commit
-    Optional<Instant> counts = watermark(ctx.tables.eventCounts(), WindowedCounts.NAME);
-    Optional<Instant> dedup = watermark(ctx.tables.events(), Dedup.NAME);
-    Optional<Instant> scd2 = watermark(ctx.tables.companies(), Scd2Upsert.NAME);
+    Map<String, Instant> watermarks = new LinkedHashMap<>();
+    for (StreamDef stream : ctx.pipeline.streams()) {
+      if (stream.kind() != StreamDef.Kind.RAW) {
+        watermark(stream).ifPresent(w -> watermarks.put(stream.name(), w));
+      }
+    }
     String base = ctx.refs.branch(ctx.staging).getHash();
     PinnedTables atBase = PinnedTables.at(ctx.spark(), ctx.staging, base);
-    Marks now = new Marks(Optional.ofNullable(atBase.snapshot(ctx.tables.rawEvents())),
-        Optional.ofNullable(atBase.snapshot(ctx.tables.rawCompanyChanges())), counts, dedup, scd2);
+    Map<String, Long> snapshots = new LinkedHashMap<>();
+    for (TableName raw : ctx.pipeline.rawTables()) {
+      Long at = atBase.snapshot(raw);
+      if (at != null) {
+        snapshots.put(raw.toString(), at);
+      }
+    }
+    Marks now = new Marks(snapshots, watermarks);
     // nothing arrived and no watermark moved since the last restatement: nothing to read
     CorrectionSet c = now.equals(previous) ? CorrectionSet.empty() : corrections(atBase, previous, now);
     String name = ctx.ledger.branchName(attempt);
     Plan plan = new Plan(ctx.runId(), name, attempt, null, base, Optional.empty(), previous, now,
-        c.windows().size(), c.events().size(), c.changes().size());
+        c.windows().size(), c.records().size(), c.changes().size());
     if (c.isEmpty() && !recordNothing) {
       return plan;
     }
     ctx.refs.createBranch(name, Branch.of(ctx.staging, base));
     if (!c.isEmpty()) {
       PinnedTables onBranch = PinnedTables.onBranch(ctx.spark(), name);
-      long snapshot = PlannedCorrections.write(RunContext.table(onBranch, ctx.tables.restatementPlan()), ctx.runId(),
-          name, attempt, c, PlannedCorrections.promoted(atBase, ctx.tables), Provenance.ofRestatement(ctx.runId()));
+      long snapshot = PlannedCorrections.write(RunContext.table(onBranch, ctx.pipeline.shared().restatementPlan()),
+          ctx.runId(), name, attempt, c, PlannedCorrections.shapes(atBase, ctx.pipeline),
+          Provenance.ofRestatement(ctx.runId()));
       plan = new Plan(ctx.runId(), name, attempt, null, base, Optional.of(snapshot), previous, now,
-          c.windows().size(), c.events().size(), c.changes().size());
+          c.windows().size(), c.records().size(), c.changes().size());
     }
     plan = ctx.ledger.markPlan(plan);
     ctx.remember(plan, c);
     return plan;
   }
 
-  /** On the driver while the rows to read stay within the budget; past it, in Spark. */
   private CorrectionSet corrections(PinnedTables at, Marks previous, Marks now) {
-    try {
-      return new DriverCorrections(at, ctx.tables, ctx.config.countsWindow(), ctx.options.driverRows())
-          .between(previous, now);
-    } catch (DriverReads.TooManyRows e) {
-      LOG.info("{}: the plan works in Spark", e.getMessage());
-      return new SparkCorrections(ctx.spark(), ctx.tables, at, ctx.config.countsWindow()).between(previous, now);
-    }
+    return CorrectionEngines.between(ctx.spark(), ctx.pipeline, at, ctx.options.driverRows(), previous, now)
+        .corrections();
   }
 
   /** From the stream's checkpoint, else from the provenance of its newest commit. */
-  private Optional<Instant> watermark(TableName table, String stream) {
-    return Provenance.watermark(ctx.spark(), StreamSpec.of(StreamKind.named(stream), ctx.config).withTable(table));
+  private Optional<Instant> watermark(StreamDef stream) {
+    return Provenance.watermark(ctx.spark(), StreamSpec.of(stream, ctx.config));
   }
 }

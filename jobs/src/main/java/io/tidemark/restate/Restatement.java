@@ -74,7 +74,7 @@ public final class Restatement {
 
   /** What a run did. {@code merged} false with no corrections means there was nothing to restate. */
   public record Result(String runId, String branch, boolean merged, String tag, int attempts,
-                       List<WindowFix> windows, long events, long companyChanges, List<AuditCheck> checks,
+                       List<WindowFix> windows, long records, long changes, List<AuditCheck> checks,
                        String stagingHash, Map<String, String> marks) {
     static Result nothingToDo(Plan plan, String stagingHash) {
       return new Result(plan.runId(), plan.branch(), false, null, plan.attempt(), List.of(), 0, 0, List.of(),
@@ -82,17 +82,17 @@ public final class Restatement {
     }
 
     static Result auditFailed(Plan plan, CorrectionSet c, List<AuditCheck> checks, String stagingHash) {
-      return new Result(plan.runId(), plan.branch(), false, null, plan.attempt(), c.windows(), c.events().size(),
+      return new Result(plan.runId(), plan.branch(), false, null, plan.attempt(), c.windows(), c.records().size(),
           c.changes().size(), checks, stagingHash, plan.now().properties());
     }
 
     static Result merged(Plan plan, CorrectionSet c, List<AuditCheck> checks, String mergeHash, String tag) {
-      return new Result(plan.runId(), plan.branch(), true, tag, plan.attempt(), c.windows(), c.events().size(),
+      return new Result(plan.runId(), plan.branch(), true, tag, plan.attempt(), c.windows(), c.records().size(),
           c.changes().size(), checks, mergeHash, plan.now().properties());
     }
 
     public boolean nothingToDo() {
-      return windows.isEmpty() && events == 0 && companyChanges == 0;
+      return windows.isEmpty() && records == 0 && changes == 0;
     }
   }
 

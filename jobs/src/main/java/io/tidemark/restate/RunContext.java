@@ -4,7 +4,7 @@ import io.tidemark.CrashPoints;
 import io.tidemark.TidemarkException;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.config.TableName;
-import io.tidemark.config.Tables;
+import io.tidemark.pipeline.Pipeline;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.core.CorrectionSet;
 import io.tidemark.lakehouse.Lakehouse;
@@ -23,7 +23,7 @@ import org.apache.spark.sql.SparkSession;
 final class RunContext implements AutoCloseable {
   final Lakehouse lakehouse;
   final TidemarkConfig config;
-  final Tables tables;
+  final Pipeline pipeline;
   final Restatement.Options options;
   /** The branch a run is cut from and merged into: the staging branch, where every writer commits. */
   final String staging;
@@ -39,7 +39,7 @@ final class RunContext implements AutoCloseable {
   RunContext(Lakehouse lakehouse, Restatement.Options options, CrashPoints crash) {
     this.lakehouse = lakehouse;
     this.config = lakehouse.config();
-    this.tables = config.tables();
+    this.pipeline = config.pipeline();
     this.options = options;
     this.crash = crash;
     this.staging = config.nessieRef();
@@ -75,8 +75,8 @@ final class RunContext implements AutoCloseable {
     }
     return corrections.computeIfAbsent(plan.hash(), h -> {
       PinnedTables at = PinnedTables.at(spark(), plan.branch(), h);
-      return PlannedCorrections.read(table(at, tables.restatementPlan()), plan.correctionsSnapshot().get(), runId(),
-          plan.attempt(), PlannedCorrections.promoted(at, tables));
+      return PlannedCorrections.read(table(at, pipeline.shared().restatementPlan()), plan.correctionsSnapshot().get(),
+          runId(), plan.attempt(), PlannedCorrections.shapes(at, pipeline));
     });
   }
 

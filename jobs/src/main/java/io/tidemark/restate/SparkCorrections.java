@@ -6,23 +6,23 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.row_number;
 
 import io.tidemark.config.TableName;
-import io.tidemark.config.Tables;
-import io.tidemark.core.CompanyChange;
-import io.tidemark.core.CompanyChanges;
-import io.tidemark.core.CorrectionPlan;
+import io.tidemark.core.Aggregation;
 import io.tidemark.core.CorrectionRules;
 import io.tidemark.core.CorrectionSet;
-import io.tidemark.core.CorrectionSet.EventFix;
-import io.tidemark.core.CorrectionSet.WindowFix;
-import io.tidemark.core.Events;
+import io.tidemark.core.DimensionSchema;
 import io.tidemark.core.FeedSchema;
 import io.tidemark.core.Fields;
 import io.tidemark.core.Ingest;
-import io.tidemark.core.RestatementRecords;
-import io.tidemark.core.Schema;
-import io.tidemark.core.WindowCounts;
+import io.tidemark.core.Measure;
+import io.tidemark.core.Occurrence;
+import io.tidemark.lakehouse.spark.SparkAggregates;
 import io.tidemark.lakehouse.spark.SparkRows;
 import io.tidemark.lakehouse.spark.SparkWindows;
+import io.tidemark.lakehouse.tables.FeedDeclarations;
+import io.tidemark.pipeline.Aggregate;
+import io.tidemark.pipeline.DimensionFeed;
+import io.tidemark.pipeline.FactFeed;
+import io.tidemark.pipeline.Pipeline;
 import io.tidemark.stream.Scd2ChangeLog;
 import io.tidemark.stream.SparkScd2History;
 import java.sql.Timestamp;
@@ -42,31 +42,29 @@ import org.apache.spark.storage.StorageLevel;
 /**
  * The corrections worked out in Spark, for plans whose inputs are too many rows for the driver: candidates read from
  * the raw archives and the tables as the plan pinned them, joined and aggregated in Spark by the core's rules
- * ({@link CorrectionRules}: the window of an event and when it is final, the first occurrence, the changes the log
- * lacks, each tested equal to its plan here); only the corrections, few, come to the driver.
+ * ({@link CorrectionRules}: the window of a record and when it is final, the first occurrence, the changes the log
+ * lacks, each tested equal to its plan here); only the corrections, few, come to the driver, where the windows'
+ * measures are compared by the core's rule ({@link Aggregation#same}: floating sums within a relative 1e-9).
  */
 final class SparkCorrections implements Corrections {
-  private static final String OLD_N = RestatementRecords.OLD_N.name();
-  private static final String NEW_N = RestatementRecords.NEW_N.name();
-  private static final String OLD_ROWS = RestatementRecords.OLD_ROWS.name();
-  private static final String COMPANY = Events.COMPANY_ID.name();
-  private static final String EVENT_ID = Events.EVENT_ID.name();
-  private static final String EVENT_TS = Events.EVENT_TS.name();
-  private static final String W_START = WindowCounts.W_START.name();
+  /** How many rows the table holds for a key (a feed may have a column called old_rows). */
+  private static final io.tidemark.core.Column HELD = io.tidemark.core.Column.of("__old_rows",
+      io.tidemark.core.Type.BIGINT);
+  private static final String OLD_ROWS = HELD.name();
+  private static final String FRESH = "__fresh_";
+  /** The columns a plan adds (named apart from a feed's, which may be called rank). */
+  private static final String RANK = "__rank";
+  private static final String SAME_ROWS = "__same_rows";
+  private static final String OLD = "__old_";
 
   private final SparkSession spark;
-  private final Tables tables;
+  private final Pipeline pipeline;
   private final PinnedTables pinned;
-  private final Duration window;
-  /** The fields promoted into the feeds as the raw archives at the plan's commit declare them. */
-  private final CorrectionPlan.Promoted promoted;
 
-  SparkCorrections(SparkSession spark, Tables tables, PinnedTables pinned, Duration window) {
+  SparkCorrections(SparkSession spark, Pipeline pipeline, PinnedTables pinned) {
     this.spark = spark;
-    this.tables = tables;
+    this.pipeline = pipeline;
     this.pinned = pinned;
-    this.window = window;
-    this.promoted = PlannedCorrections.promoted(pinned, tables);
   }
 
   /** Worked out in Spark, collected: the corrections are few even when their inputs are many. */
@@ -74,21 +72,26 @@ final class SparkCorrections implements Corrections {
   public CorrectionSet between(Marks before, Marks now) {
     Work work = new Work(before, now);
     try {
-      List<WindowFix> windows = new ArrayList<>();
-      for (Row r : work.counts().collectAsList()) {
-        Fields f = SparkRows.fields(r);
-        windows.add(new WindowFix(f.string(WindowCounts.COMPANY_ID), f.instant(WindowCounts.W_START),
-            f.bigint(RestatementRecords.OLD_N), f.bigint(RestatementRecords.NEW_N)));
+      List<CorrectionSet.WindowFix> windows = new ArrayList<>();
+      List<CorrectionSet.RecordFix> records = new ArrayList<>();
+      List<CorrectionSet.ChangeFix> changes = new ArrayList<>();
+      for (FactFeed f : pipeline.facts()) {
+        FeedSchema declared = FeedDeclarations.of(RunContext.table(pinned, f.raw().table()), f.schema());
+        for (Aggregate a : f.aggregates()) {
+          windows.addAll(work.windows(f, declared, a));
+        }
+        for (Row r : work.records(f, declared).collectAsList()) {
+          Fields row = SparkRows.fields(r);
+          records.add(new CorrectionSet.RecordFix(f.name(), declared.keyOf(row),
+              row.values(declared.columns().columns()), row.bigint(HELD)));
+        }
       }
-      List<EventFix> events = new ArrayList<>();
-      for (Row r : work.dedup().collectAsList()) {
-        Fields f = SparkRows.fields(r);
-        events.add(new EventFix(f.integer(Events.EVENT_ID), f.string(Events.COMPANY_ID), f.number(Events.AMOUNT),
-            f.instant(Events.EVENT_TS), f.bigint(RestatementRecords.OLD_ROWS), f.values(promoted.events())));
+      for (DimensionFeed d : pipeline.dimensions()) {
+        DimensionSchema declared = FeedDeclarations.of(RunContext.table(pinned, d.raw().table()), d.dimension());
+        work.changes(d, declared).collectAsList().forEach(r -> changes.add(new CorrectionSet.ChangeFix(d.name(),
+            declared.change(SparkRows.fields(r)))));
       }
-      List<CompanyChange> changes = work.companyChanges().collectAsList().stream()
-          .map(r -> CompanyChange.of(SparkRows.fields(r), promoted.changes())).toList();
-      return new CorrectionSet(windows, events, changes);
+      return new CorrectionSet(windows, records, changes);
     } finally {
       work.cached.forEach(Dataset::unpersist);
     }
@@ -108,22 +111,27 @@ final class SparkCorrections implements Corrections {
     return SparkWindows.isFinal(start, window, watermark);
   }
 
-  /** The order that picks an event's first occurrence ({@link CorrectionRules#FIRST_OCCURRENCE}), in Spark. */
-  static WindowSpec firstOccurrence() {
-    return Window.partitionBy(EVENT_ID).orderBy(col(Ingest.BATCH_ID.name()), col(Ingest.SOURCE_FILE.name()),
-        col(Ingest.INGEST_TS.name()), col(COMPANY), col(Events.AMOUNT.name()), col(EVENT_TS));
+  /** The order that picks a key's first occurrence ({@link Occurrence#firstFirst}), in Spark. */
+  static WindowSpec firstOccurrence(FeedSchema feed) {
+    List<Column> order = new ArrayList<>(List.of(col(Ingest.BATCH_ID.name()), col(Ingest.SOURCE_FILE.name()),
+        col(Ingest.INGEST_TS.name())));
+    Occurrence.orderedBy(feed).forEach(c -> order.add(col(c.name())));
+    return Window.partitionBy(names(feed.key())).orderBy(order.toArray(new Column[0]));
   }
 
   /** The candidates' changes final under {@code watermark}, normalized, once each ({@link CorrectionRules#lateChanges}). */
-  static Dataset<Row> finalChanges(Dataset<Row> candidates, Instant watermark) {
-    return finalChanges(candidates, watermark, CompanyChanges.FEED);
+  static Dataset<Row> finalChanges(Dataset<Row> candidates, Instant watermark, DimensionSchema d) {
+    return SparkScd2History.normalize(candidates, d)
+        .where(col(d.changeTime().name()).leq(lit(Timestamp.from(watermark))))
+        .distinct();
   }
 
-  /** The same for the companies as declared at the plan's commit (a promoted attribute is part of a change). */
-  static Dataset<Row> finalChanges(Dataset<Row> candidates, Instant watermark, FeedSchema companies) {
-    return SparkScd2History.normalize(candidates, companies)
-        .where(col(CompanyChanges.CHANGE_TS.name()).leq(lit(Timestamp.from(watermark))))
-        .distinct();
+  private static Column[] names(List<io.tidemark.core.Column> columns) {
+    return columns.stream().map(c -> col(c.name())).toArray(Column[]::new);
+  }
+
+  private static String[] strings(List<io.tidemark.core.Column> columns) {
+    return columns.stream().map(io.tidemark.core.Column::name).toArray(String[]::new);
   }
 
   /** One plan's work between two marks; what it cached is dropped when the corrections are collected. */
@@ -142,8 +150,10 @@ final class SparkCorrections implements Corrections {
       return pinned.sql(t);
     }
 
-    /** The raw rows the archive got after {@code from}, up to {@code to}; all of them without a start. */
-    private Dataset<Row> appended(TableName raw, Optional<Long> from, Optional<Long> to) {
+    /** The raw rows the archive got after the last run's snapshot, up to this run's; all of them without a start. */
+    private Dataset<Row> appended(TableName raw) {
+      Optional<Long> from = before.snapshot(raw.toString());
+      Optional<Long> to = now.snapshot(raw.toString());
       if (to.isEmpty()) {
         return spark.table(at(raw)).limit(0);
       }
@@ -158,130 +168,168 @@ final class SparkCorrections implements Corrections {
       return spark.sql("SELECT * FROM " + at(raw) + " VERSION AS OF " + snapshot);
     }
 
-    /** Raw rows, as of this run's snapshot, with event time in (after, upTo]; none when there is no upper bound. */
-    private Dataset<Row> between(TableName raw, Optional<Long> snapshot, String timeColumn, Optional<Instant> after,
-                                 Optional<Instant> upTo) {
+    /** Raw rows, as of this run's snapshot, with {@code time} in (after, upTo]; none when there is no upper bound. */
+    private Dataset<Row> between(TableName raw, String time, Optional<Instant> after, Optional<Instant> upTo) {
+      Optional<Long> snapshot = now.snapshot(raw.toString());
       if (snapshot.isEmpty() || upTo.isEmpty()) {
         return spark.table(at(raw)).limit(0);
       }
-      Column c = col(timeColumn).leq(lit(Timestamp.from(upTo.get())));
+      Column c = col(time).leq(lit(Timestamp.from(upTo.get())));
       if (after.isPresent()) {
-        c = c.and(col(timeColumn).gt(lit(Timestamp.from(after.get()))));
+        c = c.and(col(time).gt(lit(Timestamp.from(after.get()))));
       }
       return asOf(raw, snapshot.get()).where(c);
     }
 
     /**
-     * Finalized windows whose count differs from the raw archive's: company, window start, the old count (null for a
-     * window the stream never wrote) and the new one. The stream's count is of every valid event line, repeats
-     * included, so that is what the raw archive is counted for.
+     * Finalized windows of an aggregate whose measures differ from the raw archive's: the candidates (windows of
+     * appended or newly final rows) recomputed from every raw row in them, joined with the rows the table holds for
+     * them; compared on the driver.
      */
-    Dataset<Row> counts() {
-      if (now.counts().isEmpty()) {
-        return emptyCounts();
+    List<CorrectionSet.WindowFix> windows(FactFeed f, FeedSchema declared, Aggregate a) {
+      Optional<Instant> watermark = now.watermark(a.name());
+      if (watermark.isEmpty()) {
+        return List.of();
       }
-      Instant w = now.counts().get();
-      Optional<Instant> afterWindows = before.counts().map(p -> p.minus(window));
-      Dataset<Row> candidates = appended(tables.rawEvents(), before.rawEvents(), now.rawEvents())
-          .select(COMPANY, EVENT_TS)
-          .union(between(tables.rawEvents(), now.rawEvents(), EVENT_TS, afterWindows, Optional.of(w))
-              .select(COMPANY, EVENT_TS))
-          .withColumn(W_START, windowStart(col(EVENT_TS), window))
-          .where(isFinal(col(W_START), window, w))
-          .select(COMPANY, W_START).distinct()
+      Aggregation rule = a.rule();
+      Duration size = rule.windows().size();
+      Instant w = watermark.get();
+      TableName raw = f.raw().table();
+      String time = declared.eventTime().name();
+      String start = rule.windowStart().name();
+      Column[] group = names(rule.groupBy());
+      List<Column> keyColumns = new ArrayList<>(List.of(group));
+      keyColumns.add(col(start));
+      String[] key = new String[rule.groupBy().size() + 1];
+      for (int i = 0; i < rule.groupBy().size(); i++) {
+        key[i] = rule.groupBy().get(i).name();
+      }
+      key[key.length - 1] = start;
+      Optional<Instant> afterWindows = before.watermark(a.name()).map(p -> p.minus(size));
+      List<Column> read = new ArrayList<>(List.of(group));
+      read.add(col(time));
+      Column noNullGroup = lit(true);
+      for (io.tidemark.core.Column g : rule.groupBy()) {
+        noNullGroup = noNullGroup.and(col(g.name()).isNotNull());
+      }
+      Dataset<Row> candidates = appended(raw).select(read.toArray(new Column[0]))
+          .union(between(raw, time, afterWindows, Optional.of(w)).select(read.toArray(new Column[0])))
+          .where(noNullGroup)
+          .withColumn(start, windowStart(col(time), size))
+          .where(isFinal(col(start), size, w))
+          .select(keyColumns.toArray(new Column[0])).distinct()
           .persist(StorageLevel.MEMORY_AND_DISK());
       cached.add(candidates);
-      Row range = candidates.agg(org.apache.spark.sql.functions.min(W_START),
-          org.apache.spark.sql.functions.max(W_START)).first();
+      Row range = candidates.agg(org.apache.spark.sql.functions.min(start), org.apache.spark.sql.functions.max(start))
+          .first();
       if (range.isNullAt(0)) {
-        candidates.unpersist();
-        return emptyCounts();
+        return List.of();
       }
-      Column inRange = col(EVENT_TS).geq(lit(range.getTimestamp(0)))
-          .and(col(EVENT_TS).lt(lit(new Timestamp(range.getTimestamp(1).getTime() + window.toMillis()))));
-      Dataset<Row> raw = asOf(tables.rawEvents(), now.rawEvents().get()).where(inRange)
-          .withColumn(W_START, windowStart(col(EVENT_TS), window))
-          .join(candidates, new String[] {COMPANY, W_START})
-          .groupBy(COMPANY, W_START).agg(count(lit(1)).as(NEW_N));
-      Dataset<Row> current = spark.table(at(tables.eventCounts()))
-          .join(candidates, new String[] {COMPANY, W_START})
-          .select(col(COMPANY), col(W_START), col(WindowCounts.N.name()).as(OLD_N));
-      return raw.join(current, new String[] {COMPANY, W_START}, "left")
-          .where(col(OLD_N).isNull().or(col(OLD_N).notEqual(col(NEW_N))))
-          .select(COMPANY, W_START, OLD_N, NEW_N);
-    }
-
-    private Dataset<Row> emptyCounts() {
-      return spark.createDataFrame(List.of(), SparkRows.struct(Schema.of(WindowCounts.COMPANY_ID,
-          WindowCounts.W_START, RestatementRecords.OLD_N, RestatementRecords.NEW_N)));
+      Column inRange = col(time).geq(lit(range.getTimestamp(0)))
+          .and(col(time).lt(lit(new Timestamp(range.getTimestamp(1).getTime() + size.toMillis()))));
+      Column[] measures = SparkAggregates.measures(rule);
+      List<Column> freshOut = new ArrayList<>(keyColumns);
+      rule.measures().forEach(m -> freshOut.add(col(m.name()).as(FRESH + m.name())));
+      Dataset<Row> fresh = asOf(raw, now.snapshot(raw.toString()).get()).where(inRange)
+          .withColumn(start, windowStart(col(time), size))
+          .join(candidates, key)
+          .groupBy(keyColumns.toArray(new Column[0]))
+          .agg(measures[0], java.util.Arrays.copyOfRange(measures, 1, measures.length))
+          .select(freshOut.toArray(new Column[0]));
+      List<Column> heldOut = new ArrayList<>(keyColumns);
+      rule.measures().forEach(m -> heldOut.add(col(m.name()).as(OLD + m.name())));
+      heldOut.add(lit(true).as("__held"));
+      Dataset<Row> held = spark.table(at(a.table())).join(candidates, key).select(heldOut.toArray(new Column[0]));
+      List<CorrectionSet.WindowFix> out = new ArrayList<>();
+      for (Row r : fresh.join(held, key, "left").collectAsList()) {
+        Fields row = SparkRows.fields(r);
+        Aggregation.Key k = rule.keyOfOutput(row);
+        List<Object> freshValues = new ArrayList<>();
+        List<Object> oldValues = new ArrayList<>();
+        for (Measure m : rule.measures()) {
+          freshValues.add(row.get(FRESH + m.name()));
+          oldValues.add(row.get(OLD + m.name()));
+        }
+        boolean wasHeld = Boolean.TRUE.equals(row.get("__held"));
+        if (!wasHeld) {
+          out.add(new CorrectionSet.WindowFix(a.name(), k.group(), k.start(), null, freshValues));
+        } else if (!rule.same(oldValues, freshValues)) {
+          out.add(new CorrectionSet.WindowFix(a.name(), k.group(), k.start(), oldValues, freshValues));
+        }
+      }
+      return out;
     }
 
     /**
-     * Final event ids whose rows in the dedup table are not exactly their first occurrence in the raw archive: the
-     * event of the first occurrence and how many rows the table holds for the id (0: the dedup dropped it as late;
-     * more than 1: repeats got through).
+     * Final keys of a fact feed whose rows in the deduplicated table are not exactly their first occurrence in the raw
+     * archive: the first occurrence (every column, promoted ones too) and how many rows the table holds for the key
+     * (0: the dedup dropped it as late; more than 1: repeats got through).
      */
-    Dataset<Row> dedup() {
-      if (now.dedup().isEmpty()) {
-        return emptyDedup();
+    Dataset<Row> records(FactFeed f, FeedSchema declared) {
+      Optional<Instant> watermark = now.watermark(f.dedup().stream());
+      List<io.tidemark.core.Column> out = new ArrayList<>(declared.columns().columns());
+      out.add(HELD);
+      if (watermark.isEmpty()) {
+        return empty(out);
       }
-      Instant w = now.dedup().get();
-      Dataset<Row> candidates = appended(tables.rawEvents(), before.rawEvents(), now.rawEvents())
-          .select(EVENT_ID, EVENT_TS)
-          .union(between(tables.rawEvents(), now.rawEvents(), EVENT_TS, before.dedup(), Optional.of(w))
-              .select(EVENT_ID, EVENT_TS))
+      Instant w = watermark.get();
+      TableName raw = f.raw().table();
+      String time = declared.eventTime().name();
+      List<Column> keyAndTime = new ArrayList<>(List.of(names(declared.key())));
+      keyAndTime.add(col(time));
+      Dataset<Row> candidates = appended(raw).select(keyAndTime.toArray(new Column[0]))
+          .union(between(raw, time, before.watermark(f.dedup().stream()), Optional.of(w))
+              .select(keyAndTime.toArray(new Column[0])))
           .persist(StorageLevel.MEMORY_AND_DISK());
       cached.add(candidates);
-      Row range = candidates.agg(org.apache.spark.sql.functions.min(EVENT_TS),
-          org.apache.spark.sql.functions.max(EVENT_TS)).first();
+      Row range = candidates.agg(org.apache.spark.sql.functions.min(time), org.apache.spark.sql.functions.max(time))
+          .first();
       if (range.isNullAt(0)) {
-        candidates.unpersist();
-        return emptyDedup();
+        return empty(out);
       }
-      Column inRange = col(EVENT_TS).geq(lit(Timestamp.from(range.getTimestamp(0).toInstant()
+      Column inRange = col(time).geq(lit(Timestamp.from(range.getTimestamp(0).toInstant()
               .minus(CorrectionRules.DUPLICATE_SPREAD))))
-          .and(col(EVENT_TS).leq(lit(Timestamp.from(range.getTimestamp(1).toInstant()
+          .and(col(time).leq(lit(Timestamp.from(range.getTimestamp(1).toInstant()
               .plus(CorrectionRules.DUPLICATE_SPREAD)))));
-      Dataset<Row> ids = candidates.select(EVENT_ID).distinct();
-      Dataset<Row> first = asOf(tables.rawEvents(), now.rawEvents().get()).where(inRange)
-          .join(ids, EVENT_ID)
-          .withColumn("rank", row_number().over(firstOccurrence()))
-          .where(col("rank").equalTo(1))
-          .where(col(EVENT_TS).leq(lit(Timestamp.from(w))))
-          .select(SparkRows.columns(Events.FEED.columns().plus(promoted.events())));
-      Dataset<Row> current = spark.table(at(tables.events())).where(inRange).join(ids, EVENT_ID);
-      Dataset<Row> held = current.groupBy(EVENT_ID).agg(count(lit(1)).as(OLD_ROWS));
+      String[] key = strings(declared.key());
+      Dataset<Row> keys = candidates.select(names(declared.key())).distinct();
+      Dataset<Row> first = asOf(raw, now.snapshot(raw.toString()).get()).where(inRange)
+          .join(keys, key)
+          .withColumn(RANK, row_number().over(firstOccurrence(f.schema())))
+          .where(col(RANK).equalTo(1))
+          .where(col(time).leq(lit(Timestamp.from(w))))
+          .select(SparkRows.columns(declared.columns()));
+      Dataset<Row> current = spark.table(at(f.dedupTable())).where(inRange).join(keys, key);
+      Dataset<Row> held = current.groupBy(names(declared.key())).agg(count(lit(1)).as(OLD_ROWS));
       Column alike = null;
-      // the events table's rows against the first occurrence in the static fields, as on the driver
-      for (String c : Events.FEED.columns().names()) {
-        Column eq = current.col(c).eqNullSafe(first.col(c));
+      // the table's rows against the first occurrence in the feed's columns as the file declares them, as on the driver
+      for (io.tidemark.core.Column c : f.schema().columns().columns()) {
+        Column eq = current.col(c.name()).eqNullSafe(first.col(c.name()));
         alike = alike == null ? eq : alike.and(eq);
       }
-      Dataset<Row> same = current.join(first, alike).groupBy(current.col(EVENT_ID))
-          .agg(count(lit(1)).as("same_rows"));
-      return first.join(held, new String[] {EVENT_ID}, "left").join(same, new String[] {EVENT_ID}, "left")
-          .na().fill(0L, new String[] {OLD_ROWS, "same_rows"})
-          .where(col(OLD_ROWS).notEqual(1).or(col("same_rows").notEqual(1)))
-          .select(SparkRows.columns(Events.FEED.columns().plus(promoted.events())
-              .plus(RestatementRecords.OLD_ROWS)));
+      Column[] currentKey = declared.key().stream().map(c -> current.col(c.name())).toArray(Column[]::new);
+      Dataset<Row> same = current.join(first, alike).groupBy(currentKey).agg(count(lit(1)).as(SAME_ROWS));
+      return first.join(held, key, "left").join(same, key, "left")
+          .na().fill(0L, new String[] {OLD_ROWS, SAME_ROWS})
+          .where(col(OLD_ROWS).notEqual(1).or(col(SAME_ROWS).notEqual(1)))
+          .select(SparkRows.columns(new io.tidemark.core.Schema(out)));
     }
 
-    private Dataset<Row> emptyDedup() {
-      return spark.createDataFrame(List.of(), SparkRows.struct(Events.FEED.columns().plus(promoted.events())
-          .plus(RestatementRecords.OLD_ROWS)));
+    private Dataset<Row> empty(List<io.tidemark.core.Column> columns) {
+      return spark.createDataFrame(List.of(), SparkRows.struct(new io.tidemark.core.Schema(columns)));
     }
 
-    /** Final company changes in the raw archive that the SCD2 stream never applied (normalized). */
-    Dataset<Row> companyChanges() {
-      if (now.scd2().isEmpty()) {
-        return SparkScd2History.normalize(spark.table(at(tables.rawCompanyChanges())).limit(0), promoted.companies());
+    /** Final changes of a dimension in its raw archive that the SCD2 stream never applied (normalized). */
+    Dataset<Row> changes(DimensionFeed d, DimensionSchema declared) {
+      Optional<Instant> watermark = now.watermark(d.stream());
+      TableName raw = d.raw().table();
+      if (watermark.isEmpty()) {
+        return SparkScd2History.normalize(spark.table(at(raw)).limit(0), declared);
       }
-      Instant w = now.scd2().get();
-      String changeTs = CompanyChanges.CHANGE_TS.name();
-      Dataset<Row> candidates = appended(tables.rawCompanyChanges(), before.rawChanges(), now.rawChanges())
-          .unionByName(between(tables.rawCompanyChanges(), now.rawChanges(), changeTs, before.scd2(),
-              Optional.of(w)));
-      return Scd2ChangeLog.unlogged(finalChanges(candidates, w, promoted.companies()), at(tables.companyChanges()));
+      Instant w = watermark.get();
+      Dataset<Row> candidates = appended(raw).unionByName(between(raw, declared.changeTime().name(),
+          before.watermark(d.stream()), Optional.of(w)));
+      return Scd2ChangeLog.unlogged(finalChanges(candidates, w, declared), at(d.changes()), declared);
     }
   }
 }

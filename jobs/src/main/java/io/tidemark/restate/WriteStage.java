@@ -17,7 +17,7 @@ final class WriteStage {
 
   StageResult run() {
     RunState s = ctx.ledger.read();
-    Optional<StageResult> skip = Skips.before(Stage.WRITE, s, ctx.runId());
+    Optional<StageResult> skip = Skips.before(Stage.WRITE, s, ctx.runId(), ctx.ledger::knownRuns);
     if (skip.isPresent()) {
       return skip.get();
     }
@@ -31,14 +31,14 @@ final class WriteStage {
       lines.add("an unfinished write was dropped: branch " + plan.branch() + " reset to the plan's commit");
     }
     apply(plan);
-    lines.add("written on branch " + plan.branch() + ": " + plan.windows() + " window(s), " + plan.events()
-        + " event(s), " + plan.changes() + " company change(s) corrected");
+    lines.add("written on branch " + plan.branch() + ": " + plan.windows() + " window(s), " + plan.records()
+        + " record(s), " + plan.changes() + " dimension change(s) corrected");
     return StageResult.done(Stage.WRITE, lines);
   }
 
   /** Writes the plan's corrections on its branch (at the plan's commit) and marks the write done. */
   void apply(Plan plan) {
-    new CorrectionWriter(PinnedTables.onBranch(ctx.spark(), plan.branch()), ctx.tables, ctx.runId(), plan.branch(),
+    new CorrectionWriter(PinnedTables.onBranch(ctx.spark(), plan.branch()), ctx.pipeline, ctx.runId(), plan.branch(),
         ctx.crash).write(ctx.corrections(plan));
     ctx.ledger.markWritten(plan);
   }

@@ -16,8 +16,8 @@ import java.util.Map;
  * nothing new (the trailing batch that moves the watermark on). {@code rowsWritten} and {@code snapshots} map each
  * table the batch committed to (its name) to the rows and the snapshot of that commit; {@code replayedTables} are the
  * tables whose commit of the batch an earlier attempt (that crashed) had made, which those then name. {@code lateRowsDropped} counts
- * in {@code lateUnit}s (a stateful operator drops what it holds: the counts drop a late partial count per window and
- * company). {@code rowsRescued}: a raw archive's rows that carried rescued data (null for the other streams). State and
+ * in {@code lateUnit}s (a stateful operator drops what it holds: an aggregate drops a late partial window per window
+ * and group). {@code rowsRescued}: a raw archive's rows that carried rescued data (null for the other streams). State and
  * watermarks are null for a stream without them. Times: {@code durationMs} the whole trigger,
  * {@code planningMs} Spark's planning, {@code commitMs} the Iceberg catalog commits, {@code workMs} the rest of the
  * batch's work (reading, computing, writing data files).

@@ -3,7 +3,6 @@ package io.tidemark.stream;
 import io.tidemark.CrashPoints;
 import io.tidemark.config.Durations;
 import io.tidemark.config.TableName;
-import io.tidemark.core.Events;
 import io.tidemark.core.FeedSchema;
 import io.tidemark.lakehouse.tables.TableCatalog;
 import java.time.Duration;
@@ -13,49 +12,38 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * One row per event_id: {@code dropDuplicatesWithinWatermark}, which remembers an id only for the watermark
- * delay, so its state stays bounded. A duplicate that comes after that horizon, or an event later than the
- * watermark, is not caught here; the restatement job repairs both from the raw archive.
+ * One row per key of a fact feed: {@code dropDuplicatesWithinWatermark}, which remembers a key only for the watermark
+ * delay, so its state stays bounded. A repeat that comes after that horizon, or a record later than the watermark, is
+ * not caught here; the restatement job repairs both from the raw archive.
  */
 public final class Dedup {
-  public static final String NAME = "dedup";
-
   /** How duplicates are found. */
   public enum Mode {
-    /** The production form: ids are forgotten once behind the watermark. */
+    /** The production form: keys are forgotten once behind the watermark. */
     WITHIN_WATERMARK,
-    /** Plain {@code dropDuplicates} without watermark: every id kept forever; for comparison in benchmarks. */
+    /** Plain {@code dropDuplicates} without watermark: every key kept forever; for comparison in benchmarks. */
     UNBOUNDED
   }
 
   private Dedup() {}
 
-  public static RunReport run(SparkSession spark, String source, TableName table, String checkpoint,
-                              Duration watermark, Mode mode) {
-    return run(spark, source, table, checkpoint, watermark, mode, CrashPoints.NONE);
-  }
-
-  public static RunReport run(SparkSession spark, String source, TableName table, String checkpoint,
-                              Duration watermark, Mode mode, CrashPoints crash) {
-    return run(spark, source, table, checkpoint, watermark, mode, crash, Events.FEED);
-  }
-
   /**
-   * The same for the events as declared when the run starts ({@code feed}: promoted fields too, which the rows carry
-   * into the table). The state is keyed on the event id alone, so a field promoted between two runs changes nothing
-   * in it: the same checkpoint goes on.
+   * One availableNow run of the stream {@code name} for the feed as declared when the run starts ({@code declared}:
+   * promoted fields too, which the rows carry into the table). The state is keyed on the feed's key alone, so a field
+   * promoted between two runs changes nothing in it: the same checkpoint goes on.
    */
-  public static RunReport run(SparkSession spark, String source, TableName table, String checkpoint,
-                              Duration watermark, Mode mode, CrashPoints crash, FeedSchema feed) {
-    Preflight.check(spark, source, TableCatalog.events(table, feed));
-    Dataset<Row> events = LineFormat.of(feed).valid(spark, source);
+  public static RunReport run(SparkSession spark, String name, String source, TableName table, String checkpoint,
+                              Duration watermark, Mode mode, CrashPoints crash, FeedSchema declared) {
+    Preflight.check(spark, source, TableCatalog.deduplicated(table, declared, watermark));
+    Dataset<Row> records = LineFormat.of(declared).valid(spark, source);
+    String[] key = declared.key().stream().map(io.tidemark.core.Column::name).toArray(String[]::new);
     Dataset<Row> unique = mode == Mode.WITHIN_WATERMARK
-        ? events.withWatermark(Events.FEED.eventTime().name(), Durations.spark(watermark))
-            .dropDuplicatesWithinWatermark(new String[] {Events.FEED.key().name()})
-        : events.dropDuplicates(new String[] {Events.FEED.key().name()});
-    BatchCommitter committer = new BatchCommitter(NAME, checkpoint, crash);
+        ? records.withWatermark(declared.eventTime().name(), Durations.spark(watermark))
+            .dropDuplicatesWithinWatermark(key)
+        : records.dropDuplicates(key);
+    BatchCommitter committer = new BatchCommitter(name, checkpoint, crash);
     TrailingBatch.restoreIfLost(spark, checkpoint);
-    return StreamRun.run(NAME, "event", StreamRun.availableNow(unique, checkpoint,
+    return StreamRun.run(name, "event", StreamRun.availableNow(unique, checkpoint,
         (batch, id) -> committer.append(id, Map.of(table, batch), BatchCommitter.Output.LARGE)), committer);
   }
 }

@@ -1,5 +1,9 @@
 package io.tidemark.stream;
 
+import io.tidemark.config.TableName;
+import io.tidemark.lakehouse.tables.IcebergTables;
+import io.tidemark.pipeline.Declarations;
+import io.tidemark.pipeline.PipelineException;
 import io.tidemark.bootstrap.Bootstrap;
 import io.tidemark.lakehouse.spark.SparkSessions;
 import io.tidemark.lakehouse.tables.TableDefinition;
@@ -35,6 +39,22 @@ final class Preflight {
     }
     if (!exists) {
       throw new StreamException("source " + source + " does not exist (nothing landed there yet?); check --source");
+    }
+  }
+
+  /**
+   * The table records what the pipeline file declares of it now ({@code parts}): a file changed since the table was
+   * made stops the stream in one line until bootstrap has promoted the change or said what it would take. A table not
+   * there is for {@link #requireTable} to name.
+   */
+  static void requireDeclared(SparkSession spark, TableName table, Map<String, String> parts) {
+    if (parts.isEmpty() || !spark.catalog().tableExists(table.toString())) {
+      return;
+    }
+    String stale = Declarations.stale(table, parts,
+        Declarations.recorded(IcebergTables.load(spark, table).properties()));
+    if (stale != null) {
+      throw new PipelineException(stale);
     }
   }
 

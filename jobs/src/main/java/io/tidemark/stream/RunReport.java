@@ -9,8 +9,8 @@ import java.util.Map;
 /**
  * What one availableNow run of a stream did, summed over the records of its micro-batches ({@link BatchRecord}, the
  * rows of the stream-batches table): lines read, rows the watermark dropped ({@code lateUnit} says what they are:
- * events for the dedup, partial counts per window and company for the counts, which aggregate before they drop,
- * changes for the SCD2 stream), duplicates dropped, rows written per table, the watermark at the end, state size,
+ * records for a dedup, partial windows per window and group for an aggregate, which aggregates before it
+ * drops, changes for an SCD2 stream), duplicates dropped, rows written per table, the watermark at the end, state size,
  * and where the time went (Spark's progress durations summed over the batches: addBatch is the work and the Iceberg
  * commits, the rest bookkeeping).
  */

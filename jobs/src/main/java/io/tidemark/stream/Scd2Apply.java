@@ -4,10 +4,10 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The SCD2 dimension's one job that runs on two engines: company changes applied to the change log and the
+ * An SCD2 dimension's one job that runs on two engines: its changes applied to the change log and the
  * dimension, so that the dimension equals the history rebuilt from the log ({@link io.tidemark.core.Scd2History}).
  * The changes the log lacks are appended to it (a change applied once stays once), then only the dimension's
- * difference ({@link io.tidemark.core.Scd2Difference}) is written, keyed on (company, valid from): a batch applied
+ * difference ({@link io.tidemark.core.Scd2Difference}) is written, keyed on (key, valid from): a batch applied
  * again finds nothing to do. {@link Scd2OnDriver} settles the few changes of a small stream batch or of a
  * restatement on the driver; {@link Scd2InSpark} a large batch in Spark. One contract test runs against both.
  *

@@ -2,8 +2,7 @@ package io.tidemark.stream;
 
 import static org.apache.spark.sql.functions.broadcast;
 
-import io.tidemark.core.CompanyChanges;
-import io.tidemark.core.FeedSchema;
+import io.tidemark.core.DimensionSchema;
 import io.tidemark.lakehouse.spark.SparkRows;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -11,7 +10,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 
 /**
- * The SCD2 dimension's change log: every company change applied to the dimension, once. The dimension's history is
+ * An SCD2 dimension's change log: every change applied to the dimension, once. The dimension's history is
  * rebuilt from it, so a change applied once is never applied again, whoever brings it (a replayed batch, the
  * restatement).
  */
@@ -19,10 +18,10 @@ public final class Scd2ChangeLog {
   private Scd2ChangeLog() {}
 
   /** The changes (normalized) that the log, given as a Spark SQL name, does not hold yet. */
-  public static Dataset<Row> unlogged(Dataset<Row> changes, String logSql) {
-    String company = CompanyChanges.COMPANY_ID.name();
-    Dataset<Row> keys = changes.select(company).distinct();
-    Dataset<Row> logged = changes.sparkSession().table(logSql).join(broadcast(keys), company);
+  public static Dataset<Row> unlogged(Dataset<Row> changes, String logSql, DimensionSchema d) {
+    String[] key = d.key().stream().map(io.tidemark.core.Column::name).toArray(String[]::new);
+    Dataset<Row> keys = changes.select(key[0], java.util.Arrays.copyOfRange(key, 1, key.length)).distinct();
+    Dataset<Row> logged = changes.sparkSession().table(logSql).join(broadcast(keys), key);
     return unlogged(changes, logged);
   }
 
@@ -32,8 +31,8 @@ public final class Scd2ChangeLog {
   }
 
   /**
-   * Equal in every column the changes have: the feed's as declared when the job runs, so a promoted field tells two
-   * changes apart as the name does (the log has the column from the promotion on).
+   * Equal in every column the changes have: the log's as declared when the job runs, so a promoted attribute tells
+   * two changes apart as any other (the log has the column from the promotion on).
    */
   private static Column sameChange(Dataset<Row> a, Dataset<Row> b) {
     Column same = null;
@@ -45,14 +44,9 @@ public final class Scd2ChangeLog {
   }
 
   /** Appends changes to the log, given as a Spark SQL name (a table, or a table on a branch). */
-  public static void append(Dataset<Row> rows, String logSql) {
-    append(rows, logSql, CompanyChanges.FEED);
-  }
-
-  /** The same for the companies as declared when the job runs (the log has their promoted fields). */
-  public static void append(Dataset<Row> rows, String logSql, FeedSchema companies) {
+  public static void append(Dataset<Row> rows, String logSql, DimensionSchema d) {
     try {
-      rows.select(SparkRows.columns(companies.columns())).writeTo(logSql).append();
+      rows.select(SparkRows.columns(d.logged())).writeTo(logSql).append();
     } catch (NoSuchTableException e) {
       throw new StreamException("table " + logSql + " disappeared while the stream ran");
     }

@@ -159,7 +159,7 @@ public final class StreamBatches {
         }
       }
     }
-    boolean raw = stream.kind() == StreamKind.RAW || stream.kind() == StreamKind.RAW_COMPANIES;
+    boolean raw = stream.kind() == io.tidemark.pipeline.StreamDef.Kind.RAW;
     String unit = run.lateUnit();
     List<BatchRecord> out = new ArrayList<>();
     for (long b = Math.max(from, retained); b <= to; b++) {

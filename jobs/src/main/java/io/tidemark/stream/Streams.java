@@ -1,5 +1,6 @@
 package io.tidemark.stream;
 
+import io.tidemark.pipeline.StreamDef;
 import io.tidemark.CrashPoints;
 import io.tidemark.config.TidemarkConfig;
 import java.util.ArrayList;
@@ -22,11 +23,11 @@ public final class Streams {
 
   /**
    * One availableNow run of each stream, at once (see {@link ConcurrentRuns}): they read the landing zone
-   * independently and write different tables; the two raw archives, which share the quarantine, run one after
-   * the other in one lane. Most of a small arrival's time in each stream is waiting (on jobs, the catalog, object
+   * independently and write different tables; the raw archives, which share the quarantine, run one after the other
+   * in one lane. Most of a small arrival's time in each stream is waiting (on jobs, the catalog, object
    * storage), so they overlap well on two cores. Each keeps its own checkpoint and exactly-once commits
    * (ExactlyOnceIT crashes one while the others run). A failing stream stops none of the others, so the raw
-   * archives keep what landed even when a later stream fails. A stream whose dataset has not landed yet is skipped.
+   * archives keep what landed even when a later stream fails. A stream whose feed has not landed yet is skipped.
    */
   public static List<RunReport> all(SparkSession spark, TidemarkConfig config) {
     return all(spark, config, true);
@@ -43,14 +44,24 @@ public final class Streams {
 
   /** The same, halting at {@code crash}'s points of the streams' batches. */
   public static List<RunReport> all(SparkSession spark, TidemarkConfig config, boolean record, CrashPoints crash) {
-    StreamBatches.Recorder recorder = record ? new StreamBatches.Recorder(spark, config.tables().streamBatches())
+    return all(spark, config, record, crash, r -> { });
+  }
+
+  /**
+   * The same, handing {@code ended} each run's report as the run ends (on its thread): when another run fails, what
+   * the runs that committed did is still said.
+   */
+  public static List<RunReport> all(SparkSession spark, TidemarkConfig config, boolean record, CrashPoints crash,
+                                    java.util.function.Consumer<RunReport> ended) {
+    StreamBatches.Recorder recorder = record ? new StreamBatches.Recorder(spark, config.pipeline().shared().streamBatches())
         : null;
     AtomicLong lastRunEnd = new AtomicLong(System.nanoTime());
     List<ConcurrentRuns.Run> runs = new ArrayList<>();
     Map<String, Boolean> landed = new HashMap<>();
     for (StreamSpec s : StreamSpec.all(config)) {
       if (landed.computeIfAbsent(s.source(), source -> landed(spark, source))) {
-        String lane = s.kind() == StreamKind.RAW || s.kind() == StreamKind.RAW_COMPANIES ? RawArchive.NAME : s.name();
+        // the raw archives share the quarantine: one lane
+        String lane = s.kind() == StreamDef.Kind.RAW ? "raw archives" : s.name();
         runs.add(new ConcurrentRuns.Run(lane, () -> {
           RunReport r = s.runUnrecorded(spark, crash);
           lastRunEnd.accumulateAndGet(System.nanoTime(), Math::max);
@@ -59,6 +70,7 @@ public final class Streams {
             recorder.add(s, r);
             r.durationsMs().put(StreamSpec.RECORD, (System.nanoTime() - t0) / 1_000_000);
           }
+          ended.accept(r);
           return r;
         }));
       }

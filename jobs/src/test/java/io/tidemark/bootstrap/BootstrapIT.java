@@ -3,16 +3,16 @@ package io.tidemark.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tidemark.config.Setting;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.tables.TableCatalog;
 import io.tidemark.lakehouse.tables.TableDefinition;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.NessieRest;
+import io.tidemark.testing.Seed;
+import io.tidemark.testing.SeedTables;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.TestStack;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -25,14 +25,14 @@ class BootstrapIT extends StackTest {
     List<String> before = nessie.log(stack.config().nessieRef());
     Bootstrap.Result again = Bootstrap.run(spark, stack.lakehouse().storage(), stack.config());
     assertThat(again.changedNothing()).as("second run: %s", again).isTrue();
-    assertThat(again.unchangedTables()).hasSize(stack.config().tables().all().size());
+    assertThat(again.unchangedTables()).hasSize(SeedTables.of(stack.config()).all().size());
     assertThat(nessie.log(stack.config().nessieRef())).as("Nessie commit log of the staging branch")
         .isEqualTo(before);
   }
 
   @Test
   void everyTableIsIcebergV2PartitionedAsDesigned() throws Exception {
-    for (TableDefinition d : TableCatalog.all(stack.config().tables())) {
+    for (TableDefinition d : TableCatalog.all(stack.config().pipeline())) {
       String ddl = spark.sql("SHOW CREATE TABLE " + d.name().sql()).first().getString(0);
       assertThat(ddl).as("%s", d.name()).contains("USING iceberg").contains("'format-version' = '2'");
       org.apache.iceberg.Table t = org.apache.iceberg.spark.Spark3Util.loadIcebergTable(spark, d.name().toString());
@@ -73,23 +73,23 @@ class BootstrapIT extends StackTest {
   void aMissingColumnIsAddedAWrongTypeIsRefused() {
     String ns = TestStack.unique("evolve");
     spark.sql("CREATE NAMESPACE `" + ns + "`");
-    spark.sql("CREATE TABLE `" + ns + "`.events (event_id INT, company_id STRING, amount DOUBLE) USING iceberg "
-        + "TBLPROPERTIES ('format-version'='2')");
-    spark.sql("CREATE TABLE `" + ns + "`.event_counts (company_id STRING, w_start STRING, n BIGINT) USING iceberg");
-    Map<Setting, String> names = new EnumMap<>(Setting.class);
-    names.put(Setting.TABLE_EVENTS, ns + ".events");
-    TidemarkConfig config = stack.config().with(names);
-    TableDefinition events = TableCatalog.events(config.tables().events());
-    assertThat(events.name()).isEqualTo(new TableName(ns, "events"));
+    spark.sql("CREATE TABLE `" + ns + "`.facts_events (event_id INT, company_id STRING, amount DOUBLE) USING "
+        + "iceberg TBLPROPERTIES ('format-version'='2')");
+    spark.sql("CREATE TABLE `" + ns + "`.facts_event_counts (company_id STRING, w_start STRING, n BIGINT) USING "
+        + "iceberg");
+    TidemarkConfig config = stack.config().scoped(ns, tmp);
+    TableDefinition events = TableCatalog.deduplicated(SeedTables.of(config).events(), Seed.EVENTS,
+        Seed.EVENTS_FEED.dedupWatermark());
+    assertThat(events.name()).isEqualTo(new TableName(ns, "facts_events"));
 
     assertThat(Bootstrap.reconcile(spark, events)).as("event_ts added, gc settings set").isTrue();
     assertThat(spark.table(events.name().sql()).columns()).contains("event_ts");
     assertThat(Bootstrap.reconcile(spark, events)).as("second reconcile").isFalse();
 
-    TableDefinition counts = TableCatalog.eventCounts(new TableName(ns, "event_counts"));
+    TableDefinition counts = TableCatalog.aggregate(SeedTables.of(config).eventCounts(), Seed.COUNTS_AGGREGATE);
     assertThatThrownBy(() -> Bootstrap.reconcile(spark, counts))
         .isInstanceOf(Bootstrap.SchemaMismatchException.class)
-        .hasMessage("table " + ns + ".event_counts: column w_start is STRING, expected TIMESTAMP; rename or drop "
-            + "the table, then run: tidemark bootstrap");
+        .hasMessage("table " + ns + ".facts_event_counts: column w_start is STRING, expected TIMESTAMP; rename or "
+            + "drop the table, then run: tidemark bootstrap");
   }
 }

@@ -12,6 +12,8 @@ import io.tidemark.core.CommitKeys;
 import io.tidemark.publish.Publisher;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.HeadlessChromium;
+import io.tidemark.testing.Seed;
+import io.tidemark.testing.SeedTables;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.TestStack;
 import java.io.IOException;
@@ -60,16 +62,16 @@ class DemoIT extends StackTest {
             "== 5. the tables on branch " + main, "== where to look")
         .contains("window [2026-01-01 00:00,00:05) c1 finalized: n=4",
             "late event 7 (c1 at 2026-01-01 00:03:00) dropped by the counts",
-            "dedup: 2 batch(es), 9 lines read, 8 row(s) into " + config.tables().events() + ", 1 duplicate(s) dropped",
-            "company dimension (SCD2) now:", "== 6. restatement",
+            "dedup: 2 batch(es), 9 lines read, 8 row(s) into " + SeedTables.of(config).events() + ", 1 duplicate(s) dropped",
+            "companies dimension (SCD2) now:", "== 6. restatement",
             "window 2026-01-01T00:00:00Z c1: n 4 -> 6", "window 2026-01-01T00:05:00Z c3: n (none) -> 1",
-            "PASS counts: DuckDB recount from the raw archive", "lateness for the windowed counts")
+            "PASS windowed-counts: DuckDB recount from the raw archive", "lateness for the windowed counts")
         .containsPattern("merged into " + ingest + " \\([0-9a-f]+\\), tagged restated-")
         .containsPattern("\\| c1\\s+\\| Acme Corp \\| gold\\s+\\| 01-01 00:30 \\| 01-01 00:45 \\| false")
         .contains("/events/arrival=0003/seed-counts.jsonl", "/companies/arrival=0004/seed-scd2.jsonl")
-        .containsPattern(config.tables().eventCounts().toString().replace(".", "\\.") + "\\s+\\d+ rows")
+        .containsPattern(SeedTables.of(config).eventCounts().toString().replace(".", "\\.") + "\\s+\\d+ rows")
         .contains("Nessie UI (branches, commits, tables): " + stack.endpoints().nessieUi(),
-            stack.endpoints().nessieUi() + "commits/" + main, "SHOW LOG " + main, "SHOW LOG " + ingest);
+            stack.endpoints().nessieUi() + "commits/" + main, "./tidemark log " + main, "./tidemark log " + ingest);
     assertThat(first.errLines()).as("nothing on stderr").isEmpty();
     assertMainOneStepBehindUntilEachPublish(first.out(), config, main, ingest);
     List<CommitMeta> publishes = assertOnePublishPerArrival(config, main, ingest);
@@ -97,8 +99,8 @@ class DemoIT extends StackTest {
    */
   private static void assertMainOneStepBehindUntilEachPublish(String out, TidemarkConfig config, String main,
                                                               String ingest) {
-    String seen = "(?:no arrival|arrival (\\d+)) \\(" + Pattern.quote(config.tables().events().toString())
-        + ": (\\d+) rows; " + Pattern.quote(config.tables().eventCounts().toString()) + ": (\\d+) counted\\)";
+    String seen = "(?:no arrival|arrival (\\d+)) \\(" + Pattern.quote(SeedTables.of(config).events().toString())
+        + ": (\\d+) rows; " + Pattern.quote(SeedTables.of(config).eventCounts().toString()) + ": (\\d+) counted\\)";
     Pattern behind = Pattern.compile(Pattern.quote(main + " is one step behind " + ingest + ": " + main + " shows ")
         + seen + ", " + Pattern.quote(ingest + " ") + seen);
     Pattern caughtUp = Pattern.compile(Pattern.quote(main + " caught up: it shows ") + seen + Pattern.quote(", as "
@@ -122,7 +124,7 @@ class DemoIT extends StackTest {
       String publish = story.get(3 * step + 1);
       if (step < 4) {
         assertThat(before.group(1)).as("main one arrival behind").isEqualTo(a == 1 ? null : String.valueOf(a - 1));
-        assertThat(publish).as("arrival %d's publish", a).startsWith("published arrival " + a + ", ");
+        assertThat(publish).as("arrival %d's publish", a).startsWith("published " + arrivalOfFeeds(a) + ", ");
       } else {
         assertThat(before.group(1)).as("the restatement adds no arrival").isEqualTo("4");
         assertThat(Long.parseLong(before.group(6))).as("late events the restatement counted, not yet on main")
@@ -140,7 +142,7 @@ class DemoIT extends StackTest {
    */
   private List<CommitMeta> assertOnePublishPerArrival(TidemarkConfig config, String main, String ingest)
       throws Exception {
-    String pipeline = config.tables().rawEvents().toString();
+    String pipeline = SeedTables.of(config).rawEvents().toString();
     try (NessieApiV2 api = NessieClientBuilder.createClientBuilderFromSystemSettings()
         .withUri(stack.endpoints().nessieApi()).build(NessieApiV2.class)) {
       List<String> staged = api.getCommitLog().refName(ingest).stream().map(e -> e.getCommitMeta().getHash())
@@ -158,11 +160,11 @@ class DemoIT extends StackTest {
           });
       List<CommitMeta> oldestFirst = new ArrayList<>(ours);
       java.util.Collections.reverse(oldestFirst);
-      assertThat(oldestFirst).extracting(m -> m.getProperties().get(CommitKeys.ARRIVALS))
+      assertThat(oldestFirst).extracting(m -> m.getProperties().get(CommitKeys.arrivalsOf("companies")))
           .as("one publish per arrival, then the restatement's").containsExactly("1", "2", "3", "4", null);
-      assertThat(oldestFirst.get(0).getMessage()).startsWith("publish arrival 1 from " + ingest + ": ");
+      assertThat(oldestFirst.get(0).getMessage()).startsWith("publish " + arrivalOfFeeds(1) + " from " + ingest + ": ");
       assertThat(oldestFirst.get(4).getProperties()).as("the restatement's publish")
-          .containsKey(CommitKeys.ROWS + config.tables().eventCounts());
+          .containsKey(CommitKeys.ROWS + SeedTables.of(config).eventCounts());
       return ours;
     }
   }
@@ -176,8 +178,8 @@ class DemoIT extends StackTest {
     try (HeadlessChromium chromium = HeadlessChromium.start(1400, 1000)) {
       chromium.open(ui + "commits/" + main);
       // the UI is a client-side app: the page has loaded long before the log is rendered
-      String log = waitForText(chromium, List.of("publish arrival 1 from " + ingest,
-          "publish arrival 4 from " + ingest, "publish corrections and maintenance from " + ingest));
+      String log = waitForText(chromium, List.of("publish " + arrivalOfFeeds(1) + " from " + ingest,
+          "publish " + arrivalOfFeeds(4) + " from " + ingest, "publish corrections and maintenance from " + ingest));
       assertThat(log).contains(Publisher.AUTHOR);
       for (CommitMeta m : publishes) {
         assertThat(log).as("the log shows commit %s", m.getHash()).contains(m.getHash().substring(0, 8));
@@ -223,8 +225,8 @@ class DemoIT extends StackTest {
     ObjectMapper json = new ObjectMapper();
     JsonNode spec = json.readTree(REPO.resolve("dags/tests/pipeline_tables.json").toFile());
     // a scoped pipeline's tables, in the order of the default ones: the default name is the name in the spec
-    List<TableName> defaults = TidemarkConfig.of(Map.of(), Map.of()).tables().all();
-    List<TableName> scoped = config.tables().all();
+    List<TableName> defaults = SeedTables.of(Seed.PIPELINE).all();
+    List<TableName> scoped = SeedTables.of(config).all();
     List<String> selects = new ArrayList<>();
     for (Iterator<String> it = spec.fieldNames(); it.hasNext(); ) {
       String table = it.next();
@@ -245,6 +247,14 @@ class DemoIT extends StackTest {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     Files.writeString(tmp, json.writeValueAsString(out));
     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /**
+   * How publish names seed arrival {@code n}: the arrival of each feed it carries (the seed's fourth holds company
+   * changes only).
+   */
+  private static String arrivalOfFeeds(int n) {
+    return n < 4 ? "events arrival " + n + ", companies arrival " + n : "companies arrival " + n;
   }
 
   private static String sha256(Path file) throws IOException {

@@ -122,16 +122,16 @@ class HelpTextTest {
 
   @Test
   void helpOfACommandAndASubcommandIsTheirs() {
-    assertThat(CommandLineTest.run(Map.of(), "help", "stream", "raw").out())
-        .isEqualTo(usage("stream", "raw")).startsWith("Usage: tidemark stream raw ");
+    assertThat(CommandLineTest.run(Map.of(), "help", "maintain", "compact").out())
+        .isEqualTo(usage("maintain", "compact")).startsWith("Usage: tidemark maintain compact ");
     assertThat(CommandLineTest.run(Map.of(), "help", "restate", "merge").out())
         .startsWith("Usage: tidemark restate merge ");
     assertThat(CommandLineTest.run(Map.of(), "help", "stream").out()).isEqualTo(usage("stream"));
     assertThat(CommandLineTest.run(Map.of(), "help").out()).isEqualTo(usage());
-    CommandLineTest.Run wrong = CommandLineTest.run(Map.of(), "help", "stream", "nope");
+    CommandLineTest.Run wrong = CommandLineTest.run(Map.of(), "help", "pipeline", "nope");
     assertThat(wrong.code()).isEqualTo(2);
-    assertThat(wrong.err().strip()).isEqualTo("tidemark: no command 'nope' in tidemark stream; its commands: "
-        + "windowed-counts, dedup, raw, scd2, all (see tidemark help --help)");
+    assertThat(wrong.err().strip()).isEqualTo("tidemark: no command 'nope' in tidemark pipeline; its commands: "
+        + "show, check (see tidemark help --help)");
   }
 
   private static String usage(String... path) {

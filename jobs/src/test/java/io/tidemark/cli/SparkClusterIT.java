@@ -3,7 +3,6 @@ package io.tidemark.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.Setting;
-import io.tidemark.config.Tables;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.storage.Storage;
 import io.tidemark.land.Arrival;
@@ -14,6 +13,8 @@ import io.tidemark.land.SeedScenarios;
 import io.tidemark.restate.Restatement;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.Pipeline;
+import io.tidemark.testing.Seed;
+import io.tidemark.testing.SeedTables;
 import io.tidemark.testing.SparkCluster;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.Steps;
@@ -112,10 +113,10 @@ class SparkClusterIT extends StackTest {
     Cli.Result demo = demoRun.result();
     assertThat(demo.exitCode()).as("%s", demo).isZero();
     assertThat(demo.out()).contains("window [2026-01-01 00:00,00:05) c1 finalized: n=4",
-        "window 2026-01-01T00:00:00Z c1: n 4 -> 6", "PASS counts: DuckDB recount from the raw archive")
+        "window 2026-01-01T00:00:00Z c1: n 4 -> 6", "PASS windowed-counts: DuckDB recount from the raw archive")
         .containsPattern("merged into " + config.stagingBranch() + " \\([0-9a-f]+\\), tagged restated-");
-    assertSameTables(config.tables(), ref.config().tables(), "the seed and its restatement");
-    assertThat(fx.countRows(config.tables().eventCounts())).as("restated on the cluster")
+    assertSameTables(SeedTables.of(config), SeedTables.of(ref.config()), "the seed and its restatement");
+    assertThat(fx.countRows(SeedTables.of(config).eventCounts())).as("restated on the cluster")
         .contains("c1|2026-01-01 00:00:00|6");
     assertThat(storage.list(warehouse, cpPrefix).stream().map(Storage.ObjectInfo::key))
         .as("checkpoints on S3").anyMatch(k -> k.startsWith(cpPrefix + "dedup/offsets/"))
@@ -130,7 +131,7 @@ class SparkClusterIT extends StackTest {
   void aRunThatLosesAWorkerAndItsDriverEqualsTheLocalRunOnceRunAgain() throws InterruptedException {
     Lander lander = new Lander(storage, config.landingBucket(), "");
     Arrival generated = new Arrival(SeedScenarios.ALL.arrivals().size() + 1,
-        new GeneratedScenario(SPEC).arrivals().get(0).files());
+        new GeneratedScenario(SPEC, Seed.PIPELINE).arrivals().get(0).files());
     lander.land(generated);
     ref.arrive(generated);
     long dedupBatch = batches(storage, warehouse, cpPrefix + "dedup/offsets/") + 1;
@@ -146,9 +147,10 @@ class SparkClusterIT extends StackTest {
     run.destroyForcibly().waitFor();
     Cli.Result rerun = cluster.run(env, "stream", "all");
     assertThat(rerun.exitCode()).as("the rerun after losing a worker and the driver: %s", rerun).isZero();
-    assertSameTables(config.tables(), ref.config().tables(), "after losing a worker and the driver mid-run");
+    assertSameTables(SeedTables.of(config), SeedTables.of(ref.config()),
+        "after losing a worker and the driver mid-run");
     assertThat(fx.strings("SELECT CAST(count(*) - count(DISTINCT event_id) AS STRING) FROM "
-        + config.tables().events().sql())).as("no duplicate").containsExactly("0");
+        + SeedTables.of(config).events().sql())).as("no duplicate").containsExactly("0");
   }
 
   /** Credentials: never on a command line of the driver, the executors, the master or the workers. */
@@ -213,7 +215,7 @@ class SparkClusterIT extends StackTest {
   }
 
   /** Table by table, naming the rows one side has more of than the other. */
-  private void assertSameTables(Tables actual, Tables expected, String when) {
+  private void assertSameTables(SeedTables actual, SeedTables expected, String when) {
     Map<String, List<String>> a = contents(actual);
     Map<String, List<String>> e = contents(expected);
     a.forEach((table, rows) -> {
@@ -228,7 +230,7 @@ class SparkClusterIT extends StackTest {
   }
 
   /** What the tables hold, but for ingest times, source buckets and run ids, which differ between pipelines. */
-  private Map<String, List<String>> contents(Tables t) {
+  private Map<String, List<String>> contents(SeedTables t) {
     Map<String, List<String>> out = new LinkedHashMap<>();
     out.put("raw", fx.strings("SELECT concat_ws('|', CAST(event_id AS STRING), company_id, CAST(amount AS STRING), "
         + "CAST(event_ts AS STRING), CAST(arrival AS STRING), CAST(batch_id AS STRING)) FROM " + t.rawEvents().sql()
@@ -242,8 +244,8 @@ class SparkClusterIT extends StackTest {
     out.put("companies", fx.historyRows(t.companies()));
     out.put("changes_applied", fx.strings("SELECT concat_ws('|', company_id, name, tier, CAST(change_ts AS STRING), "
         + "CAST(deleted AS STRING)) FROM " + t.companyChanges().sql() + " ORDER BY 1"));
-    out.put("restatement_log", fx.strings("SELECT concat_ws('|', correction, substring_index(target_table, '.', -1), key, old_value, "
-        + "new_value) FROM " + t.restatementLog().sql() + " ORDER BY 1"));
+    out.put("restatement_log", fx.strings("SELECT concat_ws('|', correction, substring_index(target_table, '.', -1), "
+        + "key, old_value, new_value) FROM " + t.restatementLog().sql() + " ORDER BY 1"));
     return out;
   }
 

@@ -64,9 +64,13 @@ class UsageErrorsTest {
 
   @Test
   void anUnknownCommandIsNamed() {
-    CommandLineTest.Run r = CommandLineTest.run(Map.of(), "stream", "nope");
-    assertThat(r.err()).isEqualTo("tidemark: unknown command 'nope' (see tidemark stream --help)\n");
+    CommandLineTest.Run r = CommandLineTest.run(Map.of(), "restate", "nope");
+    assertThat(r.err()).isEqualTo("tidemark: unknown command 'nope' (see tidemark restate --help)\n");
     assertThat(r.code()).isEqualTo(BAD_OPTION);
+    CommandLineTest.Run stream = CommandLineTest.run(Map.of(), "stream", "nope");
+    assertThat(stream.err()).isEqualTo("tidemark: no stream 'nope' in the pipeline seed (its streams: raw, dedup, "
+        + "windowed-counts, raw-companies, scd2, or all)\n");
+    assertThat(stream.code()).isEqualTo(BAD_OPTION);
     assertThat(CommandLineTest.run(Map.of(), "sql", "SELECT 1", "extra").err())
         .isEqualTo("tidemark: unexpected argument 'extra' (see tidemark sql --help)\n");
   }

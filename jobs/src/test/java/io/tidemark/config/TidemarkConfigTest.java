@@ -3,12 +3,21 @@ package io.tidemark.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tidemark.pipeline.PipelineException;
+import io.tidemark.pipeline.PipelineFile;
+import io.tidemark.testing.SeedTables;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class TidemarkConfigTest {
 
@@ -26,7 +35,8 @@ class TidemarkConfigTest {
     assertThat(c.checkpointRoot()).isEqualTo(c.home().resolve("checkpoints").toString());
     assertThat(c.sparkMaster()).isEqualTo("local[2]");
     assertThat(c.s3PathStyle()).isTrue();
-    assertThat(c.tables().eventCounts()).isEqualTo(new TableName("facts", "event_counts"));
+    assertThat(c.pipeline().name()).as("the seed's file by default").isEqualTo("seed");
+    assertThat(SeedTables.of(c).eventCounts()).isEqualTo(new TableName("facts", "event_counts"));
   }
 
   @Test
@@ -84,9 +94,9 @@ class TidemarkConfigTest {
       "TIDEMARK_LANDING_BUCKET|My_Bucket|TIDEMARK_LANDING_BUCKET (--landing-bucket): expected an S3 bucket name (3-63 of a-z 0-9 . -), got 'My_Bucket'",
       "TIDEMARK_SPARK_MASTER|lokal|TIDEMARK_SPARK_MASTER (--spark-master): expected local[N], local[*], spark://host:port, k8s://... or yarn, got 'lokal'",
       "TIDEMARK_NESSIE_REF|-bad|TIDEMARK_NESSIE_REF (--nessie-ref): expected a Nessie branch or tag name, got '-bad'",
-      "TIDEMARK_TABLE_EVENTS|facts.events; DROP TABLE x|TIDEMARK_TABLE_EVENTS (--table-events): table 'events; DROP TABLE x' is not a plain SQL identifier (letters, digits, _; not starting with a digit)",
-      "TIDEMARK_TABLE_EVENTS|events|TIDEMARK_TABLE_EVENTS (--table-events): expected namespace.table, got 'events'",
-      "TIDEMARK_TABLE_EVENTS|facts.ev-ents|TIDEMARK_TABLE_EVENTS (--table-events): table 'ev-ents' is not a plain SQL identifier (letters, digits, _; not starting with a digit)",
+      "TIDEMARK_SCOPE|it; DROP TABLE x|TIDEMARK_SCOPE (--scope): expected a namespace: a plain SQL identifier (letters, digits, _), got 'it; DROP TABLE x'",
+      "TIDEMARK_SCOPE|it.x|TIDEMARK_SCOPE (--scope): expected a namespace: a plain SQL identifier (letters, digits, _), got 'it.x'",
+      "TIDEMARK_SCOPE|it-x|TIDEMARK_SCOPE (--scope): expected a namespace: a plain SQL identifier (letters, digits, _), got 'it-x'",
       "TIDEMARK_SHUFFLE_PARTITIONS|0|TIDEMARK_SHUFFLE_PARTITIONS (--shuffle-partitions): expected a whole number from 1 to 10000, got '0'",
       "TIDEMARK_CHECKPOINT_ROOT|s3a://|TIDEMARK_CHECKPOINT_ROOT (--checkpoint-root): expected a local path or a URI such as s3a://bucket/path, got 's3a://'",
   })
@@ -119,5 +129,46 @@ class TidemarkConfigTest {
     TidemarkConfig c = TidemarkConfig.of(Map.of(), Map.of());
     assertThat(c.with(Map.of(Setting.NESSIE_REF, "dev")).nessieRef()).isEqualTo("dev");
     assertThatThrownBy(() -> c.with(Map.of(Setting.NESSIE_PORT, "x"))).isInstanceOf(ConfigException.class);
+  }
+
+  /** A table the pipeline file names that is not a plain namespace.table: one line naming the file, line and field. */
+  @ParameterizedTest
+  @ValueSource(strings = {"facts.events; DROP TABLE x", "events", "facts.ev-ents"})
+  void aBadTableNameInThePipelineFileNamesWhereItIs(String table, @TempDir Path dir) throws IOException {
+    String seed = seedText();
+    String dedup = "table: facts.events,";
+    assertThat(seed).contains(dedup);
+    Path file = dir.resolve("bad.yml");
+    Files.writeString(file, seed.replace(dedup, "table: \"" + table + "\","));
+    int line = seed.substring(0, seed.indexOf(dedup)).split("\n", -1).length;
+    assertThatThrownBy(() -> TidemarkConfig.of(Map.of("TIDEMARK_PIPELINE", file.toString()), Map.of()))
+        .isInstanceOf(PipelineException.class)
+        .hasMessageStartingWith(file + ":" + line + ": facts[events].dedup.table: ")
+        .hasMessageEndingWith(table.equals("events") ? "expected namespace.table, got 'events'"
+            : "is not a plain SQL identifier (letters, digits, _; not starting with a digit)")
+        .satisfies(e -> assertThat(e.getMessage()).as("one line").doesNotContain("\n"));
+  }
+
+  @Test
+  void thePipelineSettingNamesTheFileAndTheScopePutsEveryTableInOneNamespace(@TempDir Path dir)
+      throws IOException {
+    Path file = dir.resolve("mine.yml");
+    Files.writeString(file, seedText().replace("pipeline: seed", "pipeline: mine")
+        .replace("table: facts.event_counts", "table: facts.counts_per_company"));
+    TidemarkConfig c = TidemarkConfig.of(Map.of("TIDEMARK_PIPELINE", file.toString()), Map.of());
+    assertThat(c.pipeline().name()).isEqualTo("mine");
+    assertThat(SeedTables.of(c).eventCounts()).isEqualTo(TableName.parse("facts.counts_per_company"));
+    TidemarkConfig scoped = c.with(Map.of(Setting.SCOPE, "it_x"));
+    assertThat(scoped.pipeline().tables()).as("every table, the shared ones too").allMatch(t -> t.namespace()
+        .equals("it_x")).contains(TableName.parse("it_x.facts_counts_per_company"), TableName.parse("it_x.raw_rejected"));
+    assertThat(scoped.with(Map.of(Setting.SCOPE, "")).pipeline()).as("unset again").isEqualTo(c.pipeline());
+    assertThatThrownBy(() -> TidemarkConfig.of(Map.of("TIDEMARK_PIPELINE", dir.resolve("none.yml").toString()),
+        Map.of())).isInstanceOf(PipelineException.class).hasMessage(dir.resolve("none.yml") + ": no such file");
+  }
+
+  private static String seedText() throws IOException {
+    try (InputStream in = PipelineFile.class.getResourceAsStream(PipelineFile.SEED_RESOURCE)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
   }
 }

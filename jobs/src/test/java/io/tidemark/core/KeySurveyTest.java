@@ -1,5 +1,6 @@
 package io.tidemark.core;
 
+import io.tidemark.testing.Seed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -12,7 +13,7 @@ class KeySurveyTest {
 
   @Test
   void eachKeyWithTheArrivalItFirstCameInAndHowOften() {
-    KeySurvey s = new KeySurvey(Events.FEED);
+    KeySurvey s = new KeySurvey(Seed.EVENTS);
     s.add(3, "{\"region\":\"eu\"}");
     s.add(2, "{\"region\":\"us\",\"qty\":1}");
     s.add(5, "{\"region\":null}");
@@ -30,10 +31,10 @@ class KeySurveyTest {
 
   @Test
   void rowsCountedGroupedAreTheSameAsOneByOne() {
-    KeySurvey grouped = new KeySurvey(Events.FEED);
+    KeySurvey grouped = new KeySurvey(Seed.EVENTS);
     grouped.add(4, "{\"region\":\"eu\"}", 3);
     grouped.add(2, "{\"region\":7}", 2);
-    KeySurvey single = new KeySurvey(Events.FEED);
+    KeySurvey single = new KeySurvey(Seed.EVENTS);
     for (int i = 0; i < 3; i++) {
       single.add(4, "{\"region\":\"eu\"}");
     }
@@ -59,7 +60,7 @@ class KeySurveyTest {
   }
 
   private static Type suggested(String... values) {
-    KeySurvey s = new KeySurvey(Events.FEED);
+    KeySurvey s = new KeySurvey(Seed.EVENTS);
     for (String v : values) {
       s.add(1, "{\"k\":" + v + "}");
     }
@@ -68,7 +69,7 @@ class KeySurveyTest {
 
   @Test
   void typeDriftOfADeclaredFieldIsWidenedOnlyWhereIcebergAllowsIt() {
-    KeySurvey s = new KeySurvey(Events.FEED);
+    KeySurvey s = new KeySurvey(Seed.EVENTS);
     s.add(4, "{\"amount\":\"12.5x\"}");
     KeySurvey.Finding amount = only(s, "amount");
     assertThat(amount.drift()).isTrue();
@@ -76,7 +77,7 @@ class KeySurveyTest {
     assertThat(amount.promotable()).isFalse();
     assertThat(amount.describe()).contains("type drift", "not a number", "stay in the rescued data");
 
-    FeedSchema withQty = Events.FEED.with(Column.of("qty", Type.INT));
+    FeedSchema withQty = Seed.EVENTS.with(Column.of("qty", Type.INT));
     KeySurvey q = new KeySurvey(withQty);
     q.add(6, "{\"qty\":3000000000}");
     assertThat(only(q, "qty").suggested()).as("an INT widens to a BIGINT").isEqualTo(Type.BIGINT);
@@ -89,7 +90,7 @@ class KeySurveyTest {
 
   @Test
   void aKeyThatCannotNameAColumnStaysRescued() {
-    KeySurvey s = new KeySurvey(Events.FEED);
+    KeySurvey s = new KeySurvey(Seed.EVENTS);
     s.add(1, "{\"the region\":\"eu\"}");
     assertThat(only(s, "the region").promotable()).isFalse();
     assertThat(List.of(only(s, "the region").describe())).allMatch(d -> d.contains("not a column name"));

@@ -1,11 +1,12 @@
 package io.tidemark.core;
 
+import io.tidemark.testing.Seed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
 class RescuedTest {
-  private static final Rescued.Rule EVENTS = new Rescued.Rule(Events.FEED);
+  private static final Rescued.Rule EVENTS = new Rescued.Rule(Seed.EVENTS);
   /** The events' optional fields in order: company_id (bit 0), amount (bit 1). */
   private static final long AMOUNT_NULL = 0b10;
   private static final long BOTH_NULL = 0b11;
@@ -62,12 +63,12 @@ class RescuedTest {
   @Test
   void aFeedAsItsArchiveDeclaresIt() {
     Column region = Column.of("region", Type.STRING);
-    Schema archive = Events.FEED.columns().plus(Ingest.SCHEMA).plus(Rescued.DATA, region);
-    FeedSchema declared = Events.FEED.declaredBy(archive);
-    assertThat(declared.columns().columns()).endsWith(Events.EVENT_TS, region);
-    assertThat(declared.beyond(Events.FEED)).containsExactly(region);
-    assertThat(declared.optional()).containsExactly(Events.COMPANY_ID, Events.AMOUNT, region);
-    assertThat(Events.FEED.declaredBy(Events.FEED.columns().plus(Ingest.SCHEMA))).isEqualTo(Events.FEED);
+    Schema archive = Seed.EVENTS.columns().plus(Ingest.SCHEMA).plus(Rescued.DATA, region);
+    FeedSchema declared = Seed.EVENTS.declaredBy(archive);
+    assertThat(declared.columns().columns()).endsWith(Seed.EVENT_TS, region);
+    assertThat(declared.beyond(Seed.EVENTS)).containsExactly(region);
+    assertThat(declared.optional()).containsExactly(Seed.COMPANY_ID, Seed.AMOUNT, region);
+    assertThat(Seed.EVENTS.declaredBy(Seed.EVENTS.columns().plus(Ingest.SCHEMA))).isEqualTo(Seed.EVENTS);
     Column wide = Column.of("qty", Type.BIGINT);
     assertThat(declared.with(Column.of("qty", Type.INT)).with(wide).columns().column("qty")).isEqualTo(wide);
     assertThat(new Rescued.Rule(declared).of("{\"event_id\":1,\"event_ts\":\"2026-01-01T00:00:00Z\","

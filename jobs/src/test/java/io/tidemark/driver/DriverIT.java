@@ -7,6 +7,7 @@ import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.lakehouse.spark.RefQualifiedNames;
 import io.tidemark.testing.Cli;
+import io.tidemark.testing.SeedTables;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.Steps;
 import io.tidemark.testing.TestStack;
@@ -128,7 +129,7 @@ class DriverIT extends StackTest {
   }
 
   private static List<String> normalized(Cli.Result r, TidemarkConfig config) {
-    String name = config.tables().events().namespace();
+    String name = SeedTables.of(config).events().namespace();
     List<String> out = new ArrayList<>();
     for (String l : (r.out() + r.err()).split("\n")) {
       out.add("exit " + r.exitCode() + " " + l.replace(name, "NS").replace(config.landingBucket(), "BUCKET")
@@ -156,7 +157,7 @@ class DriverIT extends StackTest {
     assertThat(r5.out()).contains("spark.sql.shuffle.partitions,5");
     // the branch: the published one, then a command naming the staging branch reads that
     Cli.Result onStaging = Cli.run(driven, "--nessie-ref", b.stagingBranch(), "sql", "--format", "csv",
-        "SELECT count(*) FROM " + b.tables().events());
+        "SELECT count(*) FROM " + SeedTables.of(b).events());
     assertThat(onStaging.exitCode()).as(onStaging.toString()).isZero();
     // what a command sets or makes in its session is gone for the next
     succeeds(Cli.run(driven, "sql", "SET spark.sql.ansi.enabled=true"));
@@ -280,9 +281,9 @@ class DriverIT extends StackTest {
 
   private Dataset<Row> published(TidemarkConfig config, String table) {
     TableName t = switch (table) {
-      case "events" -> config.tables().events();
-      case "event_counts" -> config.tables().eventCounts();
-      default -> config.tables().companies();
+      case "events" -> SeedTables.of(config).events();
+      case "event_counts" -> SeedTables.of(config).eventCounts();
+      default -> SeedTables.of(config).companies();
     };
     String columns = switch (table) {
       case "events" -> "event_id, company_id, amount, event_ts";

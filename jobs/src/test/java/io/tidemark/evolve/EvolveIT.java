@@ -3,7 +3,6 @@ package io.tidemark.evolve;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tidemark.core.Feed;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;
@@ -52,7 +51,7 @@ class EvolveIT extends PipelineOnItsOwnBranches {
   @Order(1)
   void aNewKeyIsListedWithItsFirstArrivalAndASuggestedType() {
     lander.land(SeedScenarios.ALL.arrivals().get(0));
-    lander.land(new Arrival(2, List.of(LandingFile.of(Feed.EVENTS, "drift.jsonl", ARRIVAL_2))));
+    lander.land(new Arrival(2, List.of(LandingFile.of(SeedScenarios.EVENTS, "drift.jsonl", ARRIVAL_2))));
     succeeds(Cli.run(env, "stream", "all"));
     succeeds(Cli.run(env, "publish"));
     refs.tag(tag, main, nessie.hash(main));
@@ -99,7 +98,7 @@ class EvolveIT extends PipelineOnItsOwnBranches {
   @Test
   @Order(4)
   void theNextArrivalFillsTheColumnThroughTheSameCheckpointsAndPublishTakesItToMain() throws Exception {
-    lander.land(new Arrival(3, List.of(LandingFile.of(Feed.EVENTS, "drift.jsonl", ARRIVAL_3))));
+    lander.land(new Arrival(3, List.of(LandingFile.of(SeedScenarios.EVENTS, "drift.jsonl", ARRIVAL_3))));
     succeeds(Cli.run(env, "stream", "all"));
     assertThat(strings("SELECT concat_ws('|', CAST(event_id AS STRING), coalesce(region, 'NULL'), "
         + "coalesce(rescued_data, 'NULL')) FROM " + t.rawEvents().sqlAt(ingest) + " WHERE arrival = 3"))
@@ -132,12 +131,12 @@ class EvolveIT extends PipelineOnItsOwnBranches {
   @Test
   @Order(6)
   void anIntegerThatOutgrowsItsPromotedColumnIsRescuedThenWidenedInPlace() {
-    lander.land(new Arrival(4, List.of(LandingFile.of(Feed.EVENTS, "qty.jsonl",
+    lander.land(new Arrival(4, List.of(LandingFile.of(SeedScenarios.EVENTS, "qty.jsonl",
         "{\"event_id\":9006,\"company_id\":\"c1\",\"event_ts\":\"2026-01-01T00:40:00Z\",\"qty\":5}\n"))));
     succeeds(Cli.run(env, "stream", "all"));
     assertThat(succeeds(Cli.run(env, "evolve", "promote", "events", "qty")).out())
         .contains("promoted events.qty as INT: 1 archived row(s) and 1 event(s) backfilled");
-    lander.land(new Arrival(5, List.of(LandingFile.of(Feed.EVENTS, "qty.jsonl",
+    lander.land(new Arrival(5, List.of(LandingFile.of(SeedScenarios.EVENTS, "qty.jsonl",
         "{\"event_id\":9007,\"company_id\":\"c1\",\"event_ts\":\"2026-01-01T00:41:00Z\",\"qty\":3000000000}\n"))));
     succeeds(Cli.run(env, "stream", "all"));
     assertThat(strings("SELECT concat_ws('|', coalesce(CAST(qty AS STRING), 'NULL'), rescued_data) FROM "
@@ -167,7 +166,7 @@ class EvolveIT extends PipelineOnItsOwnBranches {
         {"late-spark", "9009", "af", "8", "0"}};
     int arrival = 6;
     for (String[] run : runs) {
-      lander.land(new Arrival(arrival++, List.of(LandingFile.of(Feed.EVENTS, run[0] + ".jsonl",
+      lander.land(new Arrival(arrival++, List.of(LandingFile.of(SeedScenarios.EVENTS, run[0] + ".jsonl",
           "{\"event_id\":" + run[1] + ",\"company_id\":\"c2\",\"amount\":4,\"event_ts\":\"2025-12-30T00:10:00Z\","
               + "\"region\":\"" + run[2] + "\",\"qty\":" + run[3] + "}\n"))));
       succeeds(Cli.run(env, "stream", "all"));
@@ -182,11 +181,12 @@ class EvolveIT extends PipelineOnItsOwnBranches {
       }
       Cli.Result r = succeeds(Cli.run(env, "restate", "--run-id", run[0], "--ref-prefix", prefix, "--driver-rows",
           run[4]));
-      assertThat(r.out()).contains("1 event_id(s) corrected")
-          .contains("1 corrected event_id(s) hold their first occurrence and its region, qty");
-      assertThat(strings("SELECT promoted FROM " + t.restatementPlan().sqlAt(prefix + "restated-" + run[0])
-          + " WHERE kind = 'event' AND run_id = '" + run[0] + "'")).as("the plan carries the values")
-          .containsExactly("{\"region\":\"" + run[2] + "\",\"qty\":\"" + run[3] + "\"}");
+      assertThat(r.out()).contains("1 record key(s) corrected")
+          .contains("1 corrected key(s) hold their first occurrence and its region, qty");
+      assertThat(strings("SELECT concat_ws('|', get_json_object(key, '$.event_id'), get_json_object(new_value, "
+          + "'$.region'), get_json_object(new_value, '$.qty')) FROM " + t.restatementPlan().sqlAt(prefix + "restated-"
+          + run[0]) + " WHERE kind = 'record' AND run_id = '" + run[0] + "'")).as("the plan carries the values")
+          .containsExactly(expected);
       succeeds(Cli.run(env, "publish"));
       assertThat(strings("SELECT concat_ws('|', CAST(event_id AS STRING), region, CAST(qty AS STRING)) FROM "
           + t.events().sqlAt(main) + " WHERE event_id = " + run[1])).as("main's event as it arrived")
@@ -201,8 +201,8 @@ class EvolveIT extends PipelineOnItsOwnBranches {
    */
   private void auditFailsOnAPromotedValueItsRunDidNotWrite(String runId, String eventId, String region,
                                                            String driverRows) {
-    String[] run = {"--run-id", runId, "--ref-prefix", prefix, "--driver-rows", driverRows};
-    succeeds(Cli.run(env, concat(new String[] {"restate", "plan"}, run)));
+    String[] run = {"--run-id", runId, "--ref-prefix", prefix};
+    succeeds(Cli.run(env, concat(new String[] {"restate", "plan", "--driver-rows", driverRows}, run)));
     succeeds(Cli.run(env, concat(new String[] {"restate", "write"}, run)));
     String branch = prefix + "restate-" + runId;
     Map<String, String> onBranch = new HashMap<>(env);

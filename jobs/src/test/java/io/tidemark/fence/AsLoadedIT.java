@@ -3,10 +3,9 @@ package io.tidemark.fence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.TableName;
-import io.tidemark.core.Event;
-import io.tidemark.core.Events;
 import io.tidemark.lakehouse.tables.DriverWrites;
 import io.tidemark.lakehouse.tables.IcebergTables;
+import io.tidemark.testing.Seed;
 import io.tidemark.testing.StackTest;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,11 +26,12 @@ class AsLoadedIT extends StackTest {
   void anAppendFromAStaleLoadKeepsTheOtherWritersCommit() {
     TableName name = fx.events("as_loaded");
     Table early = AsLoaded.of(IcebergTables.load(spark, name));
-    DriverWrites.Appender late = new DriverWrites.Appender(early, Events.FEED.columns());
+    DriverWrites.Appender late = new DriverWrites.Appender(early, Seed.EVENTS.columns());
     late.add(List.of(event(1)));
 
     // another writer, from a load of its own, commits first
-    DriverWrites.append(IcebergTables.load(spark, name), Events.FEED.columns(), List.of(event(2)), Map.of("by", "other"));
+    DriverWrites.append(IcebergTables.load(spark, name), Seed.EVENTS.columns(), List.of(event(2)),
+        Map.of("by", "other"));
     late.commit(Map.of("by", "as-loaded"));
 
     assertThat(fx.eventRows(name)).hasSize(2).anyMatch(r -> r.startsWith("1|")).anyMatch(r -> r.startsWith("2|"));
@@ -43,7 +43,7 @@ class AsLoadedIT extends StackTest {
 
     // a table just loaded: the commit needs no retry, and its metadata is what the catalog then holds
     Table fresh = AsLoaded.of(IcebergTables.load(spark, name));
-    DriverWrites.append(fresh, Events.FEED.columns(), List.of(event(3)), Map.of("by", "fresh"));
+    DriverWrites.append(fresh, Seed.EVENTS.columns(), List.of(event(3)), Map.of("by", "fresh"));
     Table reloaded = IcebergTables.load(spark, name);
     assertThat(reloaded.currentSnapshot().summary()).containsEntry("by", "fresh");
     assertThat(SnapshotUtil.currentAncestorIds(reloaded)).hasSize(3);
@@ -51,6 +51,6 @@ class AsLoadedIT extends StackTest {
   }
 
   private static List<Object> event(int id) {
-    return new Event(id, "c" + id, 1.5, Instant.parse("2026-01-01T00:00:00Z")).values();
+    return Seed.event(id, "c" + id, 1.5, Instant.parse("2026-01-01T00:00:00Z"));
   }
 }

@@ -3,7 +3,6 @@ package io.tidemark.lakehouse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.TableName;
-import io.tidemark.core.Feed;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.Landing;
@@ -23,7 +22,7 @@ class CommitLogIT extends StackTest {
     TableName table = fx.events("events");
     Map<String, String> env = new HashMap<>(stack.env());
     env.put("TIDEMARK_RUN_CONTEXT", "airflow tidemark_arrivals/manual__test");
-    Cli.Result r = Cli.run(env, "stream", "dedup", "--source", landing.source(Feed.EVENTS), "--table",
+    Cli.Result r = Cli.run(env, "stream", "dedup", "--source", landing.source(SeedScenarios.EVENTS), "--table",
         table.toString(), "--checkpoint", tmp.resolve("cp").toString());
     assertThat(r.exitCode()).as(r.toString()).isZero();
 
@@ -39,7 +38,7 @@ class CommitLogIT extends StackTest {
     // the next run's batch: the first run ended with a no-data batch, so the query's batch ids and the file source's
     // log numbers part from here on; the commit still names the arrival it read
     landing.land(SeedScenarios.DEDUP.arrivals().get(1));
-    r = Cli.run(env, "stream", "dedup", "--source", landing.source(Feed.EVENTS), "--table", table.toString(),
+    r = Cli.run(env, "stream", "dedup", "--source", landing.source(SeedScenarios.EVENTS), "--table", table.toString(),
         "--checkpoint", tmp.resolve("cp").toString());
     assertThat(r.exitCode()).as(r.toString()).isZero();
     NessieRest.Commit second = stack.nessie().commits(stack.config().nessieRef()).stream()

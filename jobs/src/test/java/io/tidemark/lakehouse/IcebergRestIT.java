@@ -1,11 +1,12 @@
 package io.tidemark.lakehouse;
 
+import io.tidemark.testing.SeedTables;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tidemark.config.TableName;
-import io.tidemark.core.Feed;
+import io.tidemark.land.SeedScenarios;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.LandingFile;
 import io.tidemark.restate.Restatement;
@@ -59,15 +60,15 @@ class IcebergRestIT extends StackTest {
     assertThat(restated.merged()).as("%s", restated.checks()).isTrue();
     tag = restated.tag();
     pipeline.arrive(new Arrival(7, List.of(
-        LandingFile.of(Feed.EVENTS, "after-tag.jsonl",
+        LandingFile.of(SeedScenarios.EVENTS, "after-tag.jsonl",
             "{\"event_id\":900,\"company_id\":\"c4\",\"amount\":2.5,\"event_ts\":\"2026-01-03T00:01:00Z\"}\n"
                 + "not json\n"),
-        LandingFile.of(Feed.COMPANIES, "after-tag.jsonl",
+        LandingFile.of(SeedScenarios.COMPANIES, "after-tag.jsonl",
             "{\"company_id\":\"c4\",\"name\":\"Four\",\"tier\":\"bronze\",\"change_ts\":\"2026-01-03T00:02:00Z\"}\n"))));
   }
 
   private List<TableName> tables() {
-    var t = pipeline.config().tables();
+    var t = SeedTables.of(pipeline.config());
     return List.of(t.rawEvents(), t.rejected(), t.rawCompanyChanges(), t.events(), t.eventCounts(), t.companies(),
         t.companyChanges(), t.restatementLog(), t.auditChecks());
   }
@@ -88,7 +89,7 @@ class IcebergRestIT extends StackTest {
   @Test
   void everyTableReadsAsSparkReadsItOnTheRestatementTag() {
     compareEveryTable(tag, t -> t.sqlAt(tag));
-    var t = pipeline.config().tables();
+    var t = SeedTables.of(pipeline.config());
     JsonNode onTag = py.run(tag, null, "read", t.rawEvents().toString(), t.companies().toString()).ok();
     JsonNode onMain = py.run(stack.config().nessieRef(), null, "read", t.rawEvents().toString(),
         t.companies().toString()).ok();

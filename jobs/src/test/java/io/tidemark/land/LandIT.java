@@ -3,9 +3,9 @@ package io.tidemark.land;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tidemark.core.Feed;
 import io.tidemark.lakehouse.storage.Storage;
 import io.tidemark.testing.Cli;
+import io.tidemark.testing.Seed;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.TestStack;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +37,7 @@ class LandIT extends StackTest {
     for (Arrival a : SeedScenarios.ALL.arrivals()) {
       assertThat(lander.land(a)).allMatch(Lander.Outcome::written);
     }
-    List<Row> rows = spark.read().schema(EVENT_SCHEMA).json(lander.sourceUri(Feed.EVENTS))
+    List<Row> rows = spark.read().schema(EVENT_SCHEMA).json(lander.sourceUri(SeedScenarios.EVENTS))
         .selectExpr("event_id", "company_id", "amount", "date_format(event_ts, 'yyyy-MM-dd HH:mm:ss') AS ts",
             "arrival")
         .orderBy("event_id", "arrival").collectAsList();
@@ -45,7 +45,7 @@ class LandIT extends StackTest {
     assertThat(rows).extracting(r -> r.getInt(4)).as("arrival=NNNN directories become a column")
         .containsOnly(1, 2, 3);
 
-    for (Storage.ObjectInfo o : lander.listed(Feed.EVENTS)) {
+    for (Storage.ObjectInfo o : lander.listed(SeedScenarios.EVENTS)) {
       storage.download(bucket, o.key(), tmp.resolve(o.key()));
     }
     List<String> duck = new ArrayList<>();
@@ -86,9 +86,9 @@ class LandIT extends StackTest {
   void otherContentForALandedFileIsRefused() {
     String prefix = TestStack.unique("immutable");
     Lander lander = new Lander(storage, bucket, prefix);
-    lander.land(new Arrival(1, List.of(LandingFile.of(Feed.EVENTS, "a.jsonl", "{\"event_id\":1}\n"))));
+    lander.land(new Arrival(1, List.of(LandingFile.of(SeedScenarios.EVENTS, "a.jsonl", "{\"event_id\":1}\n"))));
     assertThatThrownBy(() -> lander.land(new Arrival(1,
-        List.of(LandingFile.of(Feed.EVENTS, "a.jsonl", "{\"event_id\":2}\n")))))
+        List.of(LandingFile.of(SeedScenarios.EVENTS, "a.jsonl", "{\"event_id\":2}\n")))))
         .isInstanceOf(LandingException.class)
         .hasMessage("s3://" + bucket + "/" + prefix + "/events/arrival=0001/a.jsonl already landed with other "
             + "content; arrivals are immutable: land this as a new arrival or under another --prefix");
@@ -130,7 +130,7 @@ class LandIT extends StackTest {
     List<Storage.ObjectInfo> objects = storage.list(bucket, prefix + "/");
     assertThat(objects).hasSize(6);
     List<Arrival> expected = new GeneratedScenario(new GeneratorSpec(42, 500, 20, 0.02, 0.01, 1, 0.01, 3, 60, 10,
-        GeneratorSpec.DEFAULT_START, 60)).arrivals();
+        GeneratorSpec.DEFAULT_START, 60), Seed.PIPELINE).arrivals();
     LandingFile firstEvents = expected.get(0).files().get(0);
     assertThat(storage.get(bucket, prefix + "/events/arrival=0001/" + firstEvents.name()))
         .as("what landed is what the generator makes").isEqualTo(firstEvents.content());

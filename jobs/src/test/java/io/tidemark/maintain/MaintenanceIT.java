@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.tidemark.config.TableName;
-import io.tidemark.core.Feed;
+import io.tidemark.land.SeedScenarios;
 import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.lakehouse.nessie.RefNames;
 import io.tidemark.lakehouse.spark.RefQualifiedNames;
@@ -13,9 +13,10 @@ import io.tidemark.land.Arrival;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.land.LandingFile;
-import io.tidemark.stream.StreamKind;
 import io.tidemark.stream.StreamSpec;
 import io.tidemark.testing.Pipeline;
+import io.tidemark.testing.Seed;
+import io.tidemark.testing.SeedTables;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.Steps;
 import io.tidemark.testing.TestStack;
@@ -78,11 +79,11 @@ class MaintenanceIT extends StackTest {
     @BeforeAll
     void arrivalsWithATagAndABranchOnOlderCommits(@TempDir Path dir) {
       p = new Pipeline(stack, "maint", dir.resolve("cp"));
-      tables = p.config().tables().all();
-      ns = p.config().tables().events().namespace();
+      tables = SeedTables.of(p.config()).all();
+      ns = SeedTables.of(p.config()).events().namespace();
       tag = TestStack.unique("maint_old_tag");
       branch = TestStack.unique("maint_old_branch");
-      List<Arrival> arrivals = new GeneratedScenario(SPEC).arrivals();
+      List<Arrival> arrivals = new GeneratedScenario(SPEC, Seed.PIPELINE).arrivals();
       try (NessieRefs refs = new NessieRefs(stack.endpoints())) {
         for (Arrival a : arrivals) {
           p.arrive(a);
@@ -95,7 +96,7 @@ class MaintenanceIT extends StackTest {
         }
       }
       before = readAll(tables, List.of(stack.config().nessieRef(), tag, branch));
-      dimension = p.config().tables().companies();
+      dimension = SeedTables.of(p.config()).companies();
       m = new Maintenance(p.lakehouse(), log::add);
       storage = p.lakehouse().storage();
       bucket = p.config().warehouseBucket();
@@ -106,9 +107,9 @@ class MaintenanceIT extends StackTest {
     @Order(1)
     void theTablesHaveWhatMaintenanceIsFor() {
       assertThat(deleteFiles(dimension)).as("the SCD2 stream replaced versions by position deletes").isPositive();
-      assertThat(before.get(p.config().tables().rawEvents() + "@" + tag)).as("the tag reads an older staging branch")
+      assertThat(before.get(SeedTables.of(p.config()).rawEvents() + "@" + tag)).as("the tag reads an older staging branch")
           .isNotEmpty()
-          .hasSizeLessThan(before.get(p.config().tables().rawEvents() + "@" + stack.config().nessieRef()).size());
+          .hasSizeLessThan(before.get(SeedTables.of(p.config()).rawEvents() + "@" + stack.config().nessieRef()).size());
     }
 
     @Test
@@ -140,8 +141,8 @@ class MaintenanceIT extends StackTest {
       for (Compaction.Result r : compacted) {
         assertThat(r.filesAfter()).as("%s", r).isLessThanOrEqualTo(r.filesBefore());
       }
-      for (TableName t : List.of(p.config().tables().rawEvents(), p.config().tables().events(),
-          p.config().tables().eventCounts())) {
+      for (TableName t : List.of(SeedTables.of(p.config()).rawEvents(), SeedTables.of(p.config()).events(),
+          SeedTables.of(p.config()).eventCounts())) {
         Compaction.Result r = compacted.stream().filter(c -> c.table().equals(t)).findFirst().orElseThrow();
         assertThat(r.filesAfter()).as("%s", r).isLessThan(r.filesBefore());
       }
@@ -188,7 +189,7 @@ class MaintenanceIT extends StackTest {
       String landingBucket = p.config().landingBucket();
       int landedEvents = storage.list(landingBucket, "events/").size();
       int landedChanges = storage.list(landingBucket, "companies/").size();
-      p.lander().land(new Arrival(99, List.of(LandingFile.of(Feed.EVENTS, "unread.jsonl",
+      p.lander().land(new Arrival(99, List.of(LandingFile.of(SeedScenarios.EVENTS, "unread.jsonl",
           "{\"event_id\":1,\"company_id\":\"c1\",\"amount\":1.0,\"event_ts\":\"2026-01-02T00:00:00Z\"}\n"))));
       LandingCleanup.Result toGo = m.landing(new LandingCleanup.Options("", true));
       assertThat(landedChanges).isPositive();
@@ -207,10 +208,10 @@ class MaintenanceIT extends StackTest {
   @Test
   void aStreamCommitRacingCompactionLosesNothing() throws Exception {
     Pipeline p = new Pipeline(stack, "maint_race", tmp.resolve("cp-race"));
-    TableName raw = p.config().tables().rawEvents();
-    TableName rejected = p.config().tables().rejected();
-    StreamSpec rawStream = StreamSpec.of(StreamKind.RAW, p.config());
-    List<Arrival> arrivals = new GeneratedScenario(EVENTS).arrivals();
+    TableName raw = SeedTables.of(p.config()).rawEvents();
+    TableName rejected = SeedTables.of(p.config()).rejected();
+    StreamSpec rawStream = StreamSpec.of(Seed.RAW, p.config());
+    List<Arrival> arrivals = new GeneratedScenario(EVENTS, Seed.PIPELINE).arrivals();
     long lines = 0;
     for (Arrival a : arrivals.subList(0, 2)) {
       p.lander().land(a);

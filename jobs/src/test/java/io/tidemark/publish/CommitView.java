@@ -1,9 +1,10 @@
 package io.tidemark.publish;
 
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.config.Tables;
 import io.tidemark.testing.DuckOracle;
 import io.tidemark.testing.Scd2Oracle;
+import io.tidemark.testing.Seed;
+import io.tidemark.testing.SeedTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -44,12 +45,9 @@ final class CommitView {
   /** Each stream's newest arrival in the stream-batches table. */
   final Map<String, Integer> recorded;
 
-  private final TidemarkConfig config;
-
   CommitView(SparkSession spark, TidemarkConfig config, String ref, String hash) {
-    this.config = config;
     this.hash = hash;
-    Tables t = config.tables();
+    SeedTables t = SeedTables.of(config);
     rawEvents = byArrival(spark, "SELECT arrival, to_json(named_struct('event_id', event_id, 'company_id', company_id, "
         + "'amount', amount, 'event_ts', date_format(event_ts, \"" + ISO + "\"))) FROM "
         + t.rawEvents().sqlAt(ref, hash));
@@ -97,8 +95,9 @@ final class CommitView {
           : List.of());
     }
     try (DuckOracle oracle = new DuckOracle(runs)) {
-      compare(out, "events", oracle.dedup(config.dedupWatermark()), events);
-      compare(out, "event counts", oracle.counts(config.countsWatermark(), config.countsWindow()), counts);
+      compare(out, "events", oracle.dedup(Seed.EVENTS_FEED.dedupWatermark()), events);
+      compare(out, "event counts", oracle.counts(Seed.COUNTS_AGGREGATE.watermark(), Seed.COUNTS.windows().size()),
+          counts);
     }
     List<String> changes = rawChanges.values().stream().flatMap(List::stream).toList();
     try (Scd2Oracle fromRaw = new Scd2Oracle(List.of(write(d.resolve("changes.jsonl"), changes)));

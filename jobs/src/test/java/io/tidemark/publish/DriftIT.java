@@ -2,16 +2,15 @@ package io.tidemark.publish;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.core.Feed;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.report.RescuedKeys;
-import io.tidemark.stream.RawArchive;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.DuckOracle;
 import io.tidemark.testing.PipelineOnItsOwnBranches;
+import io.tidemark.testing.Seed;
 import io.tidemark.testing.Steps;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -65,8 +64,8 @@ class DriftIT extends PipelineOnItsOwnBranches {
   @Order(1)
   void everyValueOfANewKeyIsArchivedAndTheLineFlowsOn() throws Exception {
     lander.land(SeedScenarios.ALL.arrivals().get(0));
-    lander.land(new Arrival(2, List.of(LandingFile.of(Feed.EVENTS, "drift.jsonl", EVENTS),
-        LandingFile.of(Feed.COMPANIES, "drift.jsonl", COMPANIES))));
+    lander.land(new Arrival(2, List.of(LandingFile.of(SeedScenarios.EVENTS, "drift.jsonl", EVENTS),
+        LandingFile.of(SeedScenarios.COMPANIES, "drift.jsonl", COMPANIES))));
     succeeds(Cli.run(env, "stream", "all"));
 
     // the oracle: each valid line's keys the feed does not declare, and an amount that is not a number
@@ -79,7 +78,7 @@ class DriftIT extends PipelineOnItsOwnBranches {
     assertThat(rescuedByOracle).containsExactly("9001|region|eu", "9002|amount|12.5x", "9003|channel|web",
         "9003|region|us");
     assertThat(rescued(t.rawEvents().sqlAt(ingest))).isEqualTo(rescuedByOracle);
-    assertThat(RescuedKeys.of(spark, t.rawEvents().sqlAt(ingest), Feed.EVENTS)).as("what the report lists")
+    assertThat(RescuedKeys.of(spark, t.rawEvents().sqlAt(ingest), Seed.EVENTS)).as("what the report lists")
         .extracting(f -> f.key() + "|" + f.rows() + "|" + f.firstArrival() + "|" + (f.drift() ? "drift"
             : f.suggested().sql())).containsExactly("amount|1|2|drift", "channel|1|2|STRING", "region|2|2|STRING");
     assertThat(strings("SELECT concat_ws('|', company_id, rescued_data) FROM " + t.rawCompanyChanges().sqlAt(ingest)
@@ -93,7 +92,7 @@ class DriftIT extends PipelineOnItsOwnBranches {
     assertThat(strings("SELECT stream || '|' || CAST(sum(rows_rescued) AS STRING) FROM " + t.streamBatches().sqlAt(ingest)
         + " WHERE rows_rescued IS NOT NULL GROUP BY stream ORDER BY 1"))
         .as("the rows that carried rescued data, per raw archive")
-        .containsExactlyInAnyOrder(RawArchive.NAME + "|3", RawArchive.COMPANIES + "|1");
+        .containsExactlyInAnyOrder(Seed.RAW + "|3", Seed.RAW_COMPANIES + "|1");
   }
 
   @Test

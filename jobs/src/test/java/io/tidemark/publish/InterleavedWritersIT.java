@@ -2,9 +2,7 @@ package io.tidemark.publish;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.config.Tables;
 import io.tidemark.core.CommitKeys;
-import io.tidemark.core.Feed;
 import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.LandingFile;
@@ -14,6 +12,8 @@ import io.tidemark.stream.RunReport;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.DuckOracle;
 import io.tidemark.testing.Scd2Oracle;
+import io.tidemark.testing.Seed;
+import io.tidemark.testing.SeedTables;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.StagedPipeline;
 import io.tidemark.testing.StreamFixture;
@@ -45,9 +45,9 @@ class InterleavedWritersIT extends StackTest {
 
   private static List<Arrival> late() {
     List<Arrival> out = new ArrayList<>(SeedScenarios.ALL.arrivals());
-    out.add(new Arrival(5, List.of(LandingFile.of(Feed.COMPANIES, "later.jsonl",
+    out.add(new Arrival(5, List.of(LandingFile.of(SeedScenarios.COMPANIES, "later.jsonl",
         change("c9", "Nine", "gold", "2026-01-03T00:00:00Z")))));
-    out.add(new Arrival(6, List.of(LandingFile.of(Feed.COMPANIES, "late.jsonl",
+    out.add(new Arrival(6, List.of(LandingFile.of(SeedScenarios.COMPANIES, "late.jsonl",
         change("c3", "Cog", "platinum", "2026-01-01T01:00:00Z")))));
     return out;
   }
@@ -55,13 +55,13 @@ class InterleavedWritersIT extends StackTest {
   /** On time (after the seed and the late c3 change): windows finalized by each, companies changed by each. */
   private static final List<Arrival> ON_TIME = List.of(
       new Arrival(7, List.of(
-          LandingFile.of(Feed.EVENTS, "on-time.jsonl", event(301, "c1", "00:30:00") + event(302, "c2", "00:33:00")
+          LandingFile.of(SeedScenarios.EVENTS, "on-time.jsonl", event(301, "c1", "00:30:00") + event(302, "c2", "00:33:00")
               + event(303, "c3", "00:41:00")),
-          LandingFile.of(Feed.COMPANIES, "on-time.jsonl", change("c5", "Elm", "bronze", "2026-01-03T05:00:00Z")))),
+          LandingFile.of(SeedScenarios.COMPANIES, "on-time.jsonl", change("c5", "Elm", "bronze", "2026-01-03T05:00:00Z")))),
       new Arrival(8, List.of(
-          LandingFile.of(Feed.EVENTS, "on-time.jsonl", event(304, "c1", "00:50:00") + event(305, "c2", "00:55:00")
+          LandingFile.of(SeedScenarios.EVENTS, "on-time.jsonl", event(304, "c1", "00:50:00") + event(305, "c2", "00:55:00")
               + event(303, "c3", "00:41:00")),
-          LandingFile.of(Feed.COMPANIES, "on-time.jsonl", change("c1", "Acme", "silver", "2026-01-03T06:00:00Z")))));
+          LandingFile.of(SeedScenarios.COMPANIES, "on-time.jsonl", change("c1", "Acme", "silver", "2026-01-03T06:00:00Z")))));
 
   private static String event(int id, String company, String time) {
     return "{\"event_id\":" + id + ",\"company_id\":\"" + company + "\",\"amount\":" + id + ".5,\"event_ts\":"
@@ -76,7 +76,7 @@ class InterleavedWritersIT extends StackTest {
   @Test
   void arrivalsRestatementAndCompactionInterleavedPublishEverything() throws Exception {
     StagedPipeline p = new StagedPipeline(stack, "interleaved", tmp.resolve("checkpoints"));
-    Tables t = p.config().tables();
+    SeedTables t = SeedTables.of(p.config());
     List<Publisher.Result> published = new ArrayList<>();
     // the seed, a change that moves the SCD2 watermark, then one two days late: late events and a late change
     for (Arrival a : LATE) {
@@ -160,9 +160,9 @@ class InterleavedWritersIT extends StackTest {
     CommitView atMain = new CommitView(p.spark(), p.config(), main, refsHash(main));
     try (DuckOracle oracle = new DuckOracle(List.of(events))) {
       assertThat(atMain.counts).as("main's windowed counts: every event, none dropped as late")
-          .isEqualTo(oracle.counts(p.config().countsWatermark(), p.config().countsWindow()));
+          .isEqualTo(oracle.counts(Seed.COUNTS_AGGREGATE.watermark(), Seed.COUNTS.windows().size()));
       assertThat(atMain.events).as("main's events: each landed event once")
-          .isEqualTo(oracle.dedup(p.config().dedupWatermark()));
+          .isEqualTo(oracle.dedup(Seed.EVENTS_FEED.dedupWatermark()));
     }
     try (Scd2Oracle oracle = new Scd2Oracle(changes)) {
       assertThat(atMain.companies).as("main's companies: every change in its place").isEqualTo(oracle.history());

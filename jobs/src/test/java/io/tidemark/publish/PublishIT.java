@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tidemark.config.TableName;
 import io.tidemark.core.CommitKeys;
-import io.tidemark.core.Feed;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.lakehouse.nessie.RefNames;
 import io.tidemark.lakehouse.tables.IcebergTables;
@@ -16,7 +15,7 @@ import io.tidemark.land.Lander;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.stream.BatchArrivals;
-import io.tidemark.stream.StreamKind;
+import io.tidemark.pipeline.StreamDef;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.NessieRest;
 import io.tidemark.testing.PipelineOnItsOwnBranches;
@@ -75,20 +74,21 @@ class PublishIT extends PipelineOnItsOwnBranches {
 
     Publisher.Result dry = new Publisher(lakehouse).publish(true);
     assertThat(dry.mergeHash()).isNull();
-    assertThat(dry.summary()).startsWith("publish (dry run): would publish arrival 1");
+    assertThat(dry.summary()).startsWith("publish (dry run): would publish events arrival 1, companies arrival 1, ");
     assertThat(nessie.hash(main)).as("a dry run commits nothing").isEqualTo(bootstrapped);
     assertThat(nessie.exists(RefNames.REJECTED + staged.substring(0, 8))).as("a dry run tags nothing").isFalse();
 
     Cli.Result r = succeeds(Cli.run(env, "publish"));
-    assertThat(r.out()).contains("published arrival 1, ").contains(" to " + main + " (")
+    assertThat(r.out()).contains("published events arrival 1, companies arrival 1, ").contains(" to " + main + " (")
         .contains("5 checks passed");
     List<NessieRest.Entry> commits = nessie.entriesSince(main, bootstrapped);
     assertThat(commits).as("one commit per publish").hasSize(1);
     NessieRest.Entry c = commits.get(0);
     assertThat(c.author()).isEqualTo(Publisher.AUTHOR);
-    assertThat(c.message()).startsWith("publish arrival 1 from " + ingest + ": ")
+    assertThat(c.message()).startsWith("publish events arrival 1, companies arrival 1 from " + ingest + ": ")
         .contains(t.events() + " +" + count(t.events(), ingest)).contains("5 checks passed");
-    assertThat(c.properties()).containsEntry(CommitKeys.PUBLISHED, staged).containsEntry(CommitKeys.ARRIVALS, "1")
+    assertThat(c.properties()).containsEntry(CommitKeys.PUBLISHED, staged).containsEntry(CommitKeys.arrivalsOf("events"), "1")
+        .containsEntry(CommitKeys.arrivalsOf("companies"), "1")
         .containsEntry(CommitKeys.AUDIT, CommitKeys.PASSED)
         .containsEntry(CommitKeys.ROWS + t.rawEvents(), Long.toString(count(t.rawEvents(), ingest)))
         .containsEntry(CommitKeys.ROWS + t.events(), Long.toString(count(t.events(), ingest)))
@@ -133,7 +133,7 @@ class PublishIT extends PipelineOnItsOwnBranches {
 
     refs.reset(ingest, clean);
     Publisher.Result p = new Publisher(lakehouse).publish(false);
-    assertThat(p.arrivals()).isEqualTo("2");
+    assertThat(p.arrivals()).isEqualTo("events arrival 2, companies arrival 2");
     assertThat(count(t.companies(), main, "tier = 'overlap'")).isZero();
     assertThat(nessie.entriesSince(main, before)).hasSize(1);
     assertMainIsStaged();
@@ -160,7 +160,7 @@ class PublishIT extends PipelineOnItsOwnBranches {
     assertThat(nessie.hash(main)).isEqualTo(before);
 
     stack.lakehouse().storage().put(file.getHost(), key, original, "application/x-ndjson");
-    assertThat(new Publisher(lakehouse).publish(false).arrivals()).isEqualTo("3");
+    assertThat(new Publisher(lakehouse).publish(false).arrivals()).isEqualTo("events arrival 3, companies arrival 3");
     assertMainIsStaged();
   }
 
@@ -192,12 +192,12 @@ class PublishIT extends PipelineOnItsOwnBranches {
     assertThat(count(t.rawEvents(), ingest, "source_file LIKE '%/pub-4.jsonl'")).as("raw took in arrival 4")
         .isEqualTo(3);
     assertThat(refused()).startsWith("publish refused by check " + ArrivalChecks.SAME_ARRIVALS)
-        .contains("raw took in arrival 4").contains("dedup none staged").contains("windowed-counts none staged")
+        .contains("events: raw took in arrival 4").contains("dedup up to arrival 3").contains("windowed-counts up to arrival 3")
         .contains("run `tidemark stream all`");
     assertThat(nessie.hash(main)).isEqualTo(before);
 
     succeeds(Cli.run(env, "stream", "all"));
-    assertThat(new Publisher(lakehouse).publish(false).arrivals()).isEqualTo("4");
+    assertThat(new Publisher(lakehouse).publish(false).arrivals()).isEqualTo("events arrival 4, companies arrival 4");
     assertMainIsStaged();
   }
 
@@ -237,7 +237,7 @@ class PublishIT extends PipelineOnItsOwnBranches {
     Cli.Result crash = Cli.run(Cli.crashing(env, "publish:after-checks"), "publish");
     assertThat(crash.exitCode()).as("%s", crash).isEqualTo(137);
     assertThat(nessie.hash(main)).isEqualTo(before);
-    assertThat(new Publisher(lakehouse).publish(false).arrivals()).isEqualTo("5");
+    assertThat(new Publisher(lakehouse).publish(false).arrivals()).isEqualTo("events arrival 5, companies arrival 5");
     assertOnceOnMain(5, before);
   }
 
@@ -269,12 +269,13 @@ class PublishIT extends PipelineOnItsOwnBranches {
     lander.land(arrival(7, true));
     Cli.Result crash = Cli.run(Cli.crashing(env, "dedup:after-commit:*"), "stream", "all");
     assertThat(crash.exitCode()).as("%s", crash).isEqualTo(137);
-    Map<Feed, Set<String>> took = streamsThatStaged(7);
-    assertThat(took.get(Feed.EVENTS)).as("dedup committed arrival 7 before the kill").contains("dedup");
+    Map<String, Set<String>> took = streamsThatStaged(7);
+    assertThat(took.get(SeedScenarios.EVENTS)).as("dedup committed arrival 7 before the kill").contains("dedup");
     List<String> behind = new ArrayList<>();
-    for (StreamKind k : StreamKind.values()) {
-      if (!took.get(k.dataset()).isEmpty() && !took.get(k.dataset()).contains(k.streamName())) {
-        behind.add(k.streamName());
+    for (StreamDef d : config.pipeline().streams()) {
+      Set<String> ofFeed = took.get(d.feed().name());
+      if (!ofFeed.isEmpty() && !ofFeed.contains(d.name())) {
+        behind.add(d.name());
       }
     }
     String line = refused();
@@ -289,7 +290,7 @@ class PublishIT extends PipelineOnItsOwnBranches {
     assertThat(count(t.events(), main, "event_id BETWEEN 1070 AND 1079")).isZero();
 
     succeeds(Cli.run(env, "stream", "all"));
-    assertThat(new Publisher(lakehouse).publish(false).arrivals()).isEqualTo("7");
+    assertThat(new Publisher(lakehouse).publish(false).arrivals()).isEqualTo("events arrival 7, companies arrival 7");
     assertOnceOnMain(7, before);
   }
 
@@ -303,7 +304,7 @@ class PublishIT extends PipelineOnItsOwnBranches {
     lander.land(arrival(8, false));
     succeeds(Cli.run(env, "stream", "all"));
     Publisher.Result r = new Publisher(lakehouse).publish(false);
-    assertThat(r.arrivals()).isEqualTo("8");
+    assertThat(r.arrivals()).isEqualTo("events arrival 8");
     assertThat(r.rows()).doesNotContainKey(t.companies());
     assertThat(count(t.companies(), main, "company_id = 'u1'")).as("the user's row stays on main").isEqualTo(1);
     assertThat(count(t.companies(), ingest, "company_id = 'u1'")).isZero();
@@ -336,7 +337,7 @@ class PublishIT extends PipelineOnItsOwnBranches {
 
     // the fix the line names: the user's change undone on main; the rerun publishes the arrival
     refs.reset(main, userless);
-    assertThat(new Publisher(lakehouse).publish(false).arrivals()).isEqualTo("9");
+    assertThat(new Publisher(lakehouse).publish(false).arrivals()).isEqualTo("events arrival 9");
     assertThat(count(t.events(), main, "event_id = -1")).isZero();
     assertThat(count(t.events(), main, "event_id BETWEEN 1090 AND 1099")).isEqualTo(3);
   }
@@ -350,10 +351,10 @@ class PublishIT extends PipelineOnItsOwnBranches {
       events.append(String.format("{\"event_id\":%d,\"company_id\":\"c%d\",\"amount\":1.00,"
           + "\"event_ts\":\"2026-01-01T%02d:%02d:00Z\"}%n", 1000 + 10 * n + i, 1 + i % 2, n, 10 * i));
     }
-    List<LandingFile> files = new ArrayList<>(List.of(LandingFile.of(Feed.EVENTS, "pub-" + n + ".jsonl",
+    List<LandingFile> files = new ArrayList<>(List.of(LandingFile.of(SeedScenarios.EVENTS, "pub-" + n + ".jsonl",
         events.toString())));
     if (withChange) {
-      files.add(LandingFile.of(Feed.COMPANIES, "pub-" + n + ".jsonl", String.format("{\"company_id\":\"c%d\","
+      files.add(LandingFile.of(SeedScenarios.COMPANIES, "pub-" + n + ".jsonl", String.format("{\"company_id\":\"c%d\","
           + "\"name\":\"Co%d\",\"tier\":\"gold\",\"change_ts\":\"2026-01-01T%02d:00:00Z\"}%n", n, n, n)));
     }
     return new Arrival(n, files);
@@ -379,14 +380,12 @@ class PublishIT extends PipelineOnItsOwnBranches {
   }
 
   /**
-   * Per dataset, the streams whose commits on the staging branch say they read arrival {@code n}: read from the
+   * Per feed, the streams whose commits on the staging branch say they read arrival {@code n}: read from the
    * tables' snapshot summaries directly, not through what publish reads ({@code Staged}).
    */
-  private Map<Feed, Set<String>> streamsThatStaged(int n) {
-    Map<Feed, Set<String>> out = new java.util.EnumMap<>(Feed.class);
-    for (Feed f : Feed.values()) {
-      out.put(f, new java.util.TreeSet<>());
-    }
+  private Map<String, Set<String>> streamsThatStaged(int n) {
+    Map<String, Set<String>> out = new java.util.HashMap<>();
+    config.pipeline().feeds().forEach(f -> out.put(f.name(), new java.util.TreeSet<>()));
     for (TableName table : t.all()) {
       if (table.equals(t.streamBatches())) {
         continue; // the runs' record names several streams; the kill came before it
@@ -394,8 +393,8 @@ class PublishIT extends PipelineOnItsOwnBranches {
       for (Snapshot s : SnapshotUtil.currentAncestors(IcebergTables.load(spark, table.sqlAt(ingest)))) {
         String stream = s.summary().get(CommitKeys.STREAM);
         if (stream != null && BatchArrivals.parse(s.summary().get(CommitKeys.ARRIVALS)).contains(n)) {
-          StreamKind k = StreamKind.named(stream);
-          out.get(k.dataset()).add(k.streamName());
+          StreamDef d = config.pipeline().stream(stream);
+          out.get(d.feed().name()).add(d.name());
         }
       }
     }

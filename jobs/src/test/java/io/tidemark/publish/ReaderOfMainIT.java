@@ -3,13 +3,13 @@ package io.tidemark.publish;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.core.CommitKeys;
-import io.tidemark.core.Feed;
 import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.LandingFile;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.stream.BatchArrivals;
-import io.tidemark.stream.StreamKind;
+import io.tidemark.pipeline.StreamDef;
+import io.tidemark.testing.SeedTables;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.StagedPipeline;
 import java.util.ArrayList;
@@ -41,14 +41,14 @@ class ReaderOfMainIT extends StackTest {
   /** After the seed's four: events in each and company changes, each finalizing windows and changing companies. */
   private static final List<Arrival> MORE = List.of(
       new Arrival(5, List.of(
-          LandingFile.of(Feed.EVENTS, "more.jsonl", event(201, "c1", "00:25:00") + event(202, "c2", "00:31:00")
+          LandingFile.of(SeedScenarios.EVENTS, "more.jsonl", event(201, "c1", "00:25:00") + event(202, "c2", "00:31:00")
               + event(203, "c3", "00:12:00") + event(104, "c1", "00:06:00")),
-          LandingFile.of(Feed.COMPANIES, "more.jsonl",
+          LandingFile.of(SeedScenarios.COMPANIES, "more.jsonl",
               "{\"company_id\":\"c4\",\"name\":\"Dyn\",\"tier\":\"bronze\",\"change_ts\":\"2026-01-01T05:00:00Z\"}\n"))),
       new Arrival(6, List.of(
-          LandingFile.of(Feed.EVENTS, "more.jsonl", event(204, "c3", "00:45:00") + event(205, "c2", "00:26:00")
+          LandingFile.of(SeedScenarios.EVENTS, "more.jsonl", event(204, "c3", "00:45:00") + event(205, "c2", "00:26:00")
               + event(206, "c1", "00:46:00")),
-          LandingFile.of(Feed.COMPANIES, "more.jsonl",
+          LandingFile.of(SeedScenarios.COMPANIES, "more.jsonl",
               "{\"company_id\":\"c1\",\"name\":\"Acme\",\"tier\":\"silver\",\"change_ts\":\"2026-01-01T06:00:00Z\"}\n"
               + "{\"company_id\":\"c4\",\"name\":\"Dyn\",\"tier\":\"gold\",\"change_ts\":\"2026-01-01T04:00:00Z\"}\n"))));
 
@@ -68,12 +68,12 @@ class ReaderOfMainIT extends StackTest {
       Publisher.Result r = p.publish();
       System.out.println(r.summary());
       assertThat(r.mergeHash()).as("arrival %d published", a.number()).isNotNull();
-      assertThat(r.arrivals()).isEqualTo(Integer.toString(a.number()));
+      assertThat(r.arrivals()).isEqualTo(described(p, a));
     }
 
     try (NessieRefs refs = new NessieRefs(stack.endpoints())) {
       Set<String> before = refs.log("main").map(e -> e.getCommitMeta().getHash()).collect(Collectors.toSet());
-      List<ContentKey> keys = p.config().tables().all().stream().map(Staged::key).toList();
+      List<ContentKey> keys = SeedTables.of(p.config()).all().stream().map(Staged::key).toList();
 
       // the published branch: every commit of its own, oldest first
       List<LogEntry> main = ownLog(refs, p.published(), before);
@@ -92,22 +92,24 @@ class ReaderOfMainIT extends StackTest {
         withTables++;
         assertThat(meta.getProperties()).as("a commit of %s: bootstrap's or publish's", p.published())
             .containsKey(CommitKeys.STAGE);
-        arrival = Math.max(arrival, BatchArrivals.parse(meta.getProperties().get(CommitKeys.ARRIVALS)).stream()
+        arrival = Math.max(arrival, meta.getProperties().entrySet().stream()
+            .filter(kv -> kv.getKey().startsWith(CommitKeys.ARRIVALS + ".")).map(kv -> BatchArrivals.parse(kv.getValue()))
+            .flatMap(java.util.Set::stream)
             .mapToInt(Integer::intValue).max().orElse(0));
         CommitView v = new CommitView(p.spark(), p.config(), p.published(), meta.getHash());
         String at = "commit " + meta.getHash() + " (" + meta.getMessage() + ")";
         Map<String, Integer> expected = new TreeMap<>();
-        for (StreamKind k : StreamKind.values()) {
-          int newest = newestWith(arrivals, k.dataset(), arrival);
+        for (StreamDef d : p.config().pipeline().streams()) {
+          int newest = newestWith(arrivals, d.feed().name(), arrival);
           if (newest > 0) {
-            expected.put(k.streamName(), newest);
+            expected.put(d.name(), newest);
           }
         }
         assertThat(v.recorded).as("%s: the arrivals each stream has taken in", at).isEqualTo(expected);
         assertThat(CommitView.newest(v.rawEvents)).as("%s: raw events' newest arrival", at)
-            .isEqualTo(newestWith(arrivals, Feed.EVENTS, arrival));
+            .isEqualTo(newestWith(arrivals, SeedScenarios.EVENTS, arrival));
         assertThat(CommitView.newest(v.rawChanges)).as("%s: raw company changes' newest arrival", at)
-            .isEqualTo(newestWith(arrivals, Feed.COMPANIES, arrival));
+            .isEqualTo(newestWith(arrivals, SeedScenarios.COMPANIES, arrival));
         assertThat(v.disagreements(tmp.resolve("main"))).as("%s: the derived tables against the raw archive", at)
             .isEmpty();
       }
@@ -144,11 +146,18 @@ class ReaderOfMainIT extends StackTest {
     }
   }
 
-  /** The newest of the first {@code upTo} arrivals with files of {@code dataset}, 0 for none. */
-  private static int newestWith(List<Arrival> arrivals, Feed dataset, int upTo) {
+  /** The newest of the first {@code upTo} arrivals with files of {@code feed}, 0 for none. */
+  private static int newestWith(List<Arrival> arrivals, String feed, int upTo) {
     return arrivals.stream().filter(a -> a.number() <= upTo)
-        .filter(a -> a.files().stream().anyMatch(f -> f.dataset() == dataset))
+        .filter(a -> a.files().stream().anyMatch(f -> f.feed().equals(feed)))
         .mapToInt(Arrival::number).max().orElse(0);
+  }
+
+  /** An arrival as publish names it: the arrival of each feed it has files of, in the pipeline's order. */
+  private static String described(StagedPipeline p, Arrival a) {
+    return p.config().pipeline().feeds().stream()
+        .filter(f -> a.files().stream().anyMatch(x -> x.feed().equals(f.name())))
+        .map(f -> f.name() + " arrival " + a.number()).collect(Collectors.joining(", "));
   }
 
   /** The commits of {@code ref} that are not in {@code before} (the shared main's), oldest first. */

@@ -1,8 +1,8 @@
 package io.tidemark.report;
 
+import io.tidemark.testing.Seed;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.core.Events;
 import io.tidemark.core.KeySurvey;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class KeysTableTest {
   @Test
   void eachKeyWithItsFirstArrivalAndHowOftenItCame() {
-    KeySurvey s = new KeySurvey(Events.FEED);
+    KeySurvey s = new KeySurvey(Seed.EVENTS);
     s.add(3, "{\"region\":\"eu\"}", 4);
     s.add(5, "{\"region\":\"us\",\"amount\":\"<x>\"}", 1);
     String html = PipelineReport.keysTable(s.findings());

@@ -3,7 +3,7 @@ package io.tidemark.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tidemark.config.Tables;
+import io.tidemark.testing.SeedTables;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.HeadlessChromium;
@@ -29,7 +29,7 @@ class ReportIT extends StackTest {
   void theReportOpensInChromiumWithEveryChart() throws Exception {
     Pipeline p = new Pipeline(stack, "report", tmp.resolve("cp"));
     Map<String, String> env = p.env();
-    Tables t = p.config().tables();
+    SeedTables t = SeedTables.of(p.config());
     SeedScenarios.ALL.arrivals().forEach(p::arrive);
     Cli.Result restate = Cli.inProcess(env, "restate");
     assertThat(restate.exitCode()).as("%s", restate).isZero();

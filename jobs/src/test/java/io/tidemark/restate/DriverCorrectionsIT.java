@@ -2,9 +2,7 @@ package io.tidemark.restate;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tidemark.config.Tables;
 import io.tidemark.lakehouse.tables.DriverReads;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** The corrections' contract, on the driver ({@link DriverCorrections}); past its budget it hands over. */
@@ -14,15 +12,20 @@ class DriverCorrectionsIT extends CorrectionsContract {
   }
 
   @Override
-  Corrections engine(PinnedTables at, Tables tables, Duration window) {
-    return new DriverCorrections(at, tables, window, Restatement.DRIVER_ROWS);
+  long driverRows() {
+    return Restatement.DRIVER_ROWS;
+  }
+
+  @Override
+  CorrectionEngines.Engine engine() {
+    return CorrectionEngines.Engine.DRIVER;
   }
 
   @Test
   void moreRowsThanTheBudgetStopTheDriver() {
     LateDataPipeline late = LateDataPipeline.get(stack);
-    assertThatThrownBy(() -> new DriverCorrections(late.at(stack), late.pipeline.config().tables(),
-        Duration.ofMinutes(5), 3).between(Marks.none(), late.now(stack)))
+    assertThatThrownBy(() -> new DriverCorrections(late.at(stack), late.pipeline.config().pipeline(), 3)
+        .between(Marks.none(), late.now(stack)))
         .isInstanceOf(DriverReads.TooManyRows.class);
   }
 }

@@ -1,19 +1,22 @@
 package io.tidemark.restate;
 
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.core.Feed;
+import io.tidemark.land.SeedScenarios;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.LandingFile;
+import io.tidemark.config.TableName;
+import io.tidemark.pipeline.StreamDef;
 import io.tidemark.stream.Provenance;
-import io.tidemark.stream.StreamKind;
 import io.tidemark.stream.StreamSpec;
 import io.tidemark.testing.Pipeline;
 import io.tidemark.testing.TestStack;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 
 /**
  * A pipeline with something late for every stream, made once per test JVM: the seed with a company change a day late
@@ -39,9 +42,9 @@ final class LateDataPipeline {
       try {
         Pipeline p = Pipeline.withLateChange(stack, "late_data", Files.createTempDirectory("late-data-cp"));
         Marks afterLateChange = marks(stack, p);
-        p.arrive(new Arrival(7, List.of(LandingFile.of(Feed.EVENTS, "ahead.jsonl",
+        p.arrive(new Arrival(7, List.of(LandingFile.of(SeedScenarios.EVENTS, "ahead.jsonl",
             "{\"event_id\":201,\"company_id\":\"c4\",\"amount\":1.00,\"event_ts\":\"2026-01-01T03:00:00Z\"}\n"))));
-        p.arrive(new Arrival(8, List.of(LandingFile.of(Feed.EVENTS, "behind.jsonl",
+        p.arrive(new Arrival(8, List.of(LandingFile.of(SeedScenarios.EVENTS, "behind.jsonl",
             "{\"event_id\":302,\"company_id\":\"c1\",\"amount\":3.00,\"event_ts\":\"2026-01-01T01:00:00Z\"}\n"
                 + "{\"event_id\":101,\"company_id\":\"c1\",\"amount\":5.00,\"event_ts\":\"2026-01-01T02:45:00Z\"}\n"))));
         made = new LateDataPipeline(p, afterLateChange);
@@ -63,15 +66,23 @@ final class LateDataPipeline {
     return marks(stack, pipeline);
   }
 
+  /** As the plan reads them: the snapshot of every raw archive written, the watermark of every stream that has one. */
   private static Marks marks(TestStack stack, Pipeline p) {
     TidemarkConfig c = p.config();
     PinnedTables at = PinnedTables.at(stack.spark(), c.nessieRef(), stack.nessie().hash(c.nessieRef()));
-    return new Marks(Optional.ofNullable(at.snapshot(c.tables().rawEvents())),
-        Optional.ofNullable(at.snapshot(c.tables().rawCompanyChanges())), watermark(stack, c, StreamKind.COUNTS),
-        watermark(stack, c, StreamKind.DEDUP), watermark(stack, c, StreamKind.SCD2));
-  }
-
-  private static Optional<java.time.Instant> watermark(TestStack stack, TidemarkConfig c, StreamKind kind) {
-    return Provenance.watermark(stack.spark(), StreamSpec.of(kind, c));
+    Map<String, Long> snapshots = new LinkedHashMap<>();
+    for (TableName raw : c.pipeline().rawTables()) {
+      Long s = at.snapshot(raw);
+      if (s != null) {
+        snapshots.put(raw.toString(), s);
+      }
+    }
+    Map<String, Instant> watermarks = new LinkedHashMap<>();
+    for (StreamDef s : c.pipeline().streams()) {
+      if (s.kind() != StreamDef.Kind.RAW) {
+        Provenance.watermark(stack.spark(), StreamSpec.of(s, c)).ifPresent(w -> watermarks.put(s.name(), w));
+      }
+    }
+    return new Marks(snapshots, watermarks);
   }
 }

@@ -4,14 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.CrashHook;
 import io.tidemark.audit.Scd2Invariants;
-import io.tidemark.config.Tables;
-import io.tidemark.core.Feed;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.LandingFile;
+import io.tidemark.land.SeedScenarios;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.DuckOracle;
 import io.tidemark.testing.NessieRest;
 import io.tidemark.testing.Pipeline;
+import io.tidemark.testing.Seed;
+import io.tidemark.testing.SeedTables;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.Steps;
 import io.tidemark.testing.StreamFixture;
@@ -43,7 +44,7 @@ class RestateStagesIT extends StackTest {
   private static final String ID = "run1";
   private final NessieRest nessie = stack.nessie();
   private Pipeline p;
-  private Tables t;
+  private SeedTables t;
   private Map<String, String> env;
   private String prefix;
   private String branch;
@@ -64,7 +65,7 @@ class RestateStagesIT extends StackTest {
   @BeforeAll
   void pipelineWithSomethingToRestate(@TempDir Path checkpoints) {
     p = Pipeline.withLateChange(stack, "stages", checkpoints);
-    t = p.config().tables();
+    t = SeedTables.of(p.config());
     env = p.env();
     prefix = TestStack.unique("stages") + "-";
     branch = prefix + "restate-" + ID;
@@ -81,7 +82,8 @@ class RestateStagesIT extends StackTest {
     r = run("write", ID);
     assertThat(r.exitCode()).as("write before plan: %s", r).isEqualTo(1);
     assertThat(r.errLines()).singleElement().asString()
-        .contains("needs its plan first", "tidemark restate plan --run-id run1");
+        .contains("no restatement run run1 in Nessie", "a new run starts with `tidemark restate plan --run-id run1`")
+        .doesNotContain("needs its plan first");
     assertThat(nessie.exists(branch)).isFalse();
   }
 
@@ -90,7 +92,7 @@ class RestateStagesIT extends StackTest {
   void planCutsTheBranchAndRecordsThePlan() throws Exception {
     Cli.Result r = run("plan", ID);
     assertThat(r.exitCode()).as("%s", r).isZero();
-    assertThat(r.out()).contains("planned: 2 window(s), ", " 1 company change(s)");
+    assertThat(r.out()).contains("planned: 2 window(s), ", " 1 dimension change(s)");
     assertThat(nessie.hash(stack.config().nessieRef())).as("plan leaves the staging branch alone").isEqualTo(staging0);
     planned = refs(branch);
     assertThat(planned.branch()).as("branch cut and the plan recorded on it").isNotNull();
@@ -127,7 +129,7 @@ class RestateStagesIT extends StackTest {
     assertThat(fx.strings("SELECT CAST(count(*) - count(DISTINCT event_id) AS STRING) FROM "
         + t.events().sqlAt(branch))).containsExactly("0");
     assertThat(Scd2Invariants.check(spark.table(t.companies().sqlAt(branch)),
-        Optional.of(spark.table(t.companyChanges().sqlAt(branch))))).isEmpty();
+        Optional.of(spark.table(t.companyChanges().sqlAt(branch))), Seed.COMPANIES)).isEmpty();
   }
 
   @Test
@@ -138,12 +140,14 @@ class RestateStagesIT extends StackTest {
     Cli.Result r = run("audit", ID);
     assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
     assertThat(r.errLines()).singleElement().asString()
-        .contains("audit failed: counts: DuckDB recount from the raw archive", "has n=106, DuckDB counts 6",
+        .contains("audit failed: windowed-counts: DuckDB recount from the raw archive",
+            "window c1 2026-01-01T00:00:00Z holds n=106, DuckDB computes n=6",
             "@" + branch);
     assertThat(nessie.hash(stack.config().nessieRef())).as("the staging branch untouched").isEqualTo(staging0);
     assertThat(nessie.exists(branch)).isTrue();
     assertThat(fx.strings("SELECT check_name FROM " + t.auditChecks().sqlAt(branch) + " WHERE NOT passed"))
-        .as("the failed check is recorded on the branch").containsExactly("counts: DuckDB recount from the raw archive");
+        .as("the failed check is recorded on the branch")
+        .containsExactly("windowed-counts: DuckDB recount from the raw archive");
     // the merge by its former name, as a script or an older DAG run has it
     r = run("publish", ID);
     assertThat(r.exitCode()).as("merge after a failed audit: %s", r).isEqualTo(1);
@@ -154,7 +158,7 @@ class RestateStagesIT extends StackTest {
     StageResult audited = inProcess(ID).stage(Stage.AUDIT);
     assertThat(audited.outcome()).as("%s", audited).isEqualTo(StageResult.Outcome.DONE);
     assertThat(audited.lines()).noneMatch(l -> l.contains("FAIL "))
-        .anyMatch(l -> l.contains("PASS counts: DuckDB recount from the raw archive"));
+        .anyMatch(l -> l.contains("PASS windowed-counts: DuckDB recount from the raw archive"));
     again("audit", ID, branch, refs(branch));
   }
 
@@ -162,7 +166,7 @@ class RestateStagesIT extends StackTest {
   @Order(5)
   void aMergeAfterTheStagingBranchMovedRecomputesOnTheNewHead() throws Exception {
     // a stream commits a newly final window after the audit
-    p.arrive(new Arrival(7, List.of(LandingFile.of(Feed.EVENTS, "more.jsonl",
+    p.arrive(new Arrival(7, List.of(LandingFile.of(SeedScenarios.EVENTS, "more.jsonl",
         "{\"event_id\":900,\"company_id\":\"c5\",\"amount\":1.0,\"event_ts\":\"2026-01-01T00:40:00Z\"}\n"))));
     assertThat(fx.countRows(t.eventCounts())).contains("c1|2026-01-01 00:20:00|1");
     Cli.Result r = run("tag", ID);
@@ -199,7 +203,7 @@ class RestateStagesIT extends StackTest {
     assertThat(log(t.restatementLog().sql())).as("the published corrections: those the crashed-and-rerun write made")
         .isEqualTo(logOnBranch);
     assertThat(fx.historyRows(t.companies())).contains("c3|Cog|platinum|2026-01-01 01:00:00|2026-01-01 01:30:00|false");
-    assertThat(Scd2Invariants.check(spark, t.companies(), Optional.of(t.companyChanges()))).isEmpty();
+    assertThat(Scd2Invariants.check(spark, t.companies(), Optional.of(t.companyChanges()), Seed.COMPANIES)).isEmpty();
     assertThat(fx.strings("SELECT concat_ws(' ', check_name, CAST(passed AS STRING)) FROM " + t.auditChecks().sql()
         + " WHERE run_id = 'run1'")).isNotEmpty().allMatch(s -> s.endsWith(" true"));
   }

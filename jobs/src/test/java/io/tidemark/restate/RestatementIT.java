@@ -2,11 +2,13 @@ package io.tidemark.restate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tidemark.lakehouse.nessie.RefNames;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.audit.Scd2Invariants;
+import io.tidemark.lakehouse.nessie.RefNames;
 import io.tidemark.testing.DuckOracle;
 import io.tidemark.testing.Pipeline;
+import io.tidemark.testing.Seed;
+import io.tidemark.testing.SeedTables;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.Steps;
 import io.tidemark.testing.StreamFixture;
@@ -59,34 +61,35 @@ class RestatementIT extends StackTest {
       StageResult planned = new Restatement(p.lakehouse(), Restatement.Options.defaults(p.config()).withRunId(id)
           .withPrefix(prefix).withDriverRows(driverRows)).stage(Stage.PLAN);
       assertThat(planned.outcome()).as("%s", planned).isEqualTo(StageResult.Outcome.DONE);
-      plans.add(fx.strings("SELECT concat_ws(' ', kind, company_id, CAST(w_start AS STRING), CAST(old_n AS STRING), "
-          + "CAST(new_n AS STRING), CAST(event_id AS STRING), CAST(amount AS STRING), CAST(event_ts AS STRING), "
-          + "CAST(old_rows AS STRING), name, tier, CAST(change_ts AS STRING), CAST(deleted AS STRING)) AS r FROM "
-          + p.config().tables().restatementPlan().sqlAt(prefix + "restate-" + id) + " WHERE run_id = '" + id
-          + "' ORDER BY r"));
+      plans.add(fx.strings("SELECT concat_ws(' ', kind, target, key, old_value, new_value, CAST(old_rows AS STRING)) "
+          + "AS r FROM " + SeedTables.of(p.config()).restatementPlan().sqlAt(prefix + "restate-" + id)
+          + " WHERE run_id = '" + id + "' ORDER BY r"));
     }
     assertThat(plans.get(0)).as("planned on the driver").hasSizeGreaterThanOrEqualTo(3)
-        .anyMatch(r -> r.startsWith("window c1 2026-01-01 00:00:00 4 6"))
-        .anyMatch(r -> r.startsWith("change c3 ") && r.contains("Cog platinum"));
+        .anyMatch(r -> r.startsWith("window windowed-counts "
+            + "{\"company_id\":\"c1\",\"w_start\":\"2026-01-01T00:00:00Z\"} {\"n\":\"4\"} {\"n\":\"6\"}"))
+        .anyMatch(r -> r.startsWith("change companies {\"company_id\":\"c3\",")
+            && r.contains("\"name\":\"Cog\",\"tier\":\"platinum\""));
     assertThat(plans.get(1)).as("planned in Spark").isEqualTo(plans.get(0));
-    assertThat(stack.nessie().hash(stack.config().nessieRef())).as("plans leave the staging branch alone").isEqualTo(staging);
+    assertThat(stack.nessie().hash(stack.config().nessieRef())).as("plans leave the staging branch alone")
+        .isEqualTo(staging);
   }
 
   @Test
   @Order(2)
   void seedIsRepairedPublishedAndTaggedThenNothingToDo() throws Exception {
-    var t = p.config().tables();
+    var t = SeedTables.of(p.config());
     assertThat(fx.countRows(t.eventCounts())).as("what the stream wrote")
         .contains("c1|2026-01-01 00:00:00|4").doesNotContain("c1|2026-01-01 00:00:00|6");
     assertThat(fx.historyRows(t.companies())).as("the stream dropped c3's change: a day and more late")
         .noneMatch(r -> r.startsWith("c3|Cog|platinum|2026-01-01 01:00:00"));
 
     Restatement.Result r = new Restatement(p.lakehouse(), options("repair")).run();
-    System.out.println("restatement: " + r.marks() + " windows " + r.windows() + " events " + r.events() + " changes "
-        + r.companyChanges() + " checks " + r.checks());
+    System.out.println("restatement: " + r.marks() + " windows " + r.windows() + " records " + r.records() + " changes "
+        + r.changes() + " checks " + r.checks());
     assertThat(r.merged()).as("%s", r.checks()).isTrue();
     assertThat(r.checks()).allMatch(AuditCheck::passed).extracting(AuditCheck::name)
-        .contains("counts: DuckDB recount from the raw archive", "companies: SCD2 invariants");
+        .contains("windowed-counts: DuckDB recount from the raw archive", "companies: SCD2 invariants");
     assertThat(stack.nessie().exists(r.tag())).isTrue();
     assertThat(stack.nessie().hash(r.tag())).isEqualTo(stack.nessie().hash(stack.config().nessieRef()));
 
@@ -100,7 +103,7 @@ class RestatementIT extends StackTest {
         .containsExactly("0");
     assertThat(fx.historyRows(t.companies())).as("the late change in its place")
         .contains("c3|Cog|platinum|2026-01-01 01:00:00|2026-01-01 01:30:00|false");
-    assertThat(Scd2Invariants.check(spark, t.companies(), Optional.of(t.companyChanges()))).isEmpty();
+    assertThat(Scd2Invariants.check(spark, t.companies(), Optional.of(t.companyChanges()), Seed.COMPANIES)).isEmpty();
     assertThat(fx.strings("SELECT concat_ws(' ', correction, key, old_value, new_value) FROM "
         + t.restatementLog().sql() + " WHERE run_id = '" + r.runId() + "' ORDER BY 1"))
         .contains("window_recount c1|2026-01-01 00:00:00 4 6", "window_insert c3|2026-01-01 00:05:00 1",

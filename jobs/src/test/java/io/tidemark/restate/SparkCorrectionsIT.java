@@ -1,16 +1,21 @@
 package io.tidemark.restate;
 
-import io.tidemark.config.Tables;
-import java.time.Duration;
-
-/** The corrections' contract, in Spark ({@link SparkCorrections}). */
+/**
+ * The corrections' contract, in Spark ({@link SparkCorrections}): with a budget of no rows on the driver, the factory
+ * hands every plan with something to read to Spark.
+ */
 class SparkCorrectionsIT extends CorrectionsContract {
   SparkCorrectionsIT() {
     super("corrections_spark");
   }
 
   @Override
-  Corrections engine(PinnedTables at, Tables tables, Duration window) {
-    return new SparkCorrections(spark, tables, at, window);
+  long driverRows() {
+    return 0;
+  }
+
+  @Override
+  CorrectionEngines.Engine engine() {
+    return CorrectionEngines.Engine.SPARK;
   }
 }

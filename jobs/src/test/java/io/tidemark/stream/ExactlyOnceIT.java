@@ -3,20 +3,21 @@ package io.tidemark.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.TableName;
-import io.tidemark.core.Feed;
 import io.tidemark.fence.OffsetLog;
 import io.tidemark.lakehouse.tables.TableCatalog;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
+import io.tidemark.land.SeedScenarios;
 import io.tidemark.testing.Landing;
 import io.tidemark.testing.Pipeline;
+import io.tidemark.testing.Seed;
+import io.tidemark.testing.SeedTables;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.StreamScript;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -38,13 +39,13 @@ class ExactlyOnceIT extends StackTest {
   }
 
   private record Tables(TableName raw, TableName rejected, TableName events, TableName counts) {
-    static Tables of(io.tidemark.config.Tables t) {
+    static Tables of(SeedTables t) {
       return new Tables(t.rawEvents(), t.rejected(), t.events(), t.eventCounts());
     }
   }
 
   private Tables tables(String suffix) {
-    return new Tables(fx.table(TableCatalog::rawEvents, "raw_" + suffix),
+    return new Tables(fx.rawEvents("raw_" + suffix),
         fx.table(TableCatalog::rejected, "rejected_" + suffix), fx.events("events_" + suffix),
         fx.counts("counts_" + suffix));
   }
@@ -64,19 +65,17 @@ class ExactlyOnceIT extends StackTest {
     // the pipeline under test: its own bucket, tables and checkpoints, run by the command
     Path cpRoot = tmp.resolve("checkpoints");
     Pipeline pipeline = new Pipeline(stack, "once", cpRoot);
-    Tables test = Tables.of(pipeline.config().tables());
+    Tables test = Tables.of(SeedTables.of(pipeline.config()));
     Landing landing = Landing.bucket(stack, pipeline.config().landingBucket());
-    List<Arrival> arrivals = new GeneratedScenario(SPEC).arrivals();
+    List<Arrival> arrivals = new GeneratedScenario(SPEC, Seed.PIPELINE).arrivals();
 
     // the uninterrupted reference, in this JVM, over the same S3 prefix: it runs as each arrival lands
     Tables ref = tables("ref");
-    String source = landing.source(Feed.EVENTS);
+    String source = landing.source(SeedScenarios.EVENTS);
     StreamScript reference = StreamScript.of(landing::land,
-        () -> RawArchive.run(spark, source, ref.raw(), ref.rejected(), tmp.resolve("ref-raw").toString()),
-        () -> Dedup.run(spark, source, ref.events(), tmp.resolve("ref-dedup").toString(), Duration.ofMinutes(30),
-            Dedup.Mode.WITHIN_WATERMARK),
-        () -> WindowedCounts.run(spark, source, ref.counts(), tmp.resolve("ref-counts").toString(),
-            WindowedCounts.Options.defaults()));
+        () -> SeedContract.raw(spark, source, ref.raw(), ref.rejected(), tmp.resolve("ref-raw").toString()),
+        () -> SeedContract.dedup(spark, source, ref.events().toString(), tmp.resolve("ref-dedup").toString()),
+        () -> SeedContract.counts(spark, source, ref.counts().toString(), tmp.resolve("ref-counts").toString()));
     StreamScript.command(a -> reference.arrive(a).run(), pipeline.env(), "stream", "all")
         // arrival 1: a clean run
         .arrive(arrivals.get(0)).run()
@@ -135,16 +134,15 @@ class ExactlyOnceIT extends StackTest {
   @Test
   void aRunDeadBeforeItsNoDataBatchDropsWhatTheUninterruptedRunDrops() throws Exception {
     Landing landing = stack.landing("nodata");
-    String source = landing.source(Feed.EVENTS);
+    String source = landing.source(SeedScenarios.EVENTS);
     TableName whole = fx.events("events_whole");
     TableName cut = fx.events("events_cut");
     Path cp = tmp.resolve("cp-cut");
     int removed = 0;
-    for (Arrival a : new GeneratedScenario(SPEC).arrivals()) {
+    for (Arrival a : new GeneratedScenario(SPEC, Seed.PIPELINE).arrivals()) {
       landing.land(a);
-      Dedup.run(spark, source, whole, tmp.resolve("cp-whole").toString(), Duration.ofMinutes(30),
-          Dedup.Mode.WITHIN_WATERMARK);
-      Dedup.run(spark, source, cut, cp.toString(), Duration.ofMinutes(30), Dedup.Mode.WITHIN_WATERMARK);
+      SeedContract.dedup(spark, source, whole.toString(), tmp.resolve("cp-whole").toString());
+      SeedContract.dedup(spark, source, cut.toString(), cp.toString());
       int last = lastBatch(cp);
       if (OffsetLog.noNewData(spark, cp.toString(), last)) {
         removeBatch(cp, last);

@@ -8,6 +8,7 @@ import io.tidemark.land.GeneratedScenario;
 import io.tidemark.land.GeneratorSpec;
 import io.tidemark.land.LocalLanding;
 import io.tidemark.testing.DuckOracle;
+import io.tidemark.testing.Seed;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.StreamScript;
 import java.nio.file.Path;
@@ -32,7 +33,7 @@ class GeneratedStreamsIT extends StackTest {
 
   @Test
   void countsDedupRawAndRejectedMatchTheOracle() throws Exception {
-    TableName raw = fx.table(TableCatalog::rawEvents, "raw");
+    TableName raw = fx.rawEvents("raw");
     TableName rejected = fx.table(TableCatalog::rejected, "rejected");
     TableName events = fx.events("events");
     TableName counts = fx.counts("counts");
@@ -40,13 +41,12 @@ class GeneratedStreamsIT extends StackTest {
     String source = landing.resolve("events").toString();
     List<List<Path>> runs = new ArrayList<>();
     StreamScript script = StreamScript.of(a -> runs.add(LocalLanding.write(landing, "", List.of(a))),
-        () -> RawArchive.run(spark, source, raw, rejected, tmp.resolve("cp-raw").toString()),
-        () -> Dedup.run(spark, source, events, tmp.resolve("cp-dedup").toString(), Duration.ofMinutes(30),
-            Dedup.Mode.WITHIN_WATERMARK),
-        () -> WindowedCounts.run(spark, source, counts, tmp.resolve("cp-counts").toString(),
-            WindowedCounts.Options.defaults()));
-    script.eachArrival(new GeneratedScenario(SPEC).arrivals(), a -> System.out.println("arrival " + a.number()
-        + "\n  " + script.last(0).summary() + "\n  " + script.last(1).summary() + "\n  " + script.last(2).summary()));
+        () -> SeedContract.raw(spark, source, raw, rejected, tmp.resolve("cp-raw").toString()),
+        () -> SeedContract.dedup(spark, source, events.toString(), tmp.resolve("cp-dedup").toString()),
+        () -> SeedContract.counts(spark, source, counts.toString(), tmp.resolve("cp-counts").toString()));
+    script.eachArrival(new GeneratedScenario(SPEC, Seed.PIPELINE).arrivals(), a -> System.out.println("arrival "
+        + a.number() + "\n  " + script.last(0).summary() + "\n  " + script.last(1).summary() + "\n  "
+        + script.last(2).summary()));
     long late = script.runs().stream().mapToLong(r -> r.get(2).lateRowsDropped()).sum();
 
     try (DuckOracle oracle = new DuckOracle(runs)) {

@@ -2,13 +2,12 @@ package io.tidemark.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tidemark.CrashPoints;
 import io.tidemark.audit.Scd2Invariants;
 import io.tidemark.config.TableName;
-import io.tidemark.core.CompanyChange;
-import io.tidemark.core.CompanyVersion;
-import io.tidemark.core.Feed;
+import io.tidemark.core.Change;
 import io.tidemark.core.Scd2History;
-import io.tidemark.lakehouse.spark.Schemas;
+import io.tidemark.core.Version;
 import io.tidemark.lakehouse.spark.SparkRows;
 import io.tidemark.lakehouse.tables.TableCatalog;
 import io.tidemark.land.Arrival;
@@ -17,8 +16,11 @@ import io.tidemark.land.GeneratorSpec;
 import io.tidemark.land.LocalLanding;
 import io.tidemark.land.SeedScenarios;
 import io.tidemark.maintain.Compaction;
+import io.tidemark.pipeline.DimensionFeed;
 import io.tidemark.testing.Landing;
 import io.tidemark.testing.Scd2Oracle;
+import io.tidemark.testing.Seed;
+import io.tidemark.testing.SeedTables;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.StreamScript;
 import java.nio.file.Files;
@@ -45,21 +47,29 @@ class Scd2IT extends StackTest {
   private record Dim(TableName dimension, TableName log, TableName raw, TableName rejected) {}
 
   private Dim tables(String suffix) {
-    return new Dim(fx.table(TableCatalog::companies, "companies_" + suffix),
-        fx.table(TableCatalog::companyChanges, "changes_" + suffix),
-        fx.table(TableCatalog::rawCompanyChanges, "raw_" + suffix), fx.table(TableCatalog::rejected, "rej_" + suffix));
+    return new Dim(fx.table(n -> TableCatalog.dimension(n, Seed.COMPANIES), "companies_" + suffix),
+        fx.table(n -> TableCatalog.changeLog(n, Seed.COMPANIES), "changes_" + suffix),
+        fx.table(n -> TableCatalog.raw(n, Seed.CHANGES), "raw_" + suffix),
+        fx.table(TableCatalog::rejected, "rej_" + suffix));
   }
 
   /** The raw archive of the changes, then the SCD2 stream (report 1 of each run). */
   private StreamScript script(Consumer<Arrival> lands, String source, Dim t, Path checkpoint) {
     return StreamScript.of(lands,
-        () -> RawArchive.companies(spark, source, t.raw(), t.rejected(), checkpoint.resolve("raw").toString()),
-        () -> Scd2Upsert.run(spark, source, t.dimension(), t.log(), checkpoint.resolve("scd2").toString(),
-            Duration.ofDays(1)));
+        () -> RawArchive.run(spark, Seed.RAW_COMPANIES, Seed.CHANGES, source, t.raw(), t.rejected(),
+            checkpoint.resolve("raw").toString(), CrashPoints.NONE),
+        () -> scd2(source, t, checkpoint.resolve("scd2").toString()));
+  }
+
+  /** The seed's SCD2 stream with a watermark of a day, on the given tables. */
+  private RunReport scd2(String source, Dim t, String checkpoint) {
+    return Scd2Upsert.run(spark, Seed.SCD2, source, t.dimension(), t.log(), checkpoint, Duration.ofDays(1),
+        CrashPoints.NONE, Seed.COMPANIES);
   }
 
   private void assertInvariants(Dim t) {
-    assertThat(Scd2Invariants.check(spark, t.dimension(), Optional.of(t.log()))).as("SCD2 invariants").isEmpty();
+    assertThat(Scd2Invariants.check(spark, t.dimension(), Optional.of(t.log()), Seed.COMPANIES))
+        .as("SCD2 invariants").isEmpty();
   }
 
   /**
@@ -72,9 +82,9 @@ class Scd2IT extends StackTest {
     Landing landing = stack.landing("scd2seed");
     Dim t = tables("seed");
     List<Path> files = new ArrayList<>();
-    StreamScript script = script(landing::land, landing.source(Feed.COMPANIES), t, tmp.resolve("cp"));
+    StreamScript script = script(landing::land, landing.source(SeedScenarios.COMPANIES), t, tmp.resolve("cp"));
     script.eachArrival(SeedScenarios.SCD2.arrivals(), a -> {
-      files.addAll(landing.download(Feed.COMPANIES, a.number(), tmp));
+      files.addAll(landing.download(SeedScenarios.COMPANIES, a.number(), tmp));
       RunReport r = script.last(1);
       try (Scd2Oracle oracle = new Scd2Oracle(files)) {
         assertThat(fx.historyRows(t.dimension())).as("after arrival %d: %s", a.number(), r.summary())
@@ -104,7 +114,7 @@ class Scd2IT extends StackTest {
   @Test
   void replaysAndAllInputAgainChangeNothing() throws Exception {
     Landing landing = stack.landing("scd2replay");
-    String source = landing.source(Feed.COMPANIES);
+    String source = landing.source(SeedScenarios.COMPANIES);
     Dim t = tables("replay");
     StreamScript script = StreamScript.command(landing::land, stack.env(), "stream", "scd2", "--source", source,
         "--table", t.dimension().toString(), "--changes-table", t.log().toString(), "--checkpoint",
@@ -123,14 +133,14 @@ class Scd2IT extends StackTest {
     script.restart()
         .expect("the replay commits nothing but the record of its batch", s -> {
           assertThat(s.output().out()).contains("2 batch(es) already committed");
-          assertThat(stack.nessie().commitsSince(stack.config().nessieRef(), beforeReplay)).as("the replay's commits").singleElement()
+          assertThat(stack.nessie().commitsSince(stack.config().nessieRef(), beforeReplay))
+              .as("the replay's commits").singleElement()
               .satisfies(c -> assertThat(c.message())
-                  .endsWith(" row(s) to " + stack.config().tables().streamBatches()));
+                  .endsWith(" row(s) to " + SeedTables.of(stack.config()).streamBatches()));
         });
     String head = stack.nessie().hash(stack.config().nessieRef());
 
-    RunReport again = Scd2Upsert.run(spark, source, t.dimension(), t.log(), tmp.resolve("fresh").toString(),
-        Duration.ofDays(1));
+    RunReport again = scd2(source, t, tmp.resolve("fresh").toString());
     assertThat(again.rowsWritten().values()).as("%s", again.summary()).allMatch(n -> n == 0);
     assertThat(stack.nessie().hash(stack.config().nessieRef())).as("all input again commits nothing").isEqualTo(head);
     assertThat(fx.count(t.log())).isEqualTo(logRows);
@@ -144,8 +154,10 @@ class Scd2IT extends StackTest {
    */
   private RunReport scd2(String sourceDir, String table, String checkpoint) {
     TableName dim = TableName.parse(table);
-    spark.sql(TableCatalog.companyChanges(changeLogOf(dim)).createSql());
-    return Scd2Upsert.run(spark, sourceDir, dim, changeLogOf(dim), checkpoint, stack.config().scd2Watermark());
+    spark.sql(TableCatalog.changeLog(changeLogOf(dim), Seed.COMPANIES).createSql());
+    DimensionFeed companies = (DimensionFeed) stack.config().pipeline().feed(SeedScenarios.COMPANIES);
+    return Scd2Upsert.run(spark, companies.stream(), sourceDir, dim, changeLogOf(dim), checkpoint,
+        companies.watermark(), CrashPoints.NONE, companies.dimension());
   }
 
   private static TableName changeLogOf(TableName dimension) {
@@ -155,11 +167,11 @@ class Scd2IT extends StackTest {
   @Test
   void runWithTheFourArgumentContract() {
     Landing landing = stack.landing("scd2sig").land(SeedScenarios.SCD2.arrivals());
-    TableName dim = fx.table(TableCatalog::companies, "sig");
-    RunReport r = scd2(landing.source(Feed.COMPANIES), dim.toString(), tmp.resolve("cp").toString());
+    TableName dim = fx.table(n -> TableCatalog.dimension(n, Seed.COMPANIES), "sig");
+    RunReport r = scd2(landing.source(SeedScenarios.COMPANIES), dim.toString(), tmp.resolve("cp").toString());
     assertThat(r.written(dim)).as("%s", r.summary()).isEqualTo(8);
     assertThat(fx.count(changeLogOf(dim))).isEqualTo(11);
-    assertThat(Scd2Invariants.check(spark, dim, Optional.of(changeLogOf(dim)))).isEmpty();
+    assertThat(Scd2Invariants.check(spark, dim, Optional.of(changeLogOf(dim)), Seed.COMPANIES)).isEmpty();
   }
 
   /** The seed's mutants: an SCD1 overwrite, an old version left open, wrong effective dating. */
@@ -198,15 +210,15 @@ class Scd2IT extends StackTest {
   private List<String> violations(Dim t, String rows) {
     spark.sql("DELETE FROM " + t.dimension().sql());
     spark.sql("INSERT INTO " + t.dimension().sql() + " VALUES " + rows);
-    List<String> bySpark = Scd2Invariants.check(spark, t.dimension(), Optional.of(t.log())).stream()
+    List<String> bySpark = Scd2Invariants.check(spark, t.dimension(), Optional.of(t.log()), Seed.COMPANIES).stream()
         .map(Scd2Invariants.Violation::check).toList();
     // the restatement's audit runs the same rules in DuckDB over the rows it read: the same verdict
     try (java.sql.Connection duckdb = java.sql.DriverManager.getConnection("jdbc:duckdb:")) {
       List<String> byDuckDb = Scd2Invariants.check(duckdb,
           spark.table(t.dimension().sql()).collectAsList().stream()
-              .map(r -> CompanyVersion.of(SparkRows.fields(r))).toList(),
+              .map(r -> Seed.COMPANIES.versionOf(SparkRows.fields(r))).toList(),
           Optional.of(spark.table(t.log().sql()).collectAsList().stream()
-              .map(r -> CompanyChange.of(SparkRows.fields(r))).toList()))
+              .map(r -> Seed.COMPANIES.change(SparkRows.fields(r))).toList()), Seed.COMPANIES)
           .stream().map(Scd2Invariants.Violation::check).toList();
       assertThat(byDuckDb).as("the same rules in DuckDB").isEqualTo(bySpark);
     } catch (java.sql.SQLException e) {
@@ -225,7 +237,7 @@ class Scd2IT extends StackTest {
     List<Path> files = new ArrayList<>();
     StreamScript script = script(a -> files.addAll(LocalLanding.write(landing, "", List.of(a))), source, t,
         tmp.resolve("cp"));
-    script.eachArrival(new GeneratedScenario(spec).arrivals(),
+    script.eachArrival(new GeneratedScenario(spec, Seed.PIPELINE).arrivals(),
         a -> System.out.println("arrival " + a.number() + ": " + script.last(1).summary()));
     long rejected = fx.count(t.rejected());
     try (Scd2Oracle oracle = new Scd2Oracle(files)) {
@@ -248,24 +260,24 @@ class Scd2IT extends StackTest {
    */
   @Test
   void aBatchSettlesAgainWhenCompactionRewroteTheDimensionMeanwhile() throws Exception {
-    TableName dim = fx.table(TableCatalog::companies, "compacted");
-    TableName log = fx.table(TableCatalog::companyChanges, "compacted_log");
-    List<CompanyChange> changes = List.of(change("c1", "Acme", "gold", "2026-01-01T00:00:00Z"),
+    TableName dim = fx.table(n -> TableCatalog.dimension(n, Seed.COMPANIES), "compacted");
+    TableName log = fx.table(n -> TableCatalog.changeLog(n, Seed.COMPANIES), "compacted_log");
+    List<Change> changes = List.of(change("c1", "Acme", "gold", "2026-01-01T00:00:00Z"),
         change("c2", "Bolt", "silver", "2026-01-01T00:00:00Z"),
         change("c1", "Acme", "platinum", "2026-01-02T00:00:00Z"));
     // two batches, two data files in the dimension; the third closes c1's version in the first file
-    new Scd2OnDriver(load(log), load(dim)).apply(changes.subList(0, 1), commits(() -> { }));
-    new Scd2OnDriver(load(log), load(dim)).apply(changes.subList(1, 2), commits(() -> { }));
+    new Scd2OnDriver(load(log), load(dim), Seed.COMPANIES).apply(changes.subList(0, 1), commits(() -> { }));
+    new Scd2OnDriver(load(log), load(dim), Seed.COMPANIES).apply(changes.subList(1, 2), commits(() -> { }));
     List<Compaction.Result> compacted = new ArrayList<>();
     Compaction compaction = new Compaction(spark, new Compaction.Options(128L << 20, 2, 1, false));
-    new Scd2OnDriver(load(log), load(dim)).apply(changes.subList(2, 3),
+    new Scd2OnDriver(load(log), load(dim), Seed.COMPANIES).apply(changes.subList(2, 3),
         commits(() -> compacted.add(compaction.compact(dim))));
 
     assertThat(compacted).as("compaction ran between the read and the commit")
         .singleElement().matches(r -> r.rewrittenFiles() == 2, "rewrote both files");
     Path file = Files.write(tmp.resolve("compacted.jsonl"), changes.stream().map(c -> "{\"company_id\":\""
-        + c.companyId() + "\",\"name\":\"" + c.name() + "\",\"tier\":\"" + c.tier()
-        + "\",\"change_ts\":\"" + c.changeTs() + "\"}").toList());
+        + c.key().get(0) + "\",\"name\":\"" + c.attributes().get(0) + "\",\"tier\":\"" + c.attributes().get(1)
+        + "\",\"change_ts\":\"" + c.at() + "\"}").toList());
     try (Scd2Oracle oracle = new Scd2Oracle(List.of(file))) {
       assertThat(fx.historyRows(dim)).isEqualTo(oracle.history());
     }
@@ -276,8 +288,8 @@ class Scd2IT extends StackTest {
     return io.tidemark.lakehouse.tables.IcebergTables.load(spark, t);
   }
 
-  private static CompanyChange change(String company, String name, String tier, String ts) {
-    return CompanyChange.set(company, name, tier, java.time.Instant.parse(ts));
+  private static Change change(String company, String name, String tier, String ts) {
+    return Seed.change(company, name, tier, java.time.Instant.parse(ts));
   }
 
   /** Commits that write at once; {@code afterLog} runs right after the change log's commit. */
@@ -315,24 +327,26 @@ class Scd2IT extends StackTest {
           deleted[random.nextInt(deleted.length)]));
     }
     List<Row> earlier = changes.subList(0, 300);
-    List<CompanyVersion> onDriver = Scd2History.rebuild(asChanges(changes));
-    Dataset<Row> inSpark =
-        SparkScd2History.rebuild(spark.createDataFrame(changes, Schemas.COMPANY_CHANGE));
-    assertThat(sorted(onDriver.stream().map(CompanyVersion::values).toList())).as("history")
+    List<Version> onDriver = Scd2History.rebuild(asChanges(changes));
+    Dataset<Row> inSpark = SparkScd2History.rebuild(spark.createDataFrame(changes,
+        SparkRows.struct(Seed.CHANGES.columns())), Seed.COMPANIES);
+    assertThat(sorted(onDriver.stream().map(Version::values).toList())).as("history")
         .isEqualTo(sorted(values(inSpark))).hasSizeGreaterThan(60);
 
-    Dataset<Row> current =
-        SparkScd2History.rebuild(spark.createDataFrame(earlier, Schemas.COMPANY_CHANGE));
+    Dataset<Row> current = SparkScd2History.rebuild(spark.createDataFrame(earlier,
+        SparkRows.struct(Seed.CHANGES.columns())), Seed.COMPANIES);
     List<String> diff = sorted(io.tidemark.core.Scd2Difference.of(onDriver, current.collectAsList().stream()
-        .map(r -> CompanyVersion.of(SparkRows.fields(r))).toList()).stream()
+        .map(r -> Seed.COMPANIES.versionOf(SparkRows.fields(r))).toList()).stream()
         .map(c -> withOp(c.version().values(), c.upsert() ? "upsert" : "delete")).toList());
-    assertThat(diff).as("difference").isEqualTo(sorted(values(SparkScd2Difference.of(inSpark, current))));
+    assertThat(diff).as("difference")
+        .isEqualTo(sorted(values(SparkScd2Difference.of(inSpark, current, Seed.COMPANIES))));
     assertThat(diff).anyMatch(r -> r.endsWith(", upsert]")).anyMatch(r -> r.endsWith(", delete]"));
   }
 
-  private static List<CompanyChange> asChanges(List<Row> rows) {
-    return rows.stream().map(r -> new CompanyChange(r.getString(0), r.getString(1), r.getString(2),
-        r.getTimestamp(3).toInstant(), Boolean.TRUE.equals(r.get(4)))).toList();
+  private static List<Change> asChanges(List<Row> rows) {
+    return rows.stream().map(r -> Boolean.TRUE.equals(r.get(4))
+        ? Seed.delete(r.getString(0), r.getTimestamp(3).toInstant())
+        : Seed.change(r.getString(0), r.getString(1), r.getString(2), r.getTimestamp(3).toInstant())).toList();
   }
 
   private static List<List<Object>> values(Dataset<Row> rows) {

@@ -1,10 +1,11 @@
 package io.tidemark.stream;
 
+import io.tidemark.testing.Seed;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.TableName;
 import io.tidemark.core.CommitKeys;
-import io.tidemark.core.Feed;
 import io.tidemark.lakehouse.tables.TableCatalog;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.LandingFile;
@@ -40,7 +41,7 @@ class SeedStreamsIT extends StackTest {
     TableName table = fx.counts("counts");
     String checkpoint = tmp.resolve("cp-counts").toString();
     StreamScript script = StreamScript.of(landing::land,
-        () -> SeedContract.counts(spark, landing.source(Feed.EVENTS), table.toString(), checkpoint));
+        () -> SeedContract.counts(spark, landing.source(SeedScenarios.EVENTS), table.toString(), checkpoint));
     String partitions;
     try (SqlSettings settings = SqlSettings.saving(spark, PARTITIONS)) {
       partitions = settings.original(PARTITIONS);
@@ -60,14 +61,14 @@ class SeedStreamsIT extends StackTest {
     assertThat(script.report(2).written(table)).as("the far-future run emits the finalized windows").isEqualTo(2);
     assertThat(script.report(3).lateRowsDropped()).as("the late event of run 3").isEqualTo(1);
     assertThat(script.report(3).written(table)).isZero();
-    try (DuckOracle oracle = new DuckOracle(landing.downloadEach(Feed.EVENTS, tmp))) {
+    try (DuckOracle oracle = new DuckOracle(landing.downloadEach(SeedScenarios.EVENTS, tmp))) {
       assertThat(fx.countRows(table)).isEqualTo(oracle.counts(Duration.ofMinutes(10), Duration.ofMinutes(5)));
     }
 
     Table iceberg = BatchCommitter.load(spark, table);
     Snapshot last = iceberg.currentSnapshot();
     assertThat(last.summary()).as("provenance of the commit")
-        .containsEntry(CommitKeys.STREAM, WindowedCounts.NAME)
+        .containsEntry(CommitKeys.STREAM, Seed.WINDOWED_COUNTS)
         .containsEntry(CommitKeys.WATERMARK, "2026-01-01T00:10:00Z")
         .containsKey(CommitKeys.QUERY_ID)
         .containsKey(CommitKeys.BATCH_ID);
@@ -84,13 +85,13 @@ class SeedStreamsIT extends StackTest {
     TableName table = fx.events("events");
     String checkpoint = tmp.resolve("cp-dedup").toString();
     StreamScript script = StreamScript.of(landing::land,
-        () -> SeedContract.dedup(spark, landing.source(Feed.EVENTS), table.toString(), checkpoint))
+        () -> SeedContract.dedup(spark, landing.source(SeedScenarios.EVENTS), table.toString(), checkpoint))
         .eachArrival(SeedScenarios.DEDUP.arrivals());
     assertThat(fx.strings("SELECT CAST(event_id AS STRING) FROM " + table.sql() + " ORDER BY event_id"))
         .containsExactly("101", "102", "103", "104", "105", "106");
     assertThat(script.runs().stream().mapToLong(r -> r.get(0).duplicatesDropped()).sum()).as("10 lines, 6 ids")
         .isEqualTo(4);
-    try (DuckOracle oracle = new DuckOracle(landing.downloadEach(Feed.EVENTS, tmp))) {
+    try (DuckOracle oracle = new DuckOracle(landing.downloadEach(SeedScenarios.EVENTS, tmp))) {
       assertThat(fx.eventRows(table)).isEqualTo(oracle.dedup(Duration.ofMinutes(30)));
     }
   }
@@ -103,19 +104,19 @@ class SeedStreamsIT extends StackTest {
    */
   @Test
   void anOptionalFieldThatDoesNotConvertIsRescuedAndTheLineCountedByEveryStream() throws Exception {
-    Landing landing = stack.landing("badfield").land(new Arrival(1, List.of(LandingFile.of(Feed.EVENTS, "a.jsonl",
+    Landing landing = stack.landing("badfield").land(new Arrival(1, List.of(LandingFile.of(SeedScenarios.EVENTS, "a.jsonl",
         """
         {"event_id":1,"company_id":"c1","amount":1.5,"event_ts":"2026-01-01T00:01:00Z"}
         {"event_id":2,"company_id":"c1","amount":"n/a","event_ts":"2026-01-01T00:02:00Z"}
         {"event_id":3,"company_id":"c1","amount":2,"event_ts":"2026-01-01T01:00:00Z"}
         {"event_id":4,"company_id":"c1","amount":2,"event_ts":"soon"}
         """))));
-    String source = landing.source(Feed.EVENTS);
-    TableName raw = fx.table(TableCatalog::rawEvents, "badfield_raw");
+    String source = landing.source(SeedScenarios.EVENTS);
+    TableName raw = fx.rawEvents("badfield_raw");
     TableName rejected = fx.table(TableCatalog::rejected, "badfield_rejected");
     TableName counts = fx.counts("badfield_counts");
     TableName events = fx.events("badfield_events");
-    RawArchive.run(spark, source, raw, rejected, tmp.resolve("cp-raw").toString());
+    SeedContract.raw(spark, source, raw, rejected, tmp.resolve("cp-raw").toString());
     SeedContract.counts(spark, source, counts.toString(), tmp.resolve("cp-counts").toString());
     SeedContract.dedup(spark, source, events.toString(), tmp.resolve("cp-dedup").toString());
     assertThat(fx.strings("SELECT reason FROM " + rejected.sql())).as("a required field that does not convert")
@@ -134,9 +135,9 @@ class SeedStreamsIT extends StackTest {
     Landing landing = stack.landing("rerun").land(SeedScenarios.COUNTS.arrivals());
     TableName table = fx.counts("rerun");
     String checkpoint = tmp.resolve("cp-rerun").toString();
-    SeedContract.counts(spark, landing.source(Feed.EVENTS), table.toString(), checkpoint);
+    SeedContract.counts(spark, landing.source(SeedScenarios.EVENTS), table.toString(), checkpoint);
     String head = stack.nessie().hash(stack.config().nessieRef());
-    RunReport again = SeedContract.counts(spark, landing.source(Feed.EVENTS), table.toString(), checkpoint);
+    RunReport again = SeedContract.counts(spark, landing.source(SeedScenarios.EVENTS), table.toString(), checkpoint);
     assertThat(again.inputRows()).isZero();
     assertThat(again.rowsWritten().values()).as("rows written").allMatch(n -> n == 0);
     assertThat(stack.nessie().hash(stack.config().nessieRef())).as("no commit on the staging branch").isEqualTo(head);

@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tidemark.config.TableName;
-import io.tidemark.config.Tables;
 import io.tidemark.core.CommitKeys;
-import io.tidemark.core.Feed;
 import io.tidemark.fence.OffsetLog;
 import io.tidemark.lakehouse.tables.IcebergTables;
 import io.tidemark.land.Arrival;
@@ -16,6 +14,8 @@ import io.tidemark.land.SeedScenarios;
 import io.tidemark.report.ArrivalRuns;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.Pipeline;
+import io.tidemark.testing.Seed;
+import io.tidemark.testing.SeedTables;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.TestStack;
 import java.io.IOException;
@@ -44,8 +44,8 @@ import org.junit.jupiter.api.Test;
  */
 class StreamBatchesIT extends StackTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final List<String> EVENT_STREAMS = List.of(RawArchive.NAME, Dedup.NAME, WindowedCounts.NAME);
-  private static final List<String> CHANGE_STREAMS = List.of(RawArchive.COMPANIES, Scd2Upsert.NAME);
+  private static final List<String> EVENT_STREAMS = List.of(Seed.RAW, Seed.DEDUP, Seed.WINDOWED_COUNTS);
+  private static final List<String> CHANGE_STREAMS = List.of(Seed.RAW_COMPANIES, Seed.SCD2);
 
   StreamBatchesIT() {
     super("batches");
@@ -54,7 +54,7 @@ class StreamBatchesIT extends StackTest {
   @Test
   void theSeedsNumbersPerArrivalAreWhatItsLinesSay() throws Exception {
     Pipeline p = new Pipeline(stack, "batches", tmp.resolve("cp"));
-    Tables t = p.config().tables();
+    SeedTables t = SeedTables.of(p.config());
     List<Arrival> arrivals = SeedScenarios.ALL.arrivals();
     arrivals.subList(0, 3).forEach(p::arrive);
     String branch = TestStack.unique("batches_after_3");
@@ -66,7 +66,7 @@ class StreamBatchesIT extends StackTest {
     Map<Integer, Map<String, Long>> input = new TreeMap<>();
     Map<Integer, Map<String, Long>> late = new TreeMap<>();
     Map<Integer, Map<String, Long>> duplicates = new TreeMap<>();
-    ArrivalRuns.of(records).forEach((arrival, runs) -> runs.forEach(r -> {
+    ArrivalRuns.of(records, p.config().pipeline().streamNames()).forEach((arrival, runs) -> runs.forEach(r -> {
       input.computeIfAbsent(arrival, k -> new TreeMap<>()).put(r.stream(), r.inputRows());
       late.computeIfAbsent(arrival, k -> new TreeMap<>()).put(r.stream(), r.lateRowsDropped());
       duplicates.computeIfAbsent(arrival, k -> new TreeMap<>()).put(r.stream(), r.duplicatesDropped());
@@ -77,26 +77,27 @@ class StreamBatchesIT extends StackTest {
     Map<Integer, Map<String, Long>> expectedLate = oracle.input();
     // the counts drop a late partial count per window and company, the dedup late events, the SCD2 stream late
     // changes; the raw archives have no watermark
-    expectedLate.forEach((a, streams) -> streams.replaceAll((stream, lines) -> switch (stream) {
-      case WindowedCounts.NAME -> oracle.latePartialCounts(a);
-      case Dedup.NAME -> (long) oracle.lateEvents(a, Duration.ofMinutes(30)).size();
-      case Scd2Upsert.NAME -> oracle.lateChanges(a, Duration.ofDays(1));
-      default -> 0L;
-    }));
+    expectedLate.forEach((a, streams) -> streams.replaceAll((stream, lines) ->
+        stream.equals(Seed.WINDOWED_COUNTS) ? oracle.latePartialCounts(a)
+            : stream.equals(Seed.DEDUP) ? (long) oracle.lateEvents(a, Duration.ofMinutes(30)).size()
+            : stream.equals(Seed.SCD2) ? oracle.lateChanges(a, Duration.ofDays(1))
+            : 0L));
     assertThat(late).as("late rows dropped per arrival and stream").isEqualTo(expectedLate);
-    assertThat(late.get(3)).containsEntry(WindowedCounts.NAME, 2L);
+    assertThat(late.get(3)).containsEntry(Seed.WINDOWED_COUNTS, 2L);
     for (int a = 1; a <= 3; a++) {
-      assertThat(duplicates.get(a)).as("arrival %d", a).containsEntry(Dedup.NAME, oracle.repeatedIds(a));
+      assertThat(duplicates.get(a)).as("arrival %d", a).containsEntry(Seed.DEDUP, oracle.repeatedIds(a));
     }
 
     assertEveryBatchRecordedOnce(p, records);
     assertThat(records).as("nothing to recover or replay in runs that all ended")
         .noneMatch(BatchRecord::recovered).noneMatch(BatchRecord::replayed);
-    BatchRecord finalizing = records.stream().filter(r -> r.stream().equals(WindowedCounts.NAME)
+    BatchRecord finalizing = records.stream().filter(r -> r.stream().equals(Seed.WINDOWED_COUNTS)
         && r.rowsWritten().getOrDefault(t.eventCounts().toString(), 0L) > 0).findFirst().orElseThrow();
     assertThat(finalizing.arrival()).as("the batch that only moves the watermark on read no arrival").isNull();
     assertThat(finalizing.watermarkBefore()).isEqualTo(Instant.parse("2026-01-01T00:10:00Z"));
-    assertThat(finalizing.stateRows()).isNotNull();
+    // the counts' state after it: the one window still open, [00:20, 00:25) of c1 (event 6); the five it finalized
+    // were evicted
+    assertThat(finalizing.stateRows()).as("windows left in the counts' state").isEqualTo(1L);
 
     // the check prints the same lines from the table
     Cli.Result check = Cli.inProcess(p.env(), "check");
@@ -135,9 +136,9 @@ class StreamBatchesIT extends StackTest {
 
     // arrival 3: SIGKILL once dedup has started its batch
     p.lander().land(arrivals.get(2));
-    long next = OffsetLog.lastPlanned(spark, checkpoints.resolve(Dedup.NAME).toString()) + 1;
+    long next = OffsetLog.lastPlanned(spark, checkpoints.resolve(Seed.DEDUP).toString()) + 1;
     Process kill = Cli.start(env, "stream", "all");
-    Path started = checkpoints.resolve(Dedup.NAME + "/offsets/" + next);
+    Path started = checkpoints.resolve(Seed.DEDUP + "/offsets/" + next);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
     while (!Files.exists(started) && kill.isAlive() && System.nanoTime() < deadline) {
       Thread.sleep(20);
@@ -146,27 +147,27 @@ class StreamBatchesIT extends StackTest {
     assertThat(Cli.inProcess(env, "stream", "all").exitCode()).isZero();
 
     // the counts' last checkpoint commit lost: Spark runs that batch again
-    Path counts = checkpoints.resolve(WindowedCounts.NAME);
+    Path counts = checkpoints.resolve(Seed.WINDOWED_COUNTS);
     long last = OffsetLog.lastCommitted(spark, counts.toString());
     Files.delete(counts.resolve("commits/" + last));
     Files.deleteIfExists(counts.resolve("commits/." + last + ".crc"));
     p.arrive(arrivals.get(3));
 
-    Tables t = p.config().tables();
+    SeedTables t = SeedTables.of(p.config());
     List<BatchRecord> records = StreamBatches.read(spark, t.streamBatches());
     assertEveryBatchRecordedOnce(p, records);
     assertThat(records).as("the batch the crash cut short, run again").anyMatch(r -> r.replayed()
-        && r.stream().equals(WindowedCounts.NAME)
+        && r.stream().equals(Seed.WINDOWED_COUNTS)
         && r.rowsWritten().getOrDefault(t.eventCounts().toString(), 0L) == 5);
     assertThat(records).as("batches the crash ended before they were recorded").anyMatch(BatchRecord::recovered);
     // rows of a recovered raw batch are its input: every line is archived or quarantined
     Map<Integer, Long> rawInput = new TreeMap<>();
-    records.stream().filter(r -> r.stream().equals(RawArchive.NAME) && r.arrival() != null)
+    records.stream().filter(r -> r.stream().equals(Seed.RAW) && r.arrival() != null)
         .forEach(r -> rawInput.merge(r.arrival(), r.inputRows(), Long::sum));
     Map<Integer, Long> expected = new TreeMap<>();
     new Oracle(arrivals).input().forEach((a, streams) -> {
-      if (streams.containsKey(RawArchive.NAME)) {
-        expected.put(a, streams.get(RawArchive.NAME));
+      if (streams.containsKey(Seed.RAW)) {
+        expected.put(a, streams.get(Seed.RAW));
       }
     });
     assertThat(rawInput).as("raw archive lines per arrival").isEqualTo(expected);
@@ -186,7 +187,7 @@ class StreamBatchesIT extends StackTest {
       assertThat(recorded).as("%s: every batch its checkpoint committed", s.name())
           .containsAll(committedBatches(Path.of(s.checkpoint())));
     }
-    Tables t = p.config().tables();
+    SeedTables t = SeedTables.of(p.config());
     Map<String, Table> tables = new java.util.HashMap<>();
     for (BatchRecord r : records) {
       r.snapshots().forEach((name, id) -> {
@@ -232,7 +233,7 @@ class StreamBatchesIT extends StackTest {
         for (LandingFile f : a.files()) {
           for (String line : new String(f.content(), StandardCharsets.UTF_8).split("\n")) {
             if (!line.isBlank()) {
-              (f.dataset() == Feed.EVENTS ? events : changes).get(a.number()).add(JSON.readTree(line));
+              (f.feed().equals(SeedScenarios.EVENTS) ? events : changes).get(a.number()).add(JSON.readTree(line));
             }
           }
         }

@@ -1,6 +1,5 @@
 package io.tidemark.testing;
 
-import io.tidemark.core.Feed;
 import io.tidemark.lakehouse.storage.Storage;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.Lander;
@@ -44,8 +43,8 @@ public final class Landing {
   }
 
   /** Where the stream reads a dataset from (s3a). */
-  public String source(Feed dataset) {
-    return lander.sourceUri(dataset);
+  public String source(String feed) {
+    return lander.sourceUri(feed);
   }
 
   public Landing land(Arrival arrival) {
@@ -60,16 +59,16 @@ public final class Landing {
   }
 
   /** Local copies of the files one arrival landed for a dataset, read back from S3 (DuckDB reads local files). */
-  public List<Path> download(Feed dataset, int arrival, Path dir) {
-    String dirPrefix = (prefix.isEmpty() ? "" : prefix + "/") + LandingLayout.dir(dataset, arrival);
+  public List<Path> download(String feed, int arrival, Path dir) {
+    String dirPrefix = (prefix.isEmpty() ? "" : prefix + "/") + LandingLayout.dir(feed, arrival);
     return StreamFixture.download(storage, bucket, dirPrefix, dir);
   }
 
   /** Local copies of every arrival landed so far for a dataset, one list per arrival, in order. */
-  public List<List<Path>> downloadEach(Feed dataset, Path dir) {
+  public List<List<Path>> downloadEach(String feed, Path dir) {
     List<List<Path>> out = new ArrayList<>();
     for (Arrival a : landed) {
-      out.add(download(dataset, a.number(), dir));
+      out.add(download(feed, a.number(), dir));
     }
     return out;
   }

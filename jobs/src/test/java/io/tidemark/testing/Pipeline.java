@@ -2,7 +2,7 @@ package io.tidemark.testing;
 
 import io.tidemark.bootstrap.Bootstrap;
 import io.tidemark.config.TidemarkConfig;
-import io.tidemark.core.Feed;
+import io.tidemark.land.SeedScenarios;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.land.Arrival;
 import io.tidemark.land.Lander;
@@ -58,9 +58,9 @@ public final class Pipeline {
     for (Arrival a : SeedScenarios.ALL.arrivals()) {
       p.arrive(a);
     }
-    p.arrive(new Arrival(5, List.of(LandingFile.of(Feed.COMPANIES, "later.jsonl",
+    p.arrive(new Arrival(5, List.of(LandingFile.of(SeedScenarios.COMPANIES, "later.jsonl",
         "{\"company_id\":\"c9\",\"name\":\"Nine\",\"tier\":\"gold\",\"change_ts\":\"2026-01-03T00:00:00Z\"}\n"))));
-    p.arrive(new Arrival(6, List.of(LandingFile.of(Feed.COMPANIES, "late.jsonl",
+    p.arrive(new Arrival(6, List.of(LandingFile.of(SeedScenarios.COMPANIES, "late.jsonl",
         "{\"company_id\":\"c3\",\"name\":\"Cog\",\"tier\":\"platinum\",\"change_ts\":\"2026-01-01T01:00:00Z\"}\n"))));
     return p;
   }

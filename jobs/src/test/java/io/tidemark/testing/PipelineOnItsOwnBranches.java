@@ -3,7 +3,6 @@ package io.tidemark.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.config.Setting;
-import io.tidemark.config.Tables;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.land.Lander;
 import io.tidemark.lakehouse.nessie.NessieRefs;
@@ -27,7 +26,7 @@ public abstract class PipelineOnItsOwnBranches extends StackTest {
   /** A writer's configuration: {@code nessieRef()} is the staging branch. */
   protected TidemarkConfig config;
   protected Map<String, String> env;
-  protected Tables t;
+  protected SeedTables t;
   protected String main;
   protected String ingest;
   protected Lander lander;
@@ -53,14 +52,23 @@ public abstract class PipelineOnItsOwnBranches extends StackTest {
     ingest = name + "_ingest";
     tag = name + "-before";
     prefix = name + "-";
-    config = stack.config().scoped(name, dir.resolve("cp"))
-        .with(Map.of(Setting.NESSIE_REF, main, Setting.STAGING_BRANCH, ingest));
+    Map<Setting, String> settings = new java.util.HashMap<>(Map.of(Setting.NESSIE_REF, main,
+        Setting.STAGING_BRANCH, ingest));
+    if (pipelineFile() != null) {
+      settings.put(Setting.PIPELINE, pipelineFile().toAbsolutePath().toString());
+    }
+    config = stack.config().scoped(name, dir.resolve("cp")).with(settings);
     env = stack.env(config);
-    t = config.tables();
+    t = pipelineFile() == null ? SeedTables.of(config) : null;
     nessie = stack.nessie();
     refs = new NessieRefs(stack.endpoints());
     succeeds(Cli.run(env, "bootstrap"));
     lander = new Lander(stack.lakehouse().storage(), config.landingBucket(), "");
+  }
+
+  /** The pipeline file the steps run (null: the seed's, and {@link #t} names its tables). */
+  protected Path pipelineFile() {
+    return null;
   }
 
   @AfterAll

@@ -40,12 +40,19 @@ public final class StreamFixture {
     return d.name();
   }
 
+  /** A table of the seed's windowed counts. */
   public TableName counts(String name) {
-    return table(TableCatalog::eventCounts, name);
+    return table(n -> TableCatalog.aggregate(n, Seed.COUNTS_AGGREGATE), name);
   }
 
+  /** A table of the seed's deduplicated events. */
   public TableName events(String name) {
-    return table(TableCatalog::events, name);
+    return table(n -> TableCatalog.deduplicated(n, Seed.EVENTS, Seed.EVENTS_FEED.dedupWatermark()), name);
+  }
+
+  /** A raw archive of the seed's events. */
+  public TableName rawEvents(String name) {
+    return table(n -> TableCatalog.raw(n, Seed.EVENTS), name);
   }
 
   /** "company|w_start|n" rows of a counts table, sorted. */

@@ -2,31 +2,19 @@ package io.tidemark.lakehouse.spark;
 
 import io.tidemark.core.AuditRecords;
 import io.tidemark.core.BatchColumns;
-import io.tidemark.core.CompanyChanges;
-import io.tidemark.core.Dimension;
-import io.tidemark.core.Events;
 import io.tidemark.core.Ingest;
 import io.tidemark.core.Quarantine;
 import io.tidemark.core.RestatementRecords;
-import io.tidemark.core.WindowCounts;
 import java.util.Arrays;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /** The core's row shapes ({@code io.tidemark.core}: the feeds and every table built from them) as Spark's. */
 public final class Schemas {
-  /** An event as it lands. */
-  public static final StructType EVENT = SparkRows.struct(Events.FEED.columns());
-  /** A company change as it lands and as the SCD2 change log keeps it; a delete has {@code deleted} true. */
-  public static final StructType COMPANY_CHANGE = SparkRows.struct(CompanyChanges.FEED.columns());
   /** Where and when a raw row came in: appended to every row of the raw archives and the quarantine. */
   public static final StructType INGEST = SparkRows.struct(Ingest.SCHEMA);
   /** A quarantined line: its dataset, the line itself and why it was rejected (then {@link #INGEST}). */
   public static final StructType REJECTED_LINE = SparkRows.struct(Quarantine.LINE_SCHEMA);
-  /** A version of a company in the SCD2 dimension. */
-  public static final StructType COMPANY_VERSION = SparkRows.struct(Dimension.VERSION);
-  /** Events per company and event-time window. */
-  public static final StructType WINDOW_COUNT = SparkRows.struct(WindowCounts.SCHEMA);
   /** One correction of a restatement run. */
   public static final StructType CORRECTION = SparkRows.struct(RestatementRecords.LOG);
   /** A restatement's plan: one row per correction it will make. */

@@ -67,8 +67,13 @@ public final class SparkRows {
     return v;
   }
 
+  /** A value as Spark's literals and rows take it (times as Timestamps, days as Dates). */
+  public static Object literal(Object v) {
+    return spark(v);
+  }
+
   private static Object spark(Object v) {
-    return v instanceof Instant i ? Timestamp.from(i) : v;
+    return v instanceof Instant i ? Timestamp.from(i) : v instanceof java.time.LocalDate d ? Date.valueOf(d) : v;
   }
 
   /** Values of a row of Spark, positionally, times as instants (for a row without a schema). */

@@ -1,7 +1,7 @@
 package io.tidemark.lakehouse.tables;
 
 import io.tidemark.core.Column;
-import io.tidemark.core.Feed;
+import io.tidemark.core.DimensionSchema;
 import io.tidemark.core.FeedSchema;
 import io.tidemark.core.Schema;
 import io.tidemark.core.Type;
@@ -12,43 +12,49 @@ import org.apache.iceberg.types.Types;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * A feed as the jobs run it: its static declaration plus the fields promoted into it, which are the columns of its
- * raw archive in the catalog ({@link FeedSchema#declaredBy}). Read once when a job starts, at the reference the job
- * reads (a stream's staging branch, the commit a restatement pinned, a tag): the catalog is the one record of what a
- * feed declares, versioned by Nessie with the data.
+ * A feed as the jobs run it: its declaration in the pipeline file plus the fields promoted into it, which are the
+ * columns of its raw archive in the catalog ({@link FeedSchema#declaredBy}; a dimension's promoted fields are tracked
+ * attributes, {@link DimensionSchema#declaredBy}). Read once when a job starts, at the reference the job reads (a
+ * stream's staging branch, the commit a restatement pinned, a tag): the catalog is the one record of what was
+ * promoted, versioned by Nessie with the data.
  */
 public final class FeedDeclarations {
   private FeedDeclarations() {}
 
   /** The feed as the archive, as loaded, declares it. */
-  public static FeedSchema of(Table archive, Feed feed) {
-    return feed.schema().declaredBy(schema(archive.schema()));
+  public static FeedSchema of(Table archive, FeedSchema declared) {
+    return declared.declaredBy(schema(archive.schema()));
+  }
+
+  /** The dimension as its raw archive (or its change log, which gets a promoted field in the same commit) holds it. */
+  public static DimensionSchema of(Table archiveOrLog, DimensionSchema declared) {
+    return declared.declaredBy(schema(archiveOrLog.schema()));
   }
 
   /**
-   * The companies as the SCD2 change log, as loaded, holds them: it gets a promoted field in the same commit as the
-   * archive, so a job that reads the log and the dimension at one reference (a check, an audit, a publish) takes
-   * the attributes from there.
-   */
-  public static FeedSchema ofChangeLog(Table log) {
-    return Feed.COMPANIES.schema().declaredBy(schema(log.schema()));
-  }
-
-  /**
-   * The feed as the archive named in Spark SQL (a table, or {@code t@ref}) declares it; the static declaration when
+   * The feed as the archive named in Spark SQL (a table, or {@code t@ref}) declares it; the file's declaration when
    * there is no archive yet (nothing can have been promoted into it).
    */
-  public static FeedSchema read(SparkSession spark, String archive, Feed feed) {
-    Table table;
+  public static FeedSchema read(SparkSession spark, String archive, FeedSchema declared) {
+    Table table = load(spark, archive);
+    return table == null ? declared : of(table, declared);
+  }
+
+  /** The same for a dimension. */
+  public static DimensionSchema read(SparkSession spark, String archive, DimensionSchema declared) {
+    Table table = load(spark, archive);
+    return table == null ? declared : of(table, declared);
+  }
+
+  private static Table load(SparkSession spark, String name) {
     try {
-      table = IcebergTables.load(spark, archive);
+      return IcebergTables.load(spark, name);
     } catch (IllegalStateException e) {
-      if (spark.catalog().tableExists(archive)) {
+      if (spark.catalog().tableExists(name)) {
         throw e;
       }
-      return feed.schema();
+      return null;
     }
-    return of(table, feed);
   }
 
   /** An Iceberg schema's top-level columns with the core's types (a column of another type has none to give). */
@@ -69,8 +75,10 @@ public final class FeedDeclarations {
       case INTEGER -> Type.INT;
       case LONG -> Type.BIGINT;
       case DOUBLE -> Type.DOUBLE;
+      case DECIMAL -> Type.decimal(((Types.DecimalType) t).precision(), ((Types.DecimalType) t).scale());
       case STRING -> Type.STRING;
       case BOOLEAN -> Type.BOOLEAN;
+      case DATE -> Type.DATE;
       case TIMESTAMP -> Type.TIMESTAMP;
       default -> null;
     };

@@ -3,13 +3,11 @@ package io.tidemark.evolve;
 import io.tidemark.CrashPoints;
 import io.tidemark.audit.AuditCheck;
 import io.tidemark.config.TableName;
-import io.tidemark.config.Tables;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.core.Column;
 import io.tidemark.core.CommitKeys;
-import io.tidemark.core.CompanyChanges;
-import io.tidemark.core.Dimension;
-import io.tidemark.core.FeedSchema;
+import io.tidemark.core.DimensionSchema;
+import io.tidemark.pipeline.DimensionFeed;
 import io.tidemark.core.Type;
 import io.tidemark.lakehouse.Lakehouse;
 import io.tidemark.lakehouse.nessie.NessieRefs;
@@ -26,34 +24,33 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
 
 /**
- * {@code tidemark evolve promote companies KEY}: a key the company changes carried beyond their columns becomes a
- * tracked attribute of the SCD2 dimension, on a branch of its own cut from the staging branch. The column is added to
+ * {@code tidemark evolve promote <dimension> KEY}: a key a dimension feed's changes carried beyond their columns
+ * becomes a tracked attribute of the SCD2 dimension, on a branch of its own cut from the staging branch. The column is added to
  * the raw archive, the change log and the dimension; the archive is backfilled from its rescued data (as for the
- * events), each logged change gets the value of the archived rows it came from, and the dimension's history is
+ * fact feeds), each logged change gets the value of the archived rows it came from, and the dimension's history is
  * rebuilt from the log with the new attribute (a change of it now makes a version; the core's rules, Spark's plan of
  * them), only the difference written. DuckDB audits the three tables; one merge into the staging branch.
  *
  * <p>The change log gets the column because the history is rebuilt from it, by the stream and by the checks: a
- * promoted value the log did not hold would be lost at the next rebuild of the company.
+ * promoted value the log did not hold would be lost at the next rebuild of the key.
  */
-final class CompanyPromotion {
+final class DimensionPromotion {
   private final Lakehouse lh;
   private final CrashPoints crash;
 
-  CompanyPromotion(Lakehouse lh, CrashPoints crash) {
+  DimensionPromotion(Lakehouse lh, CrashPoints crash) {
     this.lh = lh;
     this.crash = crash;
   }
 
-  /** {@code declared}: the companies as the staging branch's archive declares them, before this promotion. */
-  Promotion.Result onBranch(String key, Type as, boolean widen, FeedSchema declared) {
+  /** {@code declared}: the dimension as the staging branch's archive declares it, before this promotion. */
+  Promotion.Result onBranch(DimensionFeed d, String key, Type as, boolean widen, DimensionSchema declared) {
     SparkSession spark = lh.spark();
     TidemarkConfig config = lh.config();
-    Tables t = config.tables();
     String staging = config.stagingBranch();
-    String feed = CompanyChanges.FEED.name();
+    String feed = d.name();
     String branch = "evolve-" + feed + "-" + key;
-    FeedSchema after = declared.with(Column.of(key, as));
+    DimensionSchema after = declared.with(Column.of(key, as));
     try (NessieRefs refs = new NessieRefs(lh.endpoints())) {
       if (refs.exists(branch)) {
         // left by a run that was killed before its merge: nothing else writes it, start again from the staging head
@@ -61,9 +58,9 @@ final class CompanyPromotion {
       }
       refs.createBranch(branch, refs.branch(staging));
       Promotion.registerFunctions(spark);
-      TableName raw = t.rawCompanyChanges();
-      TableName log = t.companyChanges();
-      TableName dimension = t.companies();
+      TableName raw = d.raw().table();
+      TableName log = d.changes();
+      TableName dimension = d.table();
       Table rawTable = IcebergTables.load(spark, raw.sqlAt(branch));
       Table logTable = IcebergTables.load(spark, log.sqlAt(branch));
       Table dimensionTable = IcebergTables.load(spark, dimension.sqlAt(branch));
@@ -72,8 +69,8 @@ final class CompanyPromotion {
       Long dimensionSnapshot = snapshot(dimensionTable);
       Promotion.addColumn(rawTable, key, as);
       Promotion.addColumn(logTable, key, as);
-      // in the dimension among the attributes, where Dimension.version lists it
-      Promotion.addColumn(dimensionTable, key, as, Dimension.VALID_FROM.name());
+      // in the dimension among the attributes, where DimensionSchema.version lists it
+      Promotion.addColumn(dimensionTable, key, as, DimensionSchema.VALID_FROM.name());
       String what = (widen ? "widen " : "promote ") + feed + "." + key + (widen ? " to " : " as ") + as.sql();
       crash.at("evolve:after-add");
       Map<String, String> props = Map.of(CommitKeys.STREAM, CommitKeys.EVOLVE_STREAM);
@@ -87,8 +84,8 @@ final class CompanyPromotion {
       for (Table table : List.of(rawTable, logTable, dimensionTable)) {
         table.refresh();
       }
-      BackfillAudit.CompanyOutcome audit = new BackfillAudit(lh.storage(), Promotion.workDir(config, branch))
-          .auditCompanies(rawTable, rawSnapshot, logTable, logSnapshot, dimensionTable, dimensionSnapshot, key, as,
+      BackfillAudit.DimensionOutcome audit = new BackfillAudit(lh.storage(), Promotion.workDir(config, branch))
+          .auditDimension(rawTable, rawSnapshot, logTable, logSnapshot, dimensionTable, dimensionSnapshot, key, as,
               declared, after);
       List<AuditCheck> failed = audit.checks().stream().filter(c -> !c.passed()).toList();
       if (!failed.isEmpty()) {
@@ -110,37 +107,39 @@ final class CompanyPromotion {
   }
 
   /**
-   * Each logged change gets the value of the archived rows it came from: the same company, attributes and time, not
-   * a delete (a delete carries no attributes). Several such rows with different values: the greatest, the one the
+   * Each logged change gets the value of the archived rows it came from: the same key, attributes and time, not a
+   * delete (a delete carries no attributes). Several such rows with different values: the greatest, the one the
    * history keeps of two changes at one instant, so a rerun picks the same.
    */
-  static String backfillLog(String log, String raw, String key, FeedSchema declared) {
-    String deleted = CompanyChanges.DELETED.name();
-    List<String> cols = declared.columns().names().stream().filter(c -> !c.equals(key) && !c.equals(deleted))
+  static String backfillLog(String log, String raw, String key, DimensionSchema declared) {
+    String marker = declared.delete() == null ? null : declared.delete().column().name();
+    List<String> cols = declared.logged().names().stream().filter(c -> !c.equals(key) && !c.equals(marker))
         .toList();
     StringBuilder on = new StringBuilder();
     for (String c : cols) {
       on.append("l.").append(c).append(" <=> r.").append(c).append(" AND ");
     }
+    String notDeleteRaw = declared.delete() == null ? "true" : "NOT " + declared.delete().isDeleteSql("");
+    String notDeleteLog = declared.delete() == null ? "true" : "NOT " + declared.delete().isDeleteSql("l.");
     return "MERGE INTO " + log + " l USING (SELECT " + String.join(", ", cols) + ", max(`" + key + "`) AS v FROM "
-        + raw + " WHERE `" + key + "` IS NOT NULL AND NOT coalesce(" + deleted + ", false) GROUP BY "
-        + String.join(", ", cols) + ") r ON " + on + "NOT l." + deleted + " WHEN MATCHED AND l.`" + key
-        + "` IS NULL THEN UPDATE SET l.`" + key + "` = r.v";
+        + raw + " WHERE `" + key + "` IS NOT NULL AND " + notDeleteRaw + " GROUP BY " + String.join(", ", cols)
+        + ") r ON " + on + notDeleteLog + " WHEN MATCHED AND l.`" + key + "` IS NULL THEN UPDATE SET l.`" + key
+        + "` = r.v";
   }
 
   /**
    * The dimension made equal to the history rebuilt from the whole log with the new attribute: versions where only
    * it changed appear, their neighbours' validity corrected. Returns the versions written or removed.
    */
-  private static long rebuild(SparkSession spark, String log, String dimension, FeedSchema after,
+  private static long rebuild(SparkSession spark, String log, String dimension, DimensionSchema after,
                               Map<String, String> props) {
     Dataset<Row> history = SparkScd2History.rebuild(spark.table(log), after);
-    Dataset<Row> current = spark.table(dimension).select(SparkRows.columns(Dimension.version(after)));
-    Dataset<Row> diff = SparkScd2Difference.of(history, current).persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> current = spark.table(dimension).select(SparkRows.columns(after.version()));
+    Dataset<Row> diff = SparkScd2Difference.of(history, current, after).persist(StorageLevel.MEMORY_AND_DISK());
     try {
       long n = diff.count();
       if (n > 0) {
-        Promotion.withProperties(props, () -> SparkScd2Difference.merge(diff, dimension));
+        Promotion.withProperties(props, () -> SparkScd2Difference.merge(diff, dimension, after));
       }
       return n;
     } finally {

@@ -1,0 +1,20 @@
+package io.tidemark.pipeline;
+
+import io.tidemark.config.TableName;
+import io.tidemark.core.DimensionSchema;
+import io.tidemark.core.FeedSchema;
+import java.time.Duration;
+
+/**
+ * A dimension feed: changes of keyed things (a customer's segment from a moment on, a delete), kept as an SCD2
+ * dimension by its scd2 stream, which logs each change once ({@code changes}) and keeps the dimension equal to the
+ * history rebuilt from the log. A change later than the watermark (behind the newest change seen) is left to the
+ * restatement, which applies it from the raw archive.
+ */
+public record DimensionFeed(DimensionSchema dimension, Stage raw, String stream, TableName table, TableName changes,
+                            Duration watermark) implements Feed {
+  @Override
+  public FeedSchema schema() {
+    return dimension.feed();
+  }
+}
