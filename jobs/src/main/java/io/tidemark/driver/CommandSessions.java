@@ -27,6 +27,12 @@ final class CommandSessions implements SparkSessions.Source {
   CommandSessions(Driver driver, CommandScope scope) {
     this.driver = driver;
     this.scope = scope;
+    driver.opened(this);
+  }
+
+  /** The sessions made so far. */
+  synchronized List<SparkSession> sessions() {
+    return List.copyOf(made);
   }
 
   String tag() {
@@ -77,16 +83,18 @@ final class CommandSessions implements SparkSessions.Source {
 
   /** At the command's end: stops what is left and lets the sessions go, with what Spark keeps of them. */
   void release() {
-    stop();
-    List<SparkSession> sessions;
-    synchronized (this) {
-      sessions = List.copyOf(made);
-      made.clear();
-      byConf.clear();
+    try {
+      stop();
+    } finally {
+      synchronized (this) {
+        made.clear();
+        byConf.clear();
+      }
+      driver.closed(this);
     }
-    for (SparkSession s : sessions) {
-      StreamingListeners.release(s);
-    }
+    // the streaming listener buses of this command's sessions and of the clones its stateful queries ran their
+    // batches on, and any other command's that ended: all but those of the commands still running and the driver's
+    StreamingListeners.releaseAllBut(driver.base().sparkContext(), driver.sessionsInUse());
     SparkSession.clearActiveSession();
   }
 }

@@ -12,9 +12,12 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
@@ -44,6 +47,7 @@ public final class Driver implements AutoCloseable {
   private final Semaphore slots;
   private final int slotCount;
   private final Map<String, CommandRun> running = new ConcurrentHashMap<>();
+  private final Set<CommandSessions> inUse = ConcurrentHashMap.newKeySet();
   private final AtomicLong served = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
   private final AtomicLong refused = new AtomicLong();
@@ -180,6 +184,22 @@ public final class Driver implements AutoCloseable {
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  void opened(CommandSessions sessions) {
+    inUse.add(sessions);
+  }
+
+  void closed(CommandSessions sessions) {
+    inUse.remove(sessions);
+  }
+
+  /** The driver's own session and those of the commands that have not ended. */
+  List<SparkSession> sessionsInUse() {
+    List<SparkSession> out = new ArrayList<>();
+    out.add(base);
+    inUse.forEach(s -> out.addAll(s.sessions()));
+    return out;
   }
 
   /** Waits for a place among the commands that run at once; false when the wait was cut (a cancel). */
