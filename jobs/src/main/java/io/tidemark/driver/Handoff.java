@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Which commands the resident driver runs: those that work with Spark and the catalog, which a warm session makes
@@ -16,6 +17,15 @@ import java.util.Set;
 public final class Handoff {
   public static final Set<String> RUNS = Set.of("bootstrap", "land", "stream", "publish", "check", "restate",
       "evolve", "maintain", "sql", "report");
+  /**
+   * A statement of the Nessie SQL extensions: nessie-spark-extensions (0.99) take the catalog's settings for them from
+   * the SparkContext's configuration, not the session's, so in the driver a statement that names no reference would
+   * work on the driver's branch instead of the command's ({@code --nessie-ref}), and {@code USE REFERENCE} would
+   * change that branch for every later command. Such a statement runs in a JVM of its own, where the context is the
+   * command's, as before the driver.
+   */
+  private static final Pattern NESSIE_STATEMENT = Pattern.compile("(?is)\\s*(?:(?:CREATE|DROP|ASSIGN)\\s+(?:BRANCH|TAG)"
+      + "|MERGE\\s+BRANCH|SHOW\\s+(?:LOG|REFERENCE)|LIST\\s+REFERENCES|USE\\s+REFERENCE)\\b.*");
   /** The global options that take no value; every other option before the command's word takes one. */
   private static final Set<String> FLAGS = Set.of("--debug", "-h", "--help", "-V", "--version", "--help-all");
 
@@ -38,7 +48,9 @@ public final class Handoff {
   /** Whether the driver runs {@code args} asked with {@code env}. */
   public static boolean runs(List<String> args, Map<String, String> env) {
     String crash = env.get("TIDEMARK_TEST_CRASH");
-    return command(args).filter(RUNS::contains).isPresent() && (crash == null || crash.isEmpty());
+    Optional<String> command = command(args).filter(RUNS::contains);
+    return command.isPresent() && (crash == null || crash.isEmpty())
+        && !(command.get().equals("sql") && args.stream().anyMatch(a -> NESSIE_STATEMENT.matcher(a).matches()));
   }
 
   /** The tidemark home of a caller: {@code --home}, else TIDEMARK_HOME, else {@code .tidemark}, from its directory. */
