@@ -5,6 +5,7 @@ import io.tidemark.driver.CommandLogging;
 import io.tidemark.driver.Driver;
 import io.tidemark.driver.DriverAddress;
 import io.tidemark.driver.DriverClient;
+import io.tidemark.driver.ResidentJvm;
 import io.tidemark.services.Endpoints;
 import io.tidemark.services.ManagedProcess;
 import io.tidemark.services.ServiceException;
@@ -200,6 +201,8 @@ final class DriverCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+      // before the first HTTP client and the SparkContext: what a JVM of one command lets go at its exit goes sooner
+      ResidentJvm.prepare();
       Tidemark root = Tidemark.root(spec);
       // before anything logs: from now on each command's logs go to its own file
       if (!root.debug()) {

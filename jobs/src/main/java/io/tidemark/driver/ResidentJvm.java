@@ -1,0 +1,52 @@
+package io.tidemark.driver;
+
+/**
+ * What the resident driver's JVM sets before it starts anything, where a JVM of one command relies on its exit to let
+ * go of what its libraries keep:
+ *
+ * <ul>
+ *   <li>The JDK's HTTP client (the Nessie clients' transport: each catalog a command's sessions make, each client of
+ *       tidemark's and of the Nessie SQL extensions has one) keeps an idle connection pooled for 1,200 s by default,
+ *       and that connection keeps its client reachable from the client's own selector thread: a client a command has
+ *       closed kept its thread, its selector's two descriptors and its socket for 20 minutes, about 170 commands of a
+ *       soak. Pooled for {@value #KEEP_ALIVE_SECONDS} s, the connection closes soon after the command's last request;
+ *       the client is then garbage and its thread ends at its next collection.</li>
+ *   <li>Spark's context cleaner removes what sessions and jobs leave (shuffles, broadcasts, each session's query
+ *       execution listener bus) once the garbage collector has found them gone, and asks for a full collection every
+ *       30 minutes by default; a driver that runs a command every few seconds asks every {@value #PERIODIC_GC}.</li>
+ *   <li>Spark's status store (the UI's, kept with the UI off too) keeps the last 1,000 jobs, stages and SQL executions
+ *       and 100,000 tasks: a heap that grew by about 0.4 MB a command for the first few hundred commands (the soak's
+ *       slope), more than the compose driver's heap holds beside its work. The driver keeps
+ *       {@value #RETAINED} of each and {@value #RETAINED_TASKS} tasks; nothing of tidemark reads them.</li>
+ * </ul>
+ *
+ * Either is kept when the JVM was given it ({@code -D}, or spark-submit's {@code --conf} for Spark's).
+ */
+public final class ResidentJvm {
+  static final String KEEP_ALIVE = "jdk.httpclient.keepalive.timeout";
+  static final String KEEP_ALIVE_SECONDS = "10";
+  static final String PERIODIC_GC_SETTING = "spark.cleaner.periodicGC.interval";
+  static final String PERIODIC_GC = "5min";
+  static final String RETAINED = "100";
+  static final String RETAINED_TASKS = "10000";
+
+  private ResidentJvm() {}
+
+  /** Sets them; before the first HTTP client and the SparkContext are made (the JDK and Spark read them once). */
+  public static void prepare() {
+    setIfAbsent(KEEP_ALIVE, KEEP_ALIVE_SECONDS);
+    setIfAbsent(PERIODIC_GC_SETTING, PERIODIC_GC);
+    for (String retained : new String[] {"spark.ui.retainedJobs", "spark.ui.retainedStages",
+        "spark.sql.ui.retainedExecutions"}) {
+      setIfAbsent(retained, RETAINED);
+    }
+    setIfAbsent("spark.ui.retainedTasks", RETAINED_TASKS);
+  }
+
+  private static void setIfAbsent(String key, String value) {
+    String given = System.getProperty(key);
+    if (given == null || given.isBlank()) {
+      System.setProperty(key, value);
+    }
+  }
+}
