@@ -37,6 +37,8 @@ import org.slf4j.LoggerFactory;
 public final class Driver implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Driver.class);
   private static final long AUTH_MS = 10_000;
+  /** How long a soak's sample waits after a full collection for what it freed to be let go. */
+  private static final long SETTLE_MS = 5_000;
 
   private final TidemarkConfig config;
   private final Map<String, String> conf;
@@ -151,8 +153,15 @@ public final class Driver implements AutoCloseable {
       Wire.Frame ask = Wire.read(in);
       if (ask.type() == Wire.PING) {
         if ("gc".equals(ask.text())) {
-          // what the commands left that the JVM cannot free: a soak's measure
+          // what the commands left that the JVM cannot free: a soak's measure. What the collection frees is let go
+          // by threads of its own within seconds (Spark's context cleaner removes the listeners of sessions gone, an
+          // HTTP client's selector thread ends when it finds its client gone): counted after those
           System.gc();
+          try {
+            Thread.sleep(SETTLE_MS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
           System.gc();
         }
         Wire.write(out, Wire.STATUS, status());
