@@ -5,7 +5,6 @@ from __future__ import annotations
 import shlex
 from datetime import timedelta
 
-from airflow.providers.standard.operators.bash import BashOperator
 from airflow.sdk import DAG, Param, TaskGroup
 
 from tidemark_lib import (
@@ -15,6 +14,7 @@ from tidemark_lib import (
     OWNER,
     PUBLISHED,
     RAW_ARCHIVES,
+    TidemarkBashOperator,
     job_env,
     spark_submit,
     tidemark_cli,
@@ -61,7 +61,7 @@ restatement starts once every arrival is on `main`. **`check`** then runs `tidem
 SCD2 invariants of every dimension, raw + rejected = lines landed, the finalized windows and, per arrival,
 each stream run's line as recorded in `audit.stream_batches` (one row per micro-batch).
 
-**An arrival that failed its checks**: `arrival_k.publish` fails (no retry: it is a finding, not a glitch) with one
+**An arrival that failed its checks**: `arrival_k.publish` fails (exit 1: a finding, not retried) with one
 line naming the check and its recipe, e.g. `publish refused by check scd2-invariants: main unchanged, staged commit
 tagged rejected-<hash>; see docs/troubleshooting.md#refused-by-scd2-invariants`, every check's result above it in
 the log. `main` stays where it was, the later arrivals do not run, and the staged commit is kept as the tag
@@ -85,7 +85,10 @@ landed with the same content are left as they are (landing is idempotent), so a 
 before just replays the streams.
 
 **Retries**: every task is safe to rerun: landing is idempotent, the streams skip what their checkpoints and the
-tables' commits already hold, and a publish with nothing new staged makes no commit. Runs of this DAG never overlap
+tables' commits already hold, and a publish with nothing new staged makes no commit. tidemark itself absorbs a
+service's transient faults (a connection closed, a timeout, a 503); a task is retried when its command still exits 3
+(a service kept failing or went away) or its JVM was killed, never when it exits 1 (a finding: a refused publish, a
+failed check) or 2 (a bad setting), which a retry would only meet again. Runs of this DAG never overlap
 (`max_active_runs=1`), and the streams and publish tasks take the `{WRITERS_POOL}` pool (1 slot) with the
 restatement's and the maintenance's writers: one writer of the staging branch at a time.
 """
@@ -146,7 +149,7 @@ with DAG(
         "keys": Param(100, type="integer", minimum=1, description="generated: keys of each dimension's changes"),
     },
 ) as dag:
-    bootstrap = BashOperator(
+    bootstrap = TidemarkBashOperator(
         task_id="bootstrap",
         bash_command=tidemark_cli("bootstrap"),
         env=job_env(""),
@@ -154,7 +157,7 @@ with DAG(
         doc_md="`tidemark bootstrap`: buckets, namespaces and tables; makes no commit when everything exists.",
     )
 
-    count_arrivals = BashOperator(
+    count_arrivals = TidemarkBashOperator(
         task_id="count_arrivals",
         bash_command=(
             "set -euo pipefail\n"
@@ -177,7 +180,7 @@ with DAG(
     for k in range(1, MAX_ARRIVALS + 1):
         with TaskGroup(group_id=f"arrival_{k}",
                        tooltip=f"arrival {k}: land it, every stream once, then publish it") as group:
-            land = BashOperator(
+            land = TidemarkBashOperator(
                 task_id="land",
                 bash_command=(
                     "set -euo pipefail\n"
@@ -212,8 +215,7 @@ with DAG(
                 "task. The last arrival's publish updates the Assets of tidemark_restatement.",
                 context=f"arrival={k}",
                 pool=WRITERS_POOL,
-                # a failed check is a finding, not a glitch: a retry would only check the same head again
-                retries=0,
+                # retried only for a service's fault (exit 3): a failed check (exit 1) would fail again
                 outlets=[PUBLISHED],
                 post_execute=announce_if_last(k),
             )
@@ -222,7 +224,7 @@ with DAG(
         previous = group
         publish_tasks.append(publish)
 
-    check = BashOperator(
+    check = TidemarkBashOperator(
         task_id="check",
         bash_command=tidemark_cli("check", "--report"),
         env=job_env(""),

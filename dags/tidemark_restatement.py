@@ -32,7 +32,7 @@ and clear of a run. Every stage finds its state in Nessie (the branch, its commi
 tag), not in XCom, so rerunning a finished stage prints "already done" and changes nothing. With nothing late to
 repair every stage says so and the run is green with no commit.
 
-**A failed audit** fails `audit` (no retry: it is a finding, not a glitch): the staging branch and main untouched,
+**A failed audit** fails `audit` (exit 1: a finding, not retried): the staging branch and main untouched,
 the branch kept to look at. **A failed `publish_main`** leaves main where it was, names the check, and tags the
 staged commit `rejected-<hash>`; the restated rows stay on the staging branch and go to main with the next publish
 that passes. What releases each, command by command: `docs/troubleshooting.md` in the repository
@@ -90,8 +90,8 @@ with DAG(
     audit = _stage(
         "audit",
         "`tidemark restate audit`: check the branch; exit 1 names the failed check and the SQL to look at it. "
-        "No retries: a failed audit is a finding, not a glitch (docs/troubleshooting.md#a-failed-restatement-audit).",
-        retries=0,
+        "A failed audit is a finding (exit 1), not retried; a service's fault (exit 3) is "
+        "(docs/troubleshooting.md#a-failed-restatement-audit).",
     )
     merge = spark_submit(
         "merge",
@@ -109,7 +109,5 @@ with DAG(
         "merge of the staging branch into main. A failed check fails this task with one line naming it; main stays.",
         context=f"restate={RUN_ID}",
         pool=WRITERS_POOL,
-        # a failed check is a finding, not a glitch: a retry would only check the same head again
-        retries=0,
     )
     plan >> write >> audit >> merge >> tag >> publish_main

@@ -200,10 +200,11 @@ class AirflowApi:
 
 
 def published_arrivals(home: Home, feeds: tuple[str, ...] = ("events", "companies")) -> dict[int, int]:
-    """How many publish commits on main take in each arrival: a commit that names in its message and in its property
-    tidemark.arrivals.<feed> arrival k of each of `feeds` ("publish events arrival 3, companies arrival 3 from ingest:
-    ...", the seed's), with the property tidemark.published, the staging branch's commit it made main's; every one
-    names a commit of the staging branch."""
+    """How many publish commits on main take in each arrival: a commit that names in its message and in its properties
+    tidemark.arrivals.<feed> the arrivals of `feeds` it took in ("publish events arrival 3, companies arrival 3 from
+    ingest: ...", the seed's; "publish companies arrival 4 from ingest: ..." when only one feed landed one), with the
+    property tidemark.published, the staging branch's commit it made main's; each arrival number counted once per
+    commit, of any of the feeds; every one names a commit of the staging branch."""
     staged = {c["hash"] for c in home.log("ingest")}
     out: dict[int, int] = {}
     for meta in home.log("main"):
@@ -212,11 +213,22 @@ def published_arrivals(home: Home, feeds: tuple[str, ...] = ("events", "companie
         if published is None:
             continue
         assert published in staged, f"main's commit {meta['hash']} publishes {published}, not a commit of ingest"
-        numbers = {props.get(f"tidemark.arrivals.{feed}") for feed in feeds}
-        if len(numbers) == 1 and (k := numbers.pop()) is not None and k.isdigit():
-            said = ", ".join(f"{feed} arrival {k}" for feed in feeds)
-            assert meta["message"].startswith(f"publish {said} from ingest: "), meta["message"]
-            out[int(k)] = out.get(int(k), 0) + 1
+        named = {feed: props[f"tidemark.arrivals.{feed}"] for feed in feeds if f"tidemark.arrivals.{feed}" in props}
+        if not named:
+            continue
+        said = ", ".join(f"{feed} arrival{'' if value.isdigit() else 's'} {value}" for feed, value in named.items())
+        assert meta["message"].startswith(f"publish {said} from ingest: "), meta["message"]
+        for n in {n for value in named.values() for n in _arrival_numbers(value)}:
+            out[n] = out.get(n, 0) + 1
+    return out
+
+
+def _arrival_numbers(described: str) -> list[int]:
+    """The numbers of "3", "1-3" or "1,4" (tidemark's description of arrivals)."""
+    out = []
+    for part in described.split(","):
+        first, _, last = part.strip().partition("-")
+        out.extend(range(int(first), int(last or first) + 1))
     return out
 
 

@@ -9,6 +9,10 @@ fails, nothing after it runs, the staging branch and main are unchanged. The wro
 and `audit` cleared with its downstream tasks, as a person would in the UI: the run merges into the staging branch,
 tags, and publishes to main. The tables on main then equal main's after `tidemark demo` (DemoIT's run of it, or one
 on a home of its own), and headless Chromium shows both DAG runs green and the branches and tag in the Nessie UI.
+
+Every task reaches Nessie and the S3 server through a loopback proxy that closes 1% of requests unanswered and loses
+0.3% of answers after forwarding (jobs/src/test/java/io/tidemark/testing/FaultProxy.java): tidemark absorbs these
+transient faults, so no task fails but the audit that fails on purpose, and none needs Airflow's retry.
 """
 
 from __future__ import annotations
@@ -25,6 +29,9 @@ import pytest
 
 from conftest import ROOT
 from stacks import SHOTS, AirflowApi, Home, free_ports, log, published_arrivals, seconds
+
+# the rates TransientFaultsIT uses too
+CLOSE_RATE, LOSE_RATE = 0.01, 0.003
 
 TEST_POOL = "tidemark_test_writers"
 
@@ -62,10 +69,53 @@ class Airflow(AirflowApi):
         return "" if at is None else "\n--- standalone.log at " + found[1] + ":\n" + "\n".join(lines[at:at + 40])
 
 
+class FaultProxies:
+    """A FaultProxy process (from the Java test classes: it needs nothing but the JDK) in front of the home's Nessie
+    and one in front of its S3 server, each counting what it saw and did into a file of its own."""
+
+    def __init__(self, home: Home):
+        classes = ROOT / "jobs" / "target" / "test-classes"
+        assert (classes / "io" / "tidemark" / "testing" / "FaultProxy.class").is_file(), \
+            "no FaultProxy class: build the test classes (mvn test-compile, or ./run-tests builds them)"
+        self.ports = free_ports(2, taken=home.ports)
+        self.stats = [home.dir / "fault-proxy-nessie.json", home.dir / "fault-proxy-s3.json"]
+        self.processes = [
+            subprocess.Popen(["java", "-cp", str(classes), "io.tidemark.testing.FaultProxy", str(port), str(target),
+                              str(CLOSE_RATE), str(LOSE_RATE), str(seed), str(stats)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for port, target, seed, stats in zip(self.ports, (home.nessie_port, home.ports[2]), (4711, 4712),
+                                                 self.stats)]
+        deadline = time.monotonic() + 60
+        while not all(f.is_file() for f in self.stats):
+            assert time.monotonic() < deadline, "the fault proxies did not start"
+            time.sleep(0.5)
+
+    def env(self, home: Home) -> dict[str, str]:
+        """The settings that send every task through the proxies, with the embedded S3 server's keys."""
+        keys = dict(line.split("=", 1) for line in (home.dir / "s3" / "s3proxy.properties").read_text().splitlines()
+                    if "=" in line and not line.startswith("#"))
+        return {"TIDEMARK_NESSIE_URI": f"http://127.0.0.1:{self.ports[0]}/api/v2",
+                "TIDEMARK_S3_ENDPOINT": f"http://127.0.0.1:{self.ports[1]}",
+                "TIDEMARK_S3_ACCESS_KEY": keys["s3proxy.identity"], "TIDEMARK_S3_SECRET_KEY": keys["s3proxy.credential"]}
+
+    def counts(self) -> dict[str, dict]:
+        return {name: json.loads(f.read_text()) for name, f in zip(("nessie", "s3"), self.stats)}
+
+    def stop(self) -> dict[str, dict]:
+        for p in self.processes:
+            p.terminate()
+            p.wait(timeout=60)
+        return self.counts()
+
+
 @pytest.fixture(scope="module")
 def airflow(demo):
     home = Home("stack-home")
+    home.tidemark("services", "up")
+    proxies = FaultProxies(home)
     af = Airflow(home)
+    af.env.update(proxies.env(home))
+    af.proxies = proxies
     t0 = time.monotonic()
     up = af.stack("up")
     log(f"stack up: {time.monotonic() - t0:.0f} s")
@@ -77,6 +127,9 @@ def airflow(demo):
     finally:
         down = af.stack("down")
         print(down.stdout, down.stderr)
+        counts = proxies.stop()
+        log(f"fault proxies: {counts}")
+        home.tidemark("services", "down")
         assert af.stack("status").returncode != 0
 
 
@@ -141,6 +194,9 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
                 f" (gap land end -> streams start {seconds(streams, 'start_date') - seconds(land, 'end_date'):.1f} s);"
                 f" streams end -> published {seconds(publish, 'end_date') - seconds(streams, 'end_date'):.1f} s")
     assert state["state"] == "success", {t: ti["state"] for t, ti in tis.items()}
+    # through the faults, no task failed: none needed a second try
+    assert {t: ti["try_number"] for t, ti in tis.items() if ti["state"] == "success" and ti["try_number"] != 1} == {}
+    log(f"fault proxies after the arrivals: {af.proxies.counts()}")
     expected = {f"arrival_{k}.{t}": ("success" if k <= n else "skipped")
                 for k in range(1, 7) for t in ("land", "streams", "publish")}
     assert {t: tis[t]["state"] for t in expected} == expected
@@ -211,6 +267,9 @@ def test_arrivals_then_restatement_with_a_failed_audit_then_fixed(airflow, demo)
     for tid in stages:
         log(f"  {tid:12s} {tis[tid]['state']:10s} try {tis[tid]['try_number']}  {tis[tid]['duration'] or 0:6.1f} s")
     assert state["state"] == "success", {t: ti["state"] for t, ti in tis.items()}
+    # the audit ran twice (failed on purpose, cleared), every other stage once: through the faults none failed
+    assert {t: tis[t]["try_number"] for t in stages} == {"plan": 1, "write": 1, "audit": 2, "merge": 1, "tag": 1,
+                                                          "publish_main": 1}
     refs = home.references()
     # the restatement's merge is the staging branch's head, tagged; publish_main made it main's in one more commit
     assert refs[f"restated-{rid}"][0] == "TAG"

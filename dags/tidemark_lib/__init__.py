@@ -15,7 +15,9 @@ import tempfile
 from pathlib import Path
 
 from airflow.providers.apache.spark.operators.spark_submit import SparkSubmitOperator
+from airflow.providers.standard.operators.bash import BashOperator
 from airflow.sdk import Asset, AssetAlias
+from airflow.sdk.exceptions import AirflowFailException
 
 from tidemark_lib import launch
 
@@ -103,6 +105,33 @@ def driver_java_options(archive: Path, training: Path | None) -> str:
     return " ".join([f"-Dlog4j2.configurationFile=file:{SPARK_LOG4J}", *map(shlex.quote, options)])
 
 
+# tidemark's exit codes (README, docs/troubleshooting.md): 1 the work failed (a finding: a refused publish, a failed
+# audit or check), 2 a bad setting or option, 3 a service could not be reached (or kept failing through tidemark's own
+# retries). A retry meets 1 and 2 again, so they fail the task at once; 3 and a killed JVM are retried.
+NOT_RETRIED = {1: "a finding or a failed job", 2: "a bad setting or option"}
+
+
+def fail_or_retry(exit_code: int | None, failure: Exception):
+    """Re-raise a failed command's exception so that Airflow retries it only when a retry can pass: exit 1 and 2 fail
+    the task for good (AirflowFailException), naming why; anything else (3, a JVM killed) as it came, retried."""
+    if exit_code in NOT_RETRIED:
+        raise AirflowFailException(
+            f"tidemark exited {exit_code} ({NOT_RETRIED[exit_code]}): not retried, a retry would meet it again; the "
+            "log's last lines say what, docs/troubleshooting.md says what releases it") from failure
+    raise failure
+
+
+class TidemarkBashOperator(BashOperator):
+    """A `tidemark` command in bash, retried by Airflow only when a retry can pass ({@link fail_or_retry})."""
+
+    def execute(self, context):
+        try:
+            return super().execute(context)
+        except Exception as e:  # the provider's AirflowException, whichever module it comes from
+            process = getattr(self.subprocess_hook, "sub_process", None)
+            fail_or_retry(getattr(process, "returncode", None), e)
+
+
 class TidemarkSparkSubmitOperator(SparkSubmitOperator):
     """spark-submit of tidemark-spark.jar whose driver maps the classes it loads from a class archive (CDS).
 
@@ -120,7 +149,12 @@ class TidemarkSparkSubmitOperator(SparkSubmitOperator):
             training = archive.with_name(f"{archive.name}.{os.getpid()}.tmp")
         self.conf = dict(self.conf or {}, **{"spark.driver.extraJavaOptions": driver_java_options(archive, training)})
         try:
-            super().execute(context)
+            try:
+                super().execute(context)
+            except Exception as e:  # the provider's AirflowException, whichever module it comes from
+                # spark-submit exits with the driver's code (client mode: the driver is its JVM)
+                process = getattr(getattr(self, "_hook", None), "_submit_sp", None)
+                fail_or_retry(getattr(process, "returncode", None), e)
             if training is not None and training.is_file() and training.stat().st_size > 0:
                 os.replace(training, archive)
                 self.log.info("the driver's class archive for later submits: %s", archive)

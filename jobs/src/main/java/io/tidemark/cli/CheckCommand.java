@@ -10,7 +10,12 @@ import io.tidemark.pipeline.DimensionFeed;
 import io.tidemark.pipeline.Feed;
 import io.tidemark.pipeline.Pipeline;
 import io.tidemark.core.Lines;
+import io.tidemark.audit.AuditCheck;
 import io.tidemark.lakehouse.Lakehouse;
+import io.tidemark.lakehouse.nessie.NessieRefException;
+import io.tidemark.lakehouse.nessie.NessieRefs;
+import io.tidemark.lakehouse.nessie.RefNames;
+import io.tidemark.publish.Publisher;
 import io.tidemark.report.ArrivalRuns;
 import io.tidemark.stream.StreamBatches;
 import java.io.PrintWriter;
@@ -90,6 +95,12 @@ final class CheckCommand implements Callable<Integer> {
         }
       }
 
+      if (branch != null && (branch.equals(root.stagingBranch()) || branch.startsWith(RefNames.REJECTED))) {
+        // what waits to be published, or was refused: the publish checks too, as a publish of it runs them (a row
+        // written by hand is none of the whole history's checks above)
+        publishChecks(root, lh, branch, out, failed);
+      }
+
       for (Aggregate a : p.aggregates()) {
         Aggregation rule = a.rule();
         out.println("finalized windows in " + a.table() + ":");
@@ -114,5 +125,22 @@ final class CheckCommand implements Callable<Integer> {
     out.println("check: ok");
     out.flush();
     return 0;
+  }
+
+  /** The publish checks of what {@code ref} (the staging branch, a refused commit's tag) holds beyond main. */
+  private static void publishChecks(TidemarkConfig root, Lakehouse lh, String ref, PrintWriter out,
+                                    List<String> failed) {
+    String hash;
+    try (NessieRefs refs = new NessieRefs(lh.endpoints())) {
+      hash = refs.hash(ref).orElseThrow(() -> new NessieRefException("no branch or tag " + ref + " in Nessie"));
+    }
+    try (Lakehouse writer = Lakehouse.attach(root.writing(), lh.endpoints(), lh.spark())) {
+      List<AuditCheck> checks = new Publisher(writer).checksOf(hash);
+      out.println("publish checks of " + ref + " (what " + root.publishedRef() + " lacks of it): "
+          + (checks.isEmpty() ? "nothing to publish" : ""));
+      checks.forEach(ch -> out.println("  " + ch));
+      checks.stream().filter(ch -> !ch.passed()).forEach(ch -> failed.add("publish check " + ch.name() + ": "
+          + ch.detail()));
+    }
   }
 }

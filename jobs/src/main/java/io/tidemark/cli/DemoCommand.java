@@ -108,11 +108,14 @@ final class DemoCommand implements Callable<Integer> {
       out.println("Every micro-batch of every stream run: ./tidemark sql \"SELECT * FROM "
           + p.shared().streamBatches() + "\"");
       out.println("SQL:  ./tidemark sql \"SHOW TABLES IN " + p.tables().get(1).namespace() + "\"");
-      out.println("      ./tidemark sql \"SHOW LOG " + config.publishedRef() + "\"   vs   ./tidemark sql \"SHOW LOG "
-          + config.stagingBranch() + "\"");
+      out.println("      ./tidemark log " + config.publishedRef() + "   vs   ./tidemark log " + config.stagingBranch());
       out.println("      ./tidemark sql \"SELECT count(*) FROM " + p.tables().get(1) + "@"
           + config.stagingBranch() + "\"   (what is staged, not yet published)");
       ReportCommand.write(lh, null, out);
+      if (config.nessieUri().isEmpty() || config.s3Endpoint().isEmpty()) {
+        out.println("The embedded services keep running for you to look; `./tidemark services down` stops them, "
+            + "which docker compose needs first: it publishes the same Nessie port.");
+      }
     }
     out.flush();
     return 0;

@@ -8,9 +8,11 @@ import io.tidemark.config.ConfigException;
 import io.tidemark.config.TidemarkConfig;
 import io.tidemark.services.Outage;
 import io.tidemark.services.ServiceException;
+import io.tidemark.services.TransientFault;
 import io.tidemark.stream.StreamsFailed;
 import java.io.PrintWriter;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -34,15 +36,28 @@ final class ErrorHandler implements IExecutionExceptionHandler {
     boolean trace = !(e instanceof Finding);
     if (trace && !root.debug() && LogFile.active().isPresent()) {
       // before the lines: under spark-submit the log shares the console (the task's log), whose last lines they are
-      LoggerFactory.getLogger(Tidemark.class).error(cl.getCommandSpec().qualifiedName(" ") + " failed", e);
+      // named as its log file is (tidemark stream all, tidemark stream dedup: the stream is a word of the command)
+      LoggerFactory.getLogger(Tidemark.class).error(String.join(" ", Stream.concat(Stream.of("tidemark"),
+          LogFile.words(parseResult).stream()).toList()) + " failed", e);
     }
     Optional<String> outage = outage(e, root);
-    err.println("tidemark: " + outage.map(o -> describe(e, o)).orElseGet(() -> describe(e)));
+    // a service's fault that outlasted the retries (a connection closed again and again): the service's, not the work's
+    boolean fault = outage.isEmpty() && !(e instanceof Finding) && exitCode(e) == FAILED && TransientFault.is(e);
+    String first = outage.map(o -> describe(e, o)).orElseGet(() -> describe(e)
+        + (fault ? " (a transient fault of a service, through " + TransientFault.ATTEMPTS + " attempts; run the "
+            + "command again)" : ""));
+    err.println("tidemark: " + first);
+    // also at the end of the run's log: when the console's output goes nowhere (a full disk: the JVM's streams swallow
+    // the error of a write), the log still says why the command failed
+    LogFile.active().ifPresent(f -> LoggerFactory.getLogger(Tidemark.class).error("tidemark: " + first));
     if (e instanceof StreamsFailed several) {
-      // the others after the first, a line each; a service out of reach is named once, by the first line
+      // the others after the first, a line each; a service out of reach, or one cause the runs shared (a setting
+      // every stream's catalog reads), is named once
+      java.util.Set<String> said = new java.util.HashSet<>(java.util.List.of(first, describe(e)));
       for (Throwable other : several.failures().subList(1, several.failures().size())) {
-        if (outage.isEmpty() || outage(other, root).isEmpty()) {
-          err.println("tidemark: also " + describe(other));
+        String line = describe(other);
+        if ((outage.isEmpty() || outage(other, root).isEmpty()) && said.add(line)) {
+          err.println("tidemark: also " + line);
         }
       }
     }
@@ -50,7 +65,21 @@ final class ErrorHandler implements IExecutionExceptionHandler {
       e.printStackTrace(err);
     }
     err.flush();
-    return outage.isPresent() ? SERVICE_DOWN : exitCode(e);
+    return outage.isPresent() || fault ? SERVICE_DOWN : exitCode(e);
+  }
+
+  /**
+   * What escapes a command as an {@link Error} (out of memory, a class that does not link), which picocli does not
+   * hand to its handler: one line too, not the JVM's stack dump. The trace goes to the log.
+   */
+  static int fatal(Throwable e, PrintWriter err) {
+    LoggerFactory.getLogger(Tidemark.class).error("failed", e);
+    String line = "tidemark: " + (e instanceof Error ? e.getClass().getSimpleName() + ": " + firstLine(e) + details()
+        : describe(e));
+    err.println(line);
+    err.flush();
+    LogFile.active().ifPresent(f -> LoggerFactory.getLogger(Tidemark.class).error(line));
+    return FAILED;
   }
 
   static int exitCode(Throwable e) {

@@ -61,16 +61,115 @@ final class Help {
       Map.entry("tidemark bench drift", "tidemark bench drift --lines 200000 --history 5000 --factor 10"),
       Map.entry("tidemark bench soak", "tidemark bench soak --arrivals 100 --busy-threads 1"),
       Map.entry("tidemark sql", "tidemark sql --format json \"SELECT * FROM dims.companies@main\""),
+      Map.entry("tidemark log", "tidemark log ingest --max-commits 10"),
       Map.entry("tidemark demo", "tidemark demo"),
       Map.entry("tidemark config", "tidemark config --nessie-ref dev"),
       Map.entry("tidemark help", "tidemark help restate merge"));
 
   private Help() {}
 
-  /** Adds the example and the note on settings to the help of {@code root} and every command below it. */
+  /** The width help is wrapped to (picocli's own). */
+  static final int WIDTH = 80;
+  /** What picocli lays the help out in: wide enough that it wraps nothing, which {@link #wrap} then does. */
+  private static final int UNWRAPPED = 1000;
+
+  /**
+   * Adds the example and the note on settings to the help of {@code root} and every command below it, gives every
+   * command the root's version, and wraps the help at spaces only: picocli's own wrapping breaks a line wherever
+   * Java's line breaker allows, inside {@code docs/troubleshooting.md} or {@code ns.table@branch}, which a person
+   * then cannot copy.
+   */
   static void decorate(CommandLine root) {
     root.getCommandSpec().usageMessage().footer("", "Example: " + EXAMPLES.get("tidemark"), settingsNote()[1]);
     below(root);
+    root.setUsageHelpWidth(UNWRAPPED);
+    wrapSections(root);
+  }
+
+  private static void wrapSections(CommandLine cl) {
+    cl.getHelpSectionMap().replaceAll((key, section) -> CommandLine.Model.UsageMessageSpec.SECTION_KEY_SYNOPSIS
+        .equals(key)
+        // the synopsis goes on after "Usage: ", its heading
+        ? help -> wrap(help.synopsisHeading() + section.render(help), WIDTH).substring(help.synopsisHeading().length())
+        : CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER.equals(key)
+        // laid out unwrapped, picocli drops the footer's first line when it is empty: the blank line before it
+        ? help -> "\n" + wrap(section.render(help).replaceFirst("^\n", ""), WIDTH)
+        : help -> wrap(section.render(help), WIDTH));
+    if (cl.getCommandSpec().versionProvider() == null) {
+      // -V on a subcommand printed nothing: every command is the same tidemark
+      cl.getCommandSpec().versionProvider(new Tidemark.Version());
+    }
+    cl.getSubcommands().values().forEach(Help::wrapSections);
+  }
+
+  /**
+   * {@code text} wrapped to {@code width} at spaces only. A line too long goes on indented under where its text
+   * starts: an option's or a setting's description (after the two spaces that end its names), the synopsis's options
+   * (after the command's name), else its own indentation.
+   */
+  static String wrap(String text, int width) {
+    StringBuilder out = new StringBuilder();
+    for (String line : text.split("\n", -1)) {
+      if (out.length() > 0) {
+        out.append('\n');
+      }
+      out.append(wrapLine(line, width));
+    }
+    return out.toString();
+  }
+
+  private static String wrapLine(String line, int width) {
+    if (line.length() <= width) {
+      return line;
+    }
+    int hang = hangingIndent(line);
+    StringBuilder out = new StringBuilder();
+    String rest = line;
+    boolean first = true;
+    while (rest.length() > width) {
+      int cut = rest.lastIndexOf(' ', width);
+      int min = first ? leading(rest) : hang;
+      if (cut <= min) {
+        // one word longer than the line: it stays whole
+        cut = rest.indexOf(' ', width);
+        if (cut < 0) {
+          break;
+        }
+      }
+      out.append(rest, 0, cut).append('\n');
+      String next = rest.substring(cut).stripLeading();
+      rest = " ".repeat(hang) + next;
+      first = false;
+    }
+    return out.append(rest).toString();
+  }
+
+  /** Where the wrapped part of a line goes on (see {@link #wrap}). */
+  private static int hangingIndent(String line) {
+    if (line.startsWith("Usage: ")) {
+      int options = line.indexOf(" [");
+      return options < 0 ? leading(line) + 2 : options + 1;
+    }
+    int lead = leading(line);
+    if (lead > 0 || line.startsWith("-")) {
+      // an option's or a setting's row: its names, two spaces or more, its description
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("^\\s*\\S.*?\\S( {2,})\\S").matcher(line);
+      if (m.find() && m.end(1) < line.length() / 2 + 20) {
+        return m.end(1) + 2;
+      }
+      if (lead >= 10) {
+        return lead + 2; // a description under a name too long to have it beside
+      }
+    }
+    return lead;
+  }
+
+  private static int leading(String line) {
+    int i = 0;
+    while (i < line.length() && line.charAt(i) == ' ') {
+      i++;
+    }
+    return i;
   }
 
   private static void below(CommandLine root) {
@@ -102,7 +201,9 @@ final class Help {
       CommandLine cl = last.commandSpec().commandLine();
       PrintWriter out = cl.getOut();
       cl.usage(out);
-      printSettings(cl, out);
+      java.io.StringWriter settings = new java.io.StringWriter();
+      printSettings(cl, new PrintWriter(settings, true));
+      out.print(wrap(settings.toString(), WIDTH));
       out.flush();
     }
     return all;

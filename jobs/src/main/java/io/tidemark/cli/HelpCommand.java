@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
  * {@code tidemark help [<command> [<subcommand>]]}: the help of the command the words name, down to a subcommand
  * (picocli's own help command takes one word, so {@code help stream raw} printed the help of {@code stream}).
  */
-@Command(name = "help", helpCommand = true,
+@Command(name = "help", helpCommand = true, mixinStandardHelpOptions = true,
     description = "Print the help of a command, or of one of its subcommands (`tidemark help stream raw`).")
 final class HelpCommand implements IHelpCommandInitializable2, Runnable {
   @Parameters(paramLabel = "<command>", arity = "0..*",

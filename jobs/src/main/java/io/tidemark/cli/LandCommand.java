@@ -175,6 +175,13 @@ final class LandCommand implements Callable<Integer> {
       return 0;
     }
     TidemarkConfig config = Tidemark.root(spec).config();
+    // a scenario name, a generator setting or a --from that does not do: said before any service starts
+    if (source.replay == null && source.from == null) {
+      scenario(null);
+    }
+    if (source.from != null) {
+      LocalFiles.read(source.from, dataset());
+    }
     if (toDir != null && !replaysS3()) {
       writeLocal(arrivals(null), out);
       return 0;
@@ -214,15 +221,26 @@ final class LandCommand implements Callable<Integer> {
   /** The scenario or the --replay location; {@code storage} reads an S3 one. */
   private Scenario scenario(Storage storage) {
     Pipeline p = Tidemark.root(spec).config().pipeline();
-    return source.replay != null ? LandedPrefix.read(source.replay, storage,
-        p.feeds().stream().map(io.tidemark.pipeline.Feed::name).toList())
-        : Scenarios.named(source.scenario, p, generator::spec);
+    if (source.replay != null) {
+      return LandedPrefix.read(source.replay, storage, p.feeds().stream().map(io.tidemark.pipeline.Feed::name).toList());
+    }
+    try {
+      return Scenarios.named(source.scenario, p, generator::spec);
+    } catch (LandingException e) {
+      // an unknown name or a generator setting out of range: an option to fix, as picocli's own errors are
+      throw bad(e.getMessage());
+    }
+  }
+
+  /** A bad option value or combination: one line, exit 2, like the errors picocli finds itself. */
+  private picocli.CommandLine.ParameterException bad(String message) {
+    return new picocli.CommandLine.ParameterException(spec.commandLine(), message);
   }
 
   private int countArrivals() {
     if (source.from != null || arrival != null || toDir != null) {
-      throw new LandingException("--count-arrivals counts the arrivals of --scenario or --replay; it takes no "
-          + "--from, --arrival or --to-dir");
+      throw bad("--count-arrivals counts the arrivals of --scenario or --replay; it takes no --from, --arrival or "
+          + "--to-dir");
     }
     if (!replaysS3()) {
       return scenario(null).arrivalCount();
@@ -270,21 +288,24 @@ final class LandCommand implements Callable<Integer> {
         source.replay != null ? source.replay : "scenario " + scenario.name()));
   }
 
-  private Arrival fromLocal(Lander lander) {
+  private String dataset() {
     Pipeline p = Tidemark.root(spec).config().pipeline();
-    String ds;
     try {
-      ds = dataset == null ? p.feeds().get(0).name() : p.feed(dataset).name();
+      return dataset == null ? p.feeds().get(0).name() : p.feed(dataset).name();
     } catch (IllegalArgumentException e) {
-      throw new LandingException("--feed: " + e.getMessage());
+      throw bad("--feed: " + e.getMessage());
     }
+  }
+
+  private Arrival fromLocal(Lander lander) {
+    String ds = dataset();
     List<LandingFile> files = LocalFiles.read(source.from, ds);
     return new Arrival(arrival != null ? arrival : ArrivalNumbers.forFiles(lander, ds, files), files);
   }
 
   private void writeLocal(List<Arrival> arrivals, PrintWriter out) {
     if (source.from != null) {
-      throw new LandingException("--to-dir writes scenarios; with --from the files are local already");
+      throw bad("--to-dir writes scenarios; with --from the files are local already");
     }
     for (Path p : LocalLanding.write(toDir, prefix, arrivals)) {
       out.println("wrote " + p);

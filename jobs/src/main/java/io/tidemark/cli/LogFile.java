@@ -71,6 +71,12 @@ final class LogFile {
 
   /** The command's words as a file name: {@code stream-all}, {@code maintain-compact}, {@code tidemark} alone. */
   static String command(ParseResult pr) {
+    List<String> words = words(pr);
+    return words.isEmpty() ? "tidemark" : String.join("-", words);
+  }
+
+  /** The command's words after {@code tidemark}: its subcommands' names and the stream a stream command runs. */
+  static List<String> words(ParseResult pr) {
     List<String> words = new ArrayList<>();
     for (ParseResult p = pr.subcommand(); p != null; p = p.subcommand()) {
       String name = p.commandSpec().name();
@@ -82,7 +88,7 @@ final class LogFile {
         words.add(p.matchedPositional(0).getValue().toString().replaceAll("[^A-Za-z0-9_.-]", "_"));
       }
     }
-    return words.isEmpty() ? "tidemark" : String.join("-", words);
+    return words;
   }
 
   /** A run's file: the command, then the time it started (a command's names sort as its runs started), its pid. */

@@ -68,20 +68,34 @@ final class RestateCommand implements Callable<Integer> {
             + "restatements of separate pipelines in one Nessie apart (default: none).")
     String prefix;
 
+    Restatement.Options apply(Restatement.Options options) {
+      return options.withPrefix(prefix);
+    }
+  }
+
+  /**
+   * What only the plan reads: the whole command, `restate plan`, and `restate merge`, which plans again on a staging
+   * branch that moved; the other stages list no such option.
+   */
+  static final class PlanOptions {
     @Option(names = "--driver-rows", paramLabel = "<n>", defaultValue = "" + Restatement.DRIVER_ROWS,
         description = "Input rows the plan reads on the driver at most; past it the plan works in Spark (0: always "
             + "in Spark, e.g. on a cluster; default: ${DEFAULT-VALUE}).")
     long driverRows;
 
     Restatement.Options apply(Restatement.Options options) {
-      return options.withPrefix(prefix).withDriverRows(driverRows);
+      return options.withDriverRows(driverRows);
     }
   }
+
+  @Mixin
+  PlanOptions plan;
 
   @Override
   public Integer call() throws Exception {
     TidemarkConfig config = Tidemark.root(spec).config();
-    Restatement.Options options = run.apply(Restatement.Options.defaults(config).withMaxAttempts(maxAttempts));
+    Restatement.Options options = plan.apply(run.apply(Restatement.Options.defaults(config)
+        .withMaxAttempts(maxAttempts)));
     if (runId != null) {
       options = options.withRunId(runId);
     }
@@ -152,7 +166,15 @@ final class RestateCommand implements Callable<Integer> {
       + "branch (when missing) and record on it what will be corrected and the marks used (raw snapshot ids, stream "
       + "watermarks).",
       "Prints 'planned: N window(s), M record(s), K dimension change(s)' or 'nothing to restate'."})
-  static final class Plan extends Stage {}
+  static final class Plan extends Stage {
+    @Mixin
+    PlanOptions plan;
+
+    @Override
+    Restatement.Options options(TidemarkConfig config) {
+      return plan.apply(super.options(config));
+    }
+  }
 
   @Command(name = "write", mixinStandardHelpOptions = true, description = {"Write the planned corrections and their "
       + "restatement-log rows on restate-ID. A write that was cut short is dropped and done again."})
@@ -174,9 +196,12 @@ final class RestateCommand implements Callable<Integer> {
           + "(default: ${DEFAULT-VALUE}).")
     int maxAttempts;
 
+    @Mixin
+    PlanOptions plan;
+
     @Override
     Restatement.Options options(TidemarkConfig config) {
-      return super.options(config).withMaxAttempts(maxAttempts);
+      return plan.apply(super.options(config)).withMaxAttempts(maxAttempts);
     }
   }
 

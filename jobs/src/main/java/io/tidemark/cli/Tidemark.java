@@ -35,6 +35,7 @@ import picocli.CommandLine.Spec;
         MaintainCommand.class,
         BenchCommand.class,
         SqlCommand.class,
+        LogCommand.class,
         CheckCommand.class,
         ReportCommand.class,
         DemoCommand.class,
@@ -60,7 +61,12 @@ public final class Tidemark implements Runnable {
   public static void main(String[] args) {
     CommandLine cl = commandLine(System.getenv());
     LogFile.route(cl, args);
-    int code = cl.execute(args);
+    int code;
+    try {
+      code = cl.execute(args);
+    } catch (Throwable e) {
+      code = ErrorHandler.fatal(e, cl.getErr());
+    }
     System.exit(code);
   }
 

@@ -28,10 +28,15 @@ public final class CommitKeys {
   /** The same watermark in epoch milliseconds, for code. */
   public static final String WATERMARK_MS = "tidemark.watermark-ms";
   /**
-   * The landed arrivals the batch read ("3", "1-3", "1,4"), when its files name one; on a publish commit, of every
-   * feed, and after {@code tidemark.arrivals.<feed>} each feed's (a feed's arrivals are numbered apart from another's).
+   * The landed arrivals the batch read ("3", "1-3", "1,4"), when its files name one. On a publish commit, per feed:
+   * {@code tidemark.arrivals.<feed>} ({@link #arrivalsOf}; a feed's arrivals are numbered apart from another's).
    */
   public static final String ARRIVALS = "tidemark.arrivals";
+
+  /** The key of a publish commit that names the arrivals of a feed (its directory name): {@code tidemark.arrivals.events}. */
+  public static String arrivalsOf(String feed) {
+    return ARRIVALS + "." + feed;
+  }
   /**
    * Prefix of a key per streaming query on the commits of the stream-batches table: {@code tidemark.recorded.<query
    * id>} is the newest batch of that query the commit recorded, so a batch is recorded once.

@@ -58,7 +58,8 @@ public final class JsonMembers {
     if (line == null) {
       return false;
     }
-    try (JsonParser p = FACTORY.createParser(line)) {
+    // a byte order mark before the object, as Spark's JSON source reads past it ({@link LineReader})
+    try (JsonParser p = FACTORY.createParser(line.startsWith("\uFEFF") ? line.substring(1) : line)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         return false;
       }

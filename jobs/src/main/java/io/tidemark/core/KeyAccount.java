@@ -1,7 +1,6 @@
 package io.tidemark.core;
 
 import io.tidemark.core.JsonMembers.Member;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,19 +17,9 @@ public final class KeyAccount {
   /** Per key: [landed, kept]. */
   private final Map<String, long[]> counts = new TreeMap<>();
 
-  /** The lines of a landed file, split as Spark's text source splits them ({@code \n}, a {@code \r} before it). */
+  /** The lines of a landed file, as the raw streams read them ({@link LineReader}). */
   public void landedFile(byte[] content) {
-    String text = new String(content, StandardCharsets.UTF_8);
-    int start = 0;
-    while (start < text.length()) {
-      int end = text.indexOf('\n', start);
-      if (end < 0) {
-        end = text.length();
-      }
-      int stop = end > start && text.charAt(end - 1) == '\r' ? end - 1 : end;
-      landed(text.substring(start, stop));
-      start = end + 1;
-    }
+    LineReader.lines(content).forEach(l -> landed(l.text()));
   }
 
   /** A landed line: each of its members with a value. */

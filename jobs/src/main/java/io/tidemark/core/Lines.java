@@ -7,15 +7,9 @@ package io.tidemark.core;
 public final class Lines {
   private Lines() {}
 
-  /** The lines in a file's content: a last line without its newline counts; an empty file has none. */
+  /** The lines in a file's content, as {@link LineReader} reads them. */
   public static long count(byte[] content) {
-    long n = 0;
-    for (byte b : content) {
-      if (b == '\n') {
-        n++;
-      }
-    }
-    return content.length > 0 && content[content.length - 1] != '\n' ? n + 1 : n;
+    return LineReader.count(content);
   }
 
   /** The lines of some landed files, and the rows the raw archive and the quarantine hold for them. */

@@ -63,9 +63,9 @@ final class BackfillAudit {
       String k = "\"" + key + "\"";
       List<String> recordTyped = others(records, key, null);
       String et = String.join(", ", recordTyped);
-      checks.add(AuditCheck.of("records: other columns unchanged", records.name(), differ(st,
-          "SELECT " + et + " FROM eb", "SELECT " + et + " FROM ea"), "the records, apart from " + key
-          + ", are the same before and after"));
+      Diff others = differ(st, "SELECT " + et + " FROM eb", "SELECT " + et + " FROM ea");
+      checks.add(AuditCheck.of("records: other columns unchanged", records.name(), others.count(), others.detail(
+          "the records, apart from " + key + ", are the same before and after")));
       String same = recordTyped.stream().map(c -> "r." + c + " IS NOT DISTINCT FROM e." + c)
           .collect(Collectors.joining(" AND "));
       long wrong = one(st, "SELECT count(*) FROM ea e WHERE e." + k + " IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ra r "
@@ -75,8 +75,8 @@ final class BackfillAudit {
       long recordRows = one(st, "SELECT count(*) FROM ea WHERE " + k + " IS NOT NULL")
           - (widening ? one(st, "SELECT count(*) FROM eb WHERE " + k + " IS NOT NULL") : 0);
       checks.add(AuditCheck.of("records: the value of the archived rows they came from", records.name(),
-          wrong + missing, recordRows + " record(s) backfilled" + (wrong + missing > 0 ? "; " + wrong
-              + " with a value no archived row has, " + missing + " left without one" : "")));
+          wrong + missing, wrong + missing > 0 ? wrong + " record(s) with a value no archived row has, " + missing
+              + " left without one, of " + recordRows + " backfilled" : recordRows + " record(s) backfilled"));
       return new Outcome(checks, backfilled, recordRows);
     } catch (SQLException e) {
       throw new EvolveException("evolve promote: the DuckDB audit failed: " + e.getMessage().lines().findFirst()
@@ -113,9 +113,10 @@ final class BackfillAudit {
       String marker = before.delete() == null ? null : before.delete().column().name();
       List<String> logOthers = before.logged().names().stream().filter(c -> !c.equals(key)).map(c -> "\"" + c
           + "\"").toList();
-      checks.add(AuditCheck.of("log: other columns unchanged", log.name(), differ(st, "SELECT "
-          + String.join(", ", logOthers) + " FROM lb", "SELECT " + String.join(", ", logOthers) + " FROM la"),
-          "the logged changes, apart from " + key + ", are the same before and after"));
+      Diff logDiff = differ(st, "SELECT " + String.join(", ", logOthers) + " FROM lb", "SELECT "
+          + String.join(", ", logOthers) + " FROM la");
+      checks.add(AuditCheck.of("log: other columns unchanged", log.name(), logDiff.count(), logDiff.detail(
+          "the logged changes, apart from " + key + ", are the same before and after")));
 
       String same = before.logged().columns().stream().filter(c -> !c.name().equals(key) && !c.name().equals(marker))
           .map(c -> c.type().equals(Type.TIMESTAMP) ? "CAST(r." + c + " AS TIMESTAMP) = l." + c
@@ -128,8 +129,8 @@ final class BackfillAudit {
       long logRows = one(st, "SELECT count(*) FROM la WHERE " + k + " IS NOT NULL")
           - (widening ? one(st, "SELECT count(*) FROM lb WHERE " + k + " IS NOT NULL") : 0);
       checks.add(AuditCheck.of("log: each change holds the value of the archived rows it came from", log.name(),
-          wrong, logRows + " logged change(s) backfilled" + (wrong > 0 ? "; " + wrong + " differ from the "
-              + "greatest value of their archived rows" : "")));
+          wrong, wrong > 0 ? wrong + " of " + logRows + " logged change(s) differ from the greatest value of their "
+              + "archived rows" : logRows + " logged change(s) backfilled"));
 
       st.execute("CREATE TABLE lc AS SELECT " + after.key().stream().map(c -> "\"" + c.name() + "\"")
           .collect(Collectors.joining(", ")) + ", \"" + after.changeTime().name() + "\", " + isDelete(after, "")
@@ -137,12 +138,15 @@ final class BackfillAudit {
       st.execute("CREATE TABLE oracle AS " + rebuild("la", after));
       String versions = versionAfter.names().stream().map(c -> "\"" + c + "\"").reduce((a, b) -> a + ", " + b)
           .orElseThrow();
-      long rebuilt = differ(st, "SELECT " + versions + " FROM da", "SELECT " + versions + " FROM oracle");
+      Diff rebuiltDiff = differ(st, "SELECT " + versions + " FROM da", "SELECT " + versions + " FROM oracle");
+      long rebuilt = rebuiltDiff.count();
       long versionsBefore = one(st, "SELECT count(*) FROM db0");
       long versionsAfter = one(st, "SELECT count(*) FROM da");
       checks.add(AuditCheck.of("dimension: the history DuckDB rebuilds from the log", dimension.name(), rebuilt,
           rebuilt == 0 ? versionsBefore + " version(s) before, " + versionsAfter + " after, each where DuckDB's "
-              + "rebuild with " + key + " has it" : rebuilt + " version(s) differ from DuckDB's rebuild"));
+              + "rebuild with " + key + " has it" : rebuilt + " version(s) differ from DuckDB's rebuild: "
+              + String.join("; ", rebuiltDiff.first()).replace("before only", "held only").replace("after only",
+                  "rebuilt only")));
       long broken = 0;
       String first = null;
       for (Scd2Checks.Rule rule : Scd2Checks.rules("da", "lc", "oracle", after)) {
@@ -235,9 +239,9 @@ final class BackfillAudit {
     String rt = String.join(", ", rawTyped);
     String table = raw.name();
 
-    checks.add(AuditCheck.of("raw: other columns unchanged", table, differ(st, "SELECT " + rt + " FROM rb",
-        "SELECT " + rt + " FROM ra"), "the archive's rows, apart from " + key + " and " + rescued
-        + ", are the same before and after"));
+    Diff rawOthers = differ(st, "SELECT " + rt + " FROM rb", "SELECT " + rt + " FROM ra");
+    checks.add(AuditCheck.of("raw: other columns unchanged", table, rawOthers.count(), rawOthers.detail(
+        "the archive's rows, apart from " + key + " and " + rescued + ", are the same before and after")));
 
     long carried = one(st, "SELECT count(*) FROM rb WHERE coalesce(json_type(" + rescued + ", " + path
         + "), 'NULL') <> 'NULL'");
@@ -263,10 +267,10 @@ final class BackfillAudit {
         + " END) AS v, CASE WHEN " + convertible + " AND " + cast + " IS NOT NULL THEN NULL ELSE " + raw0
         + " END AS kept FROM rb";
     String after = "SELECT " + rt + ", " + base + " AS rest, " + k + " AS v, " + raw0 + " AS kept FROM ra";
-    long moved = differ(st, before, after);
-    checks.add(AuditCheck.of("raw: each value moved from the rescued data to the column", table, moved,
-        moved == 0 ? "DuckDB's reading of the rescued data before equals the column and the rescued data after"
-            : moved + " row(s) differ from DuckDB's reading of the rescued data before"));
+    Diff moved = differ(st, before, after);
+    checks.add(AuditCheck.of("raw: each value moved from the rescued data to the column", table, moved.count(),
+        moved.detail("DuckDB's reading of the rescued data before equals the column and the rescued data after")
+            .replace("before only", "as DuckDB reads the rescued data").replace("after only", "as moved")));
 
     return backfilled;
   }
@@ -278,9 +282,42 @@ final class BackfillAudit {
   }
 
   /** Rows in one query and not the other, counted as multisets both ways. */
-  private static long differ(Statement st, String a, String b) throws SQLException {
-    return one(st, "SELECT count(*) FROM ((" + a + " EXCEPT ALL " + b + ") UNION ALL (" + b + " EXCEPT ALL " + a
+  /**
+   * The rows of query {@code a} that {@code b} lacks and the other way round: how many, and the first few of each
+   * side as a failed check names them ({@code before only: (7, c1, 2.0)}).
+   */
+  private static Diff differ(Statement st, String a, String b) throws SQLException {
+    long n = one(st, "SELECT count(*) FROM ((" + a + " EXCEPT ALL " + b + ") UNION ALL (" + b + " EXCEPT ALL " + a
         + "))");
+    List<String> first = new ArrayList<>();
+    if (n > 0) {
+      first.addAll(rows(st, "before only: ", "SELECT * FROM (" + a + " EXCEPT ALL " + b + ") LIMIT 3"));
+      first.addAll(rows(st, "after only: ", "SELECT * FROM (" + b + " EXCEPT ALL " + a + ") LIMIT 3"));
+    }
+    return new Diff(n, first);
+  }
+
+  /** How many rows two queries disagree on, and the first few. */
+  private record Diff(long count, List<String> first) {
+    /** The check's detail: {@code passing} when they agree, else how many rows differ and which. */
+    String detail(String passing) {
+      return count == 0 ? passing : count + " row(s) differ: " + String.join("; ", first);
+    }
+  }
+
+  private static List<String> rows(Statement st, String label, String sql) throws SQLException {
+    List<String> out = new ArrayList<>();
+    try (ResultSet rs = st.executeQuery(sql)) {
+      int n = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        List<String> values = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+          values.add(String.valueOf(rs.getObject(i)));
+        }
+        out.add(label + "(" + String.join(", ", values) + ")");
+      }
+    }
+    return out;
   }
 
   private static long one(Statement st, String sql) throws SQLException {

@@ -26,7 +26,9 @@ public final class LocalFiles {
         throw new LandingException("--from " + path + ": cannot list (" + e.getMessage() + ")");
       }
       if (files.isEmpty()) {
-        throw new LandingException("--from " + path + ": the directory holds no files");
+        throw new LandingException("--from " + path + ": the directory holds no files" + (landingLayout(path)
+            ? "; it is laid out as a landing zone (" + LandingLayout.SHAPE + "): land its arrivals with --replay "
+                + path : ""));
       }
     } else {
       files.add(path);
@@ -41,4 +43,20 @@ public final class LocalFiles {
     }
     return out;
   }
+
+  /** Whether a directory holds a feed's arrivals as the landing zone lays them out ({@code events/arrival=0001/}). */
+  private static boolean landingLayout(Path dir) {
+    try (Stream<Path> feeds = Files.list(dir)) {
+      return feeds.filter(Files::isDirectory).anyMatch(f -> {
+        try (Stream<Path> s = Files.list(f)) {
+          return s.anyMatch(p -> Files.isDirectory(p) && p.getFileName().toString().matches("arrival=\\d{4}"));
+        } catch (IOException e) {
+          return false;
+        }
+      });
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
 }

@@ -69,11 +69,12 @@ public final class Conditions {
     Expression parsed;
     try {
       parsed = org.apache.spark.sql.catalyst.parser.CatalystSqlParser$.MODULE$.parseExpression(e.condition());
-    } catch (RuntimeException x) {
-      if (x instanceof ParseException) {
-        throw bad(e, "not Spark SQL: " + firstLine(x.getMessage()));
+    } catch (Exception x) {
+      // Scala throws ParseException (checked in Java's eyes: an AnalysisException) without declaring it
+      if (x instanceof ParseException p) {
+        throw bad(e, "not Spark SQL: " + firstLine(p.getMessage()));
       }
-      throw x;
+      throw x instanceof RuntimeException r ? r : new IllegalStateException(x);
     }
     List<String> problems = new ArrayList<>();
     visit(parsed, columns, problems);

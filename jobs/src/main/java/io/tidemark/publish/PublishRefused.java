@@ -19,9 +19,12 @@ public final class PublishRefused extends PublishException implements Finding {
   private final transient AuditCheck failed;
   private final transient List<String> details;
 
-  /** {@code tag}: where the staged commit is kept; null on a dry run, which tags nothing. */
+  /**
+   * {@code tag}: where the staged commit is kept; null on a dry run, which tags nothing. {@code release}: the
+   * commands that release it ({@link Releases}), with whole hashes.
+   */
   PublishRefused(List<AuditCheck> failures, List<AuditCheck> checks, String published, String publishedAt,
-                 String tag, String staging) {
+                 String tag, String staging, List<String> release) {
     super(line(failures, published, tag));
     this.failed = failures.get(0);
     List<String> out = new ArrayList<>();
@@ -29,8 +32,10 @@ public final class PublishRefused extends PublishException implements Finding {
     String at = tag == null ? staging : tag;
     out.add(published + " stays at " + publishedAt + (tag == null ? "; a dry run: nothing tagged"
         : "; what was staged on " + staging + " is kept as tag " + tag));
-    out.add("look at it: tidemark check --branch " + at + "; tidemark sql \"SELECT * FROM <ns.table>@" + at + "\"");
-    out.add("release it: " + recipe(failed.name()));
+    out.add("look at it: tidemark check --branch " + at + "; tidemark log " + staging + "; tidemark sql \"SELECT * FROM "
+        + "<ns.table>@" + at + "\"");
+    out.add("release it: " + recipe(failed.name()) + (release.isEmpty() ? "" : ", here:"));
+    out.addAll(release);
     this.details = List.copyOf(out);
   }
 

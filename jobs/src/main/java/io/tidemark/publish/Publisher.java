@@ -31,7 +31,10 @@ import org.projectnessie.model.ContentKey;
 public final class Publisher {
   public static final String AUTHOR = "tidemark-publish";
 
-  /** What a publish did. {@code mergeHash} null: nothing published (nothing staged, or a dry run). */
+  /**
+   * What a publish did. {@code mergeHash} null: nothing published (nothing staged, or a dry run). {@code arrivals}:
+   * each feed's arrivals ({@link #describe}), empty when none.
+   */
   public record Result(String publishedRef, String stagingBranch, String stagedHash, String mergeHash,
                        String arrivals, Map<TableName, Long> rows, List<AuditCheck> checks, boolean nothingStaged,
                        long checkMs, long totalMs) {
@@ -39,8 +42,8 @@ public final class Publisher {
       if (nothingStaged) {
         return "publish: nothing staged on " + stagingBranch + " that " + publishedRef + " does not have";
       }
-      String what = (arrivals.isEmpty() ? "no new arrival" : arrivals) + ", " + rows.entrySet().stream().map(e -> e.getKey() + " +" + e.getValue())
-          .collect(Collectors.joining(", "));
+      String what = (arrivals.isEmpty() ? "no new arrival" : arrivals) + ", " + rows.entrySet().stream()
+          .map(e -> e.getKey() + " " + signed(e.getValue())).collect(Collectors.joining(", "));
       String checked = checks.size() + " checks passed (" + checks.stream().map(AuditCheck::name)
           .collect(Collectors.joining(", ")) + ")";
       return mergeHash == null ? "publish (dry run): would publish " + what + " from " + stagingBranch + "@"
@@ -87,13 +90,8 @@ public final class Publisher {
       // what the staging branch changed since the published branch last took it in (their merge base), not every
       // difference between the two heads: a table a user changed on the published branch alone is none of the
       // arrival's, and Nessie's merge leaves it as the user left it
-      String base = mergeBase(refs, target, staging, stagedHash);
-      List<ContentKey> changed = refs.changedKeys(staging, base, staging, stagedHash);
-      Map<ContentKey, Content> atBase = published(refs, staging, base);
-      timings.put("nessie", ms(t0));
-      long l0 = System.nanoTime();
-      Staged staged = Staged.read(lakehouse.spark(), config, atBase, base, stagedHash, changed);
-      timings.put("load", ms(l0));
+      Staged staged = staged(refs, target, stagedHash, t0);
+      String base = staged.publishedHash();
       if (staged.isEmpty()) {
         return new Result(published, staging, stagedHash, null, "", Map.of(), List.of(), true, 0, ms(t0));
       }
@@ -104,8 +102,9 @@ public final class Publisher {
           .map(c -> c.name().toString()).toList();
       if (!diverged.isEmpty()) {
         throw new PublishException("conflict: " + published + " changed " + capped(diverged) + " since it was "
-            + "staged, outside `tidemark publish`; publish never overwrites: look at `tidemark sql \"SHOW LOG "
-            + published + "\"` and undo that change or redo it on " + staging);
+            + "staged, outside `tidemark publish`" + undoOnPublished(refs, target, diverged) + "; publish never "
+            + "overwrites: take that change off " + published + " (or redo it on " + staging + " through the jobs), "
+            + "then publish again; see docs/troubleshooting.md#a-conflict-on-main");
       }
       long c0 = System.nanoTime();
       List<AuditCheck> checks;
@@ -113,9 +112,10 @@ public final class Publisher {
         checks = runner.run(staged, timings);
       }
       long checkMs = ms(c0);
-      String arrivals = describe(staged.arrivalsByFeed());
+      Map<String, java.util.TreeSet<Integer>> byFeed = staged.arrivalsByFeed();
+      String arrivals = describe(byFeed);
       Map<TableName, Long> rows = new LinkedHashMap<>();
-      staged.changes().forEach((t, c) -> rows.put(t, c.addedRows()));
+      staged.changes().forEach((t, c) -> rows.put(t, c.netRows()));
       List<AuditCheck> failures = failures(checks);
       AuditCheck failed = failures.isEmpty() ? null : failures.get(0);
       if (failed != null) {
@@ -123,8 +123,8 @@ public final class Publisher {
         if (!dryRun && !refs.exists(tag)) {
           refs.tag(tag, staging, stagedHash);
         }
-        throw new PublishRefused(failures, checks, published, shortHash(target.getHash()), dryRun ? null : tag,
-            staging);
+        throw new PublishRefused(failures, checks, published, target.getHash(), dryRun ? null : tag, staging,
+            Releases.of(failed.name(), staged, refs, config));
       }
       if (dryRun) {
         return new Result(published, staging, stagedHash, null, arrivals, rows, checks, false, checkMs, ms(t0));
@@ -132,10 +132,44 @@ public final class Publisher {
       crash.at("publish:after-checks");
       long m0 = System.nanoTime();
       String merge = merge(refs, target, staging, stagedHash, message(staged, arrivals, rows, checks),
-          properties(staged, arrivals, rows, checks));
+          properties(staged, byFeed, rows, checks));
       timings.put("merge", ms(m0));
       crash.at("publish:after-merge");
       return new Result(published, staging, stagedHash, merge, arrivals, rows, checks, false, checkMs, ms(t0));
+    }
+  }
+
+  /**
+   * What commit {@code stagedHash} of the staging branch (its head, or a commit a {@code rejected-*} tag keeps) holds
+   * that the published branch does not, since their merge base; Nessie's part timed as "nessie", the tables' loads as
+   * "load".
+   */
+  private Staged staged(NessieRefs refs, Branch target, String stagedHash, long t0) {
+    String staging = config.stagingBranch();
+    String base = mergeBase(refs, target, staging, stagedHash);
+    List<ContentKey> changed = refs.changedKeys(staging, base, staging, stagedHash);
+    Map<ContentKey, Content> atBase = published(refs, staging, base);
+    timings.put("nessie", ms(t0));
+    long l0 = System.nanoTime();
+    Staged staged = Staged.read(lakehouse.spark(), config, atBase, base, stagedHash, changed);
+    timings.put("load", ms(l0));
+    return staged;
+  }
+
+  /**
+   * The publish checks of commit {@code hash} of the staging branch, as a publish of it would run them, and nothing
+   * else (no merge, no tag): {@code tidemark check} on a {@code rejected-*} tag. Empty when it holds nothing the
+   * published branch lacks.
+   */
+  public List<AuditCheck> checksOf(String hash) {
+    try (NessieRefs refs = new NessieRefs(lakehouse.endpoints())) {
+      Staged staged = staged(refs, refs.branch(config.publishedRef()), hash, System.nanoTime());
+      if (staged.isEmpty()) {
+        return List.of();
+      }
+      try (ArrivalChecks runner = new ArrivalChecks(config, lakehouse.storage())) {
+        return runner.run(staged, timings);
+      }
     }
   }
 
@@ -192,6 +226,21 @@ public final class Publisher {
   }
 
   /**
+   * Where the write on the published branch that conflicts is, and the command that takes it off (with what it
+   * drops): "(a1b2c3d4e5f6 (alice: Iceberg append against facts.events): tidemark sql "ASSIGN ...")"; empty when it
+   * is not found among the commits since the newest publish.
+   */
+  private static String undoOnPublished(NessieRefs refs, Branch target, List<String> tables) {
+    java.util.Set<String> keys = new java.util.HashSet<>(tables);
+    return Undo.oldest(refs, target.getName(), target.getHash(), m -> AUTHOR.equals(m.getAuthor()),
+            Undo.touches(keys))
+        .map(p -> " by " + p.undone().shortly() + (p.after().isEmpty() ? "" : " and " + p.after().size()
+            + " commit(s) after it") + ": take it off with tidemark sql \"ASSIGN BRANCH " + target.getName() + " TO "
+            + target.getName() + " AT " + p.undone().parent() + " IN nessie\"")
+        .orElse("");
+  }
+
+  /**
    * The arrivals of each feed a publish takes ({@code events arrival 4, companies arrivals 4-5}): a feed's arrivals are
    * numbered apart from another's.
    */
@@ -205,21 +254,17 @@ public final class Publisher {
   private String message(Staged staged, String arrivals, Map<TableName, Long> rows, List<AuditCheck> checks) {
     String what = arrivals.isEmpty() ? "corrections and maintenance" : arrivals;
     return "publish " + what + " from " + config.stagingBranch() + ": " + rows.entrySet().stream()
-        .map(e -> e.getKey() + " +" + e.getValue()).collect(Collectors.joining(", ")) + "; " + checks.size()
+        .map(e -> e.getKey() + " " + signed(e.getValue())).collect(Collectors.joining(", ")) + "; " + checks.size()
         + " checks passed; written by " + String.join(", ", staged.writers());
   }
 
-  private Map<String, String> properties(Staged staged, String arrivals, Map<TableName, Long> rows,
-                                         List<AuditCheck> checks) {
+  private Map<String, String> properties(Staged staged, Map<String, java.util.TreeSet<Integer>> byFeed,
+                                         Map<TableName, Long> rows, List<AuditCheck> checks) {
     Map<String, String> p = new LinkedHashMap<>();
     p.put(CommitKeys.STAGE, "publish");
     p.put(CommitKeys.PUBLISHED, staged.stagedHash());
     p.put(CommitKeys.STAGED_ON, config.stagingBranch());
-    if (!staged.arrivals().isEmpty()) {
-      p.put(CommitKeys.ARRIVALS, BatchArrivals.describe(staged.arrivals()));
-    }
-    staged.arrivalsByFeed().forEach((feed, numbers) -> p.put(CommitKeys.ARRIVALS + "." + feed,
-        BatchArrivals.describe(numbers)));
+    byFeed.forEach((feed, numbers) -> p.put(CommitKeys.arrivalsOf(feed), BatchArrivals.describe(numbers)));
     rows.forEach((t, n) -> p.put(CommitKeys.ROWS + t, Long.toString(n)));
     p.put(CommitKeys.AUDIT, CommitKeys.PASSED);
     p.put(CommitKeys.AUDIT_CHECKS, Integer.toString(checks.size()));
@@ -231,6 +276,11 @@ public final class Publisher {
   private static String capped(List<String> items) {
     return items.size() <= 3 ? String.join(", ", items)
         : String.join(", ", items.subList(0, 3)) + " and " + (items.size() - 3) + " more";
+  }
+
+  /** A table's rows gained, signed: "+3", "-1", "+0". */
+  static String signed(long rows) {
+    return rows < 0 ? Long.toString(rows) : "+" + rows;
   }
 
   static String shortHash(String hash) {

@@ -35,6 +35,14 @@ public final class Staged {
   /** One table that changed: loaded at the staged commit; {@code snapshots} the staged ones, oldest first. */
   public record Change(TableName name, Table table, Long publishedSnapshot, List<Snapshot> snapshots,
                        boolean diverged) {
+    /**
+     * Rows the table gained: those the staged snapshots added less those they deleted (a dimension's closed version
+     * is rewritten, a promotion's backfill rewrites rows), compaction aside. What a publish says per table.
+     */
+    public long netRows() {
+      return addedRows() - deletedRows();
+    }
+
     /** Rows the staged snapshots added. */
     public long addedRows() {
       return snapshots.stream().filter(s -> !DataOperations.REPLACE.equals(s.operation()))
@@ -171,17 +179,6 @@ public final class Staged {
 
   public boolean isEmpty() {
     return changes.isEmpty() && otherKeys.isEmpty();
-  }
-
-  /** The arrivals the staged stream commits read (the restatement's and compaction's name none). */
-  public TreeSet<Integer> arrivals() {
-    TreeSet<Integer> out = new TreeSet<>();
-    for (Change c : changes.values()) {
-      for (Snapshot s : c.snapshots()) {
-        out.addAll(BatchArrivals.parse(s.summary().get(CommitKeys.ARRIVALS)));
-      }
-    }
-    return out;
   }
 
   /**

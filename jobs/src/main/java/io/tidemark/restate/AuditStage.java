@@ -18,7 +18,7 @@ final class AuditStage {
 
   StageResult run() throws Exception {
     RunState s = ctx.ledger.read();
-    Optional<StageResult> skip = Skips.before(Stage.AUDIT, s, ctx.runId());
+    Optional<StageResult> skip = Skips.before(Stage.AUDIT, s, ctx.runId(), ctx.ledger::knownRuns);
     if (skip.isPresent()) {
       return skip.get();
     }

@@ -18,7 +18,7 @@ final class MergeStage {
 
   StageResult run() throws Exception {
     RunState s = ctx.ledger.read();
-    Optional<StageResult> skip = Skips.before(Stage.MERGE, s, ctx.runId());
+    Optional<StageResult> skip = Skips.before(Stage.MERGE, s, ctx.runId(), ctx.ledger::knownRuns);
     if (skip.isPresent()) {
       return skip.get();
     }

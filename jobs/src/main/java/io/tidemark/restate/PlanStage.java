@@ -99,7 +99,8 @@ final class PlanStage {
   }
 
   private CorrectionSet corrections(PinnedTables at, Marks previous, Marks now) {
-    return CorrectionEngines.between(ctx.spark(), ctx.pipeline, at, ctx.options.driverRows(), previous, now);
+    return CorrectionEngines.between(ctx.spark(), ctx.pipeline, at, ctx.options.driverRows(), previous, now)
+        .corrections();
   }
 
   /** From the stream's checkpoint, else from the provenance of its newest commit. */

@@ -53,6 +53,21 @@ final class RunLedger {
     return RefNames.restatedTag(prefix, runId);
   }
 
+  /** The ids of the runs whose branch or tag Nessie has (with this ledger's prefix), in name order. */
+  List<String> knownRuns() {
+    java.util.TreeSet<String> ids = new java.util.TreeSet<>();
+    String branch = prefix + RefNames.RESTATE;
+    String tag = prefix + RefNames.RESTATED;
+    for (org.projectnessie.model.Reference r : refs.references()) {
+      if (r instanceof Branch && r.getName().startsWith(branch)) {
+        ids.add(r.getName().substring(branch.length()));
+      } else if (r instanceof org.projectnessie.model.Tag && r.getName().startsWith(tag)) {
+        ids.add(r.getName().substring(tag.length()));
+      }
+    }
+    return List.copyOf(ids);
+  }
+
   RunState read() {
     Optional<String> tagged = refs.hash(tagName());
     String base = branchName(1);

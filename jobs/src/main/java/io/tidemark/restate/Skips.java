@@ -6,9 +6,15 @@ import java.util.Optional;
 final class Skips {
   private Skips() {}
 
-  static Optional<StageResult> before(Stage stage, RunState s, String runId) {
+  /** {@code runs}: the ids of the runs Nessie has, asked only when this one has left nothing there. */
+  static Optional<StageResult> before(Stage stage, RunState s, String runId,
+                                      java.util.function.Supplier<java.util.List<String>> runs) {
     if (s.merged().isPresent()) {
       return Optional.of(StageResult.already(stage, runId, "merged as " + s.merged().get()));
+    }
+    if (s.plan().isEmpty() && s.branch().isEmpty() && s.tagged().isEmpty()) {
+      // a mistyped id more often than a run whose branch is gone: say so, not "plan it first"
+      return Optional.of(StageResult.noSuchRun(stage, runId, runs.get()));
     }
     if (s.plan().isEmpty()) {
       return Optional.of(StageResult.missing(stage, runId, Stage.PLAN));

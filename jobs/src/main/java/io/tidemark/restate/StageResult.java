@@ -1,5 +1,6 @@
 package io.tidemark.restate;
 
+import io.tidemark.lakehouse.nessie.RefNames;
 import java.util.List;
 
 /** What one stage did, for people: its lines, and the one-line reason when it failed. */
@@ -32,6 +33,15 @@ public record StageResult(Stage stage, Outcome outcome, List<String> lines, Stri
   }
 
   /** Run before the stage it needs: fails naming the command to run first. */
+  /** A stage of a run Nessie has nothing of: no branch, no tag, no merge. */
+  static StageResult noSuchRun(Stage stage, String runId, java.util.List<String> runs) {
+    return failed(stage, List.of(), "no restatement run " + runId + " in Nessie (no branch " + RefNames.RESTATE + runId
+        + ", no tag " + RefNames.RESTATED + runId + "): " + (runs.isEmpty() ? "there is none"
+        : "the runs there are " + String.join(", ", runs.subList(0, Math.min(10, runs.size())))
+            + (runs.size() > 10 ? " and " + (runs.size() - 10) + " more" : "")) + "; a new run starts with "
+        + "`tidemark restate plan --run-id " + runId + "` (or `tidemark restate` for all stages)");
+  }
+
   static StageResult missing(Stage stage, String runId, Stage first) {
     return failed(stage, List.of(), stage.label() + " of run " + runId + " needs its " + first.label()
         + " first: run `tidemark restate " + first.label() + " --run-id " + runId + "`");

@@ -19,7 +19,7 @@ final class TagStage {
       return StageResult.already(Stage.TAG, ctx.runId(), ctx.ledger.tagName() + " at " + s.tagged().get());
     }
     if (s.merged().isEmpty()) {
-      Optional<StageResult> skip = Skips.before(Stage.TAG, s, ctx.runId());
+      Optional<StageResult> skip = Skips.before(Stage.TAG, s, ctx.runId(), ctx.ledger::knownRuns);
       return skip.orElseGet(() -> StageResult.missing(Stage.TAG, ctx.runId(), Stage.MERGE));
     }
     ctx.refs.tag(ctx.ledger.tagName(), ctx.staging, s.merged().get());

@@ -17,7 +17,7 @@ final class WriteStage {
 
   StageResult run() {
     RunState s = ctx.ledger.read();
-    Optional<StageResult> skip = Skips.before(Stage.WRITE, s, ctx.runId());
+    Optional<StageResult> skip = Skips.before(Stage.WRITE, s, ctx.runId(), ctx.ledger::knownRuns);
     if (skip.isPresent()) {
       return skip.get();
     }

@@ -23,8 +23,29 @@ public final class Probe {
 
   private Probe() {}
 
-  /** The HTTP status of a GET, or -1 with the reason in {@code why[0]} when nothing answered. */
+  /**
+   * The HTTP status of a GET, or -1 with the reason in {@code why[0]} when nothing answered. A transient fault (the
+   * connection closed before an answer, a 502/503/504) is asked again twice; a refused connection or a timeout is said
+   * at once: nothing listens there.
+   */
   public static int get(URI uri, String[] why) {
+    for (int attempt = 1; ; attempt++) {
+      int status = getOnce(uri, why);
+      boolean fault = status < 0 ? why[0] != null && why[0].startsWith(FAULT) : TRANSIENT.contains(status);
+      if (!fault || attempt >= 3) {
+        if (status < 0 && why[0].startsWith(FAULT)) {
+          why[0] = why[0].substring(FAULT.length());
+        }
+        return status;
+      }
+      TransientFault.pause("the probe of " + uri, attempt + 1, new IOException(why[0]));
+    }
+  }
+
+  private static final String FAULT = "transient: ";
+  private static final java.util.Set<Integer> TRANSIENT = java.util.Set.of(502, 503, 504);
+
+  private static int getOnce(URI uri, String[] why) {
     try {
       HttpRequest req = HttpRequest.newBuilder(uri).timeout(READ).GET().build();
       return HTTP.send(req, HttpResponse.BodyHandlers.discarding()).statusCode();
@@ -35,7 +56,8 @@ public final class Probe {
     } catch (ConnectException e) {
       why[0] = "connection refused";
     } catch (IOException | IllegalArgumentException e) {
-      why[0] = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      why[0] = (TransientFault.is(e) ? FAULT : "") + (e.getMessage() == null ? e.getClass().getSimpleName()
+          : e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       why[0] = "interrupted";

@@ -21,12 +21,18 @@ public final class BatchArrivals {
    * batch its numbers and the query's batch ids part: the batch's own range is read from the offset log.
    */
   static String of(SparkSession spark, String checkpoint, long batchId) {
+    return of(spark, checkpoint, batchId, java.util.Set.of());
+  }
+
+  /** The same, leaving out {@code files} the batch read but did not take in (a raw archive's on a lost checkpoint). */
+  static String of(SparkSession spark, String checkpoint, long batchId, java.util.Set<String> files) {
     long end = OffsetLog.sourceLogOffset(spark, checkpoint, batchId);
     long start = batchId > 0 ? OffsetLog.sourceLogOffset(spark, checkpoint, batchId - 1) : -1;
     if (end < 0 || end <= start) {
       return "";
     }
-    return describe(SourceFileLog.files(spark, checkpoint, start + 1, end));
+    return describe(SourceFileLog.files(spark, checkpoint, start + 1, end).stream().filter(f -> !files.contains(f))
+        .toList());
   }
 
   static String describe(List<String> paths) {

@@ -45,6 +45,8 @@ final class BatchCommitter {
   private final Map<Long, Long> rescued = new java.util.HashMap<>();
   /** Per batch: the arrivals it read, as its commits carry them. */
   private final Map<Long, String> arrivals = new java.util.HashMap<>();
+  /** Landed files a batch reads and leaves out (a raw archive's on a lost checkpoint): none of its arrivals. */
+  private java.util.Set<String> leftOut = java.util.Set.of();
   private final TableName quarantine;
   private final CrashPoints crash;
 
@@ -125,7 +127,13 @@ final class BatchCommitter {
 
   /** The arrivals the batch read ({@link BatchArrivals}): as its commits carried them, else from the checkpoint. */
   String arrivals(SparkSession spark, long batchId) {
-    return arrivals.computeIfAbsent(batchId, b -> BatchArrivals.of(spark, checkpoint, b));
+    return arrivals.computeIfAbsent(batchId, b -> BatchArrivals.of(spark, checkpoint, b, leftOut));
+  }
+
+  /** The batches read {@code files} and leave them out: their commits name none of those files' arrivals. */
+  BatchCommitter leavingOut(java.util.Set<String> files) {
+    leftOut = files;
+    return this;
   }
 
   /** How a stream's output is best written; each way runs the batch's plan exactly once. */

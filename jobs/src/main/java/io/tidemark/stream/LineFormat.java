@@ -12,6 +12,7 @@ import static org.apache.spark.sql.functions.when;
 import io.tidemark.core.FeedSchema;
 import io.tidemark.core.Ingest;
 import io.tidemark.core.JsonMembers;
+import io.tidemark.core.LineReader;
 import io.tidemark.core.Quarantine;
 import io.tidemark.core.Rescued;
 import io.tidemark.lakehouse.spark.SparkRows;
@@ -24,6 +25,7 @@ import java.util.Map;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.api.java.UDF2;
@@ -72,25 +74,49 @@ public record LineFormat(String dataset, FeedSchema feed, StructType schema, Lis
     return schema.fieldNames();
   }
 
-  /** The raw lines under {@code source} (a local directory or an s3a:// prefix, searched recursively). */
-  private static Dataset<Row> lines(SparkSession spark, String source) {
-    return spark.readStream()
-        // the arrival directories (arrival=NNNN) must not turn into a partition column that appears only once
-        // they exist
-        .option("recursiveFileLookup", "true")
-        .text(source)
-        .withColumnRenamed("value", Quarantine.LINE.name());
+  /**
+   * How both of Spark's sources read lines here: a line ends at a line feed ({@link LineReader}; by default Hadoop's
+   * reader also ends one at a lone carriage return, which the publish gate would count otherwise), and the arrival
+   * directories (arrival=NNNN) are searched, not turned into a partition column that appears only once they exist.
+   */
+  private static final Map<String, String> LINES = Map.of("lineSep", "\n", "recursiveFileLookup", "true");
+
+  /** Why a line is quarantined whatever it holds ({@link LineReader.Line#defect}), next to its text while parsed. */
+  static final String DEFECT = "_line_defect";
+
+  /** A line's bytes, as the text source split them, read by the core's rule: its text and its defect. */
+  private static final UserDefinedFunction READ_LINE = udf((UDF1<byte[], Row>) bytes -> {
+    LineReader.Line l = LineReader.line(bytes);
+    return RowFactory.create(l.text(), l.defect());
+  }, new StructType().add("text", DataTypes.StringType).add("defect", DataTypes.StringType))
+      .withName("tidemark_read_line");
+
+  /** The text source's lines ({@code value}) read by {@link LineReader}: the line and its defect. */
+  private static Dataset<Row> lines(Dataset<Row> text) {
+    return text.withColumn("l", READ_LINE.apply(col("value").cast(DataTypes.BinaryType)))
+        .select(col("l.text").as(Quarantine.LINE.name()), col("l.defect").as(DEFECT), col("_metadata"));
   }
 
   /**
    * The lines with the file each came from and its arrival number (from its {@link LandingLayout} directory, else
-   * null): what the raw archive keeps.
+   * null): what the raw archive keeps. {@code source}: a local directory or an s3a:// prefix, searched recursively.
    */
   public static Dataset<Row> read(SparkSession spark, String source) {
-    return lines(spark, source)
+    return withSource(lines(spark.readStream().options(LINES).text(source)));
+  }
+
+  /** The same, read once (not as a stream): for the benchmarks and the tests that hold the readers to one another. */
+  public static Dataset<Row> readBatch(SparkSession spark, String source) {
+    return withSource(lines(spark.read().options(LINES).text(source)));
+  }
+
+  private static Dataset<Row> withSource(Dataset<Row> lines) {
+    return lines
         .withColumn(Ingest.SOURCE_FILE.name(), col("_metadata.file_path"))
         .withColumn(Ingest.ARRIVAL.name(), arrival())
-        .withColumn(Conditions.LANDED_AT, col("_metadata.file_modification_time"));
+        // when the line's file landed: what current_timestamp() is in an expectation's condition
+        .withColumn(Conditions.LANDED_AT, col("_metadata.file_modification_time"))
+        .drop("_metadata");
   }
 
   /** A line's arrival number, from its file's {@link LandingLayout} directory (null outside it). */
@@ -103,16 +129,22 @@ public record LineFormat(String dataset, FeedSchema feed, StructType schema, Lis
    * The valid rows, parsed once with Spark's JSON source (twice as fast as from_json over text lines). A line whose
    * optional field did not convert is valid, with that field null: Spark's reader keeps the fields that converted and
    * names the line its corrupt record, which is then only checked to be a JSON object. A column a query leaves out is
-   * not converted at all, which changes nothing now that no optional field decides whether a line is valid.
+   * not converted at all, which changes nothing now that no optional field decides whether a line is valid. A line
+   * that is not UTF-8 does not parse here (Jackson's byte parser refuses it), as the raw stream quarantines it.
    */
   public Dataset<Row> valid(SparkSession spark, String source) {
-    Dataset<Row> valid = spark.readStream()
-        .schema(schema.add(CORRUPT, "string"))
-        .option("mode", "PERMISSIVE")
-        .option("columnNameOfCorruptRecord", CORRUPT)
-        .option("recursiveFileLookup", "true")
-        .json(source)
-        .where(validity("", col(CORRUPT)));
+    return valid(spark.readStream().schema(schema.add(CORRUPT, "string")).options(LINES)
+        .option("mode", "PERMISSIVE").option("columnNameOfCorruptRecord", CORRUPT).json(source));
+  }
+
+  /** The same, read once (not as a stream). */
+  public Dataset<Row> validBatch(SparkSession spark, String source) {
+    return valid(spark.read().schema(schema.add(CORRUPT, "string")).options(LINES)
+        .option("mode", "PERMISSIVE").option("columnNameOfCorruptRecord", CORRUPT).json(source));
+  }
+
+  private Dataset<Row> valid(Dataset<Row> json) {
+    Dataset<Row> valid = json.where(validity("", col(CORRUPT)));
     if (judgement.readsArrival()) {
       valid = valid.withColumn(Ingest.ARRIVAL.name(), arrival());
     }
@@ -135,8 +167,11 @@ public record LineFormat(String dataset, FeedSchema feed, StructType schema, Lis
     }
     Column line = col(Quarantine.LINE.name());
     Column text = from_json(line, asText, opts);
-    Column valid = validity("e.", line);
+    // lines read without the core's reader (a benchmark's) have no defect
+    Column defect = Arrays.asList(lines.columns()).contains(DEFECT) ? col(DEFECT) : lit(null).cast("string");
+    Column valid = defect.isNull().and(validity("e.", line));
     Column reason = when(valid, lit(null).cast("string"))
+        .when(defect.isNotNull(), defect)
         .when(trim(line).equalTo(""), lit("blank line"))
         .when(IS_OBJECT.apply(line).unary_$bang(), lit("not a JSON object"));
     for (io.tidemark.core.Column f : feed.required()) {

@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.when;
 import static org.apache.spark.sql.functions.current_timestamp;
 import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.not;
 
 import io.tidemark.CrashPoints;
 import io.tidemark.config.TableName;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -70,13 +72,19 @@ public final class RawArchive {
   private static RunReport run(SparkSession spark, String name, LineFormat format, ExpectationCounts counts,
                                String source, TableName rawTable, TableName rejectedTable,
                                TableName expectationsTable, String checkpoint, CrashPoints crash) {
+    // on a lost checkpoint, the files the archive and the quarantine hold already are not taken in twice
+    Set<String> taken = LostCheckpoint.archivedFiles(spark, name, checkpoint, rawTable, rejectedTable,
+        format.dataset());
+    Dataset<Row> read = LineFormat.read(spark, source);
+    if (!taken.isEmpty()) {
+      read = read.where(not(col(Ingest.SOURCE_FILE.name()).isin(taken.toArray())));
+    }
     // in a streaming query current_timestamp() is the batch's timestamp from the offset log: a batch run
     // again after a crash gets the same ingest time
-    Dataset<Row> lines = format.parse(LineFormat.read(spark, source))
-        .withColumn(Ingest.INGEST_TS.name(), current_timestamp());
+    Dataset<Row> lines = format.parse(read).withColumn(Ingest.INGEST_TS.name(), current_timestamp());
     Column[] archived = SparkRows.columns(format.feed().columns().plus(Rescued.DATA).plus(Ingest.SCHEMA));
     Column[] quarantined = SparkRows.columns(Quarantine.LINE_SCHEMA.plus(Ingest.SCHEMA));
-    BatchCommitter committer = new BatchCommitter(name, checkpoint, rejectedTable, crash);
+    BatchCommitter committer = new BatchCommitter(name, checkpoint, rejectedTable, crash).leavingOut(taken);
     return StreamRun.run(name, "row", StreamRun.availableNow(lines, checkpoint, (batch, id) -> {
       Dataset<Row> parsed = batch.persist(StorageLevel.MEMORY_AND_DISK());
       try {

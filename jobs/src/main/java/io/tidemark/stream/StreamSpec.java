@@ -133,9 +133,21 @@ public record StreamSpec(StreamDef def, String source, TableName table, TableNam
 
   /** The run alone; its batches are for the caller to record. */
   RunReport runUnrecorded(SparkSession spark, CrashPoints crash) {
+    try {
+      return runOnce(spark, crash);
+    } catch (RuntimeException e) {
+      throw BrokenCheckpoint.explain(name(), checkpoint, e);
+    }
+  }
+
+  private RunReport runOnce(SparkSession spark, CrashPoints crash) {
     Preflight.requireDeclared(spark, table, declared);
     if (sideTable != null) {
       Preflight.requireDeclared(spark, sideTable, sideDeclared);
+    }
+    if (def.kind() == StreamDef.Kind.DEDUP || def.kind() == StreamDef.Kind.AGGREGATE) {
+      // their state (the keys seen, the open windows) is in the checkpoint alone: never started over on a lost one
+      LostCheckpoint.refuse(spark, name(), checkpoint, table);
     }
     // the feed as its raw archive declares it now, and the expectations it recorded: read at the start of each run
     Table archived = FeedDeclarations.archive(spark, archive.toString());

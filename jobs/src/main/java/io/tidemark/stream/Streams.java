@@ -44,6 +44,15 @@ public final class Streams {
 
   /** The same, halting at {@code crash}'s points of the streams' batches. */
   public static List<RunReport> all(SparkSession spark, TidemarkConfig config, boolean record, CrashPoints crash) {
+    return all(spark, config, record, crash, r -> { });
+  }
+
+  /**
+   * The same, handing {@code ended} each run's report as the run ends (on its thread): when another run fails, what
+   * the runs that committed did is still said.
+   */
+  public static List<RunReport> all(SparkSession spark, TidemarkConfig config, boolean record, CrashPoints crash,
+                                    java.util.function.Consumer<RunReport> ended) {
     StreamBatches.Recorder recorder = record ? new StreamBatches.Recorder(spark, config.pipeline().shared().streamBatches())
         : null;
     AtomicLong lastRunEnd = new AtomicLong(System.nanoTime());
@@ -61,6 +70,7 @@ public final class Streams {
             recorder.add(s, r);
             r.durationsMs().put(StreamSpec.RECORD, (System.nanoTime() - t0) / 1_000_000);
           }
+          ended.accept(r);
           return r;
         }));
       }

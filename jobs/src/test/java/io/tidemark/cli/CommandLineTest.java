@@ -95,11 +95,45 @@ class CommandLineTest {
   }
 
   @Test
-  void unknownScenarioIsOneLine() {
+  void unknownScenarioIsOneLineAndABadOption() {
     Run r = run(Map.of(), "land", "--scenario", "nope", "--to-dir", "target/never");
-    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.code()).isEqualTo(2);
     assertThat(r.err().strip()).isEqualTo("tidemark: --scenario nope: unknown; choose one of seed, seed-counts, "
-        + "seed-dedup, seed-scd2, generated");
+        + "seed-dedup, seed-scd2, generated (see tidemark land --help)");
+  }
+
+  /** -V on any command prints the version, as on the root (it printed nothing). */
+  @Test
+  void theVersionOnEveryCommand() {
+    for (String[] args : new String[][] {{"-V"}, {"stream", "all", "-V"}, {"restate", "audit", "--version"}}) {
+      Run r = run(Map.of(), args);
+      assertThat(r.code()).isZero();
+      assertThat(r.out()).as(String.join(" ", args)).startsWith("tidemark ");
+    }
+  }
+
+  /**
+   * Help wraps at spaces only: every paragraph of every command's description, and every option's, reads whole in the
+   * help with its line breaks taken for spaces (picocli's own wrapping broke `ns.` / `table@branch` and
+   * `docs/troubleshooting.` / `md#...`, which cannot be copied).
+   */
+  @Test
+  void helpBreaksLinesAtSpacesOnly() {
+    for (picocli.CommandLine cl : HelpTextTest.everyCommand()) {
+      String name = cl.getCommandSpec().qualifiedName(" ");
+      String[] words = name.equals("tidemark") ? new String[] {"--help"}
+          : (name.substring("tidemark ".length()) + " --help").split(" ");
+      String help = run(Map.of(), words).out();
+      for (String line : help.split("\n")) {
+        assertThat(line.length()).as("%s: %s", name, line).isLessThanOrEqualTo(Help.WIDTH
+            + (line.strip().contains(" ") ? 0 : line.length()));
+      }
+      String flat = help.replaceAll("\\s+", " ");
+      for (String paragraph : cl.getCommandSpec().usageMessage().description()) {
+        assertThat(flat).as("%s: a paragraph of its description, whole", name)
+            .contains(paragraph.replace("%n", " ").replaceAll("\\s+", " ").strip());
+      }
+    }
   }
 
   @Test

@@ -150,26 +150,36 @@ class DocsTest {
     Pattern link = Pattern.compile(
         "\\]\\(([a-z0-9-]+\\.md|\\.\\./README\\.md|docs/[a-z0-9-]+\\.md)?(#([a-z0-9_-]+))?\\)");
     List<String> bad = new ArrayList<>();
+    int links = 0;
+    int toHeadings = 0;
     for (Path page : Docs.pages()) {
       Matcher m = link.matcher(Docs.read(page));
       while (m.find()) {
         if (m.group(1) == null && m.group(3) == null) {
           continue;
         }
+        links++;
+        toHeadings += m.group(3) == null ? 0 : 1;
         Path target = m.group(1) == null ? page : page.resolveSibling(m.group(1)).normalize();
         check(target, m.group(3), Docs.repo().relativize(page) + ": " + m.group(), bad);
       }
     }
+    // a pattern that matched nothing would check nothing: the pages link to each other and to headings by the dozen
+    assertThat(links).as("links between the pages found").isGreaterThan(100);
+    assertThat(toHeadings).as("links to a heading found").isGreaterThan(40);
     // the pages the code's messages and the DAGs' docs send a user to
     // (an anchor the code completes, such as PublishRefused's per check, ends with a hyphen: checked on its own)
     Pattern named = Pattern.compile("docs/([a-z0-9-]+\\.md)#([a-z0-9_-]*[a-z0-9_])\\b(?!-)");
+    int fromCode = 0;
     for (Path source : sources()) {
       Matcher m = named.matcher(Docs.read(source));
       while (m.find()) {
+        fromCode++;
         check(Docs.repo().resolve("docs").resolve(m.group(1)), m.group(2),
             Docs.repo().relativize(source) + ": " + m.group(), bad);
       }
     }
+    assertThat(fromCode).as("the code's and the DAGs' links to a heading found").isGreaterThan(10);
     assertThat(bad).as("links to a page or heading that is not there").isEmpty();
   }
 

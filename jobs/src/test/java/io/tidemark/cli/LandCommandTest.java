@@ -39,12 +39,32 @@ class LandCommandTest {
   @Test
   void countArrivalsRefusesWhatItDoesNotCount() {
     CommandLineTest.Run r = run("land", "--scenario", "seed", "--arrival", "2", "--count-arrivals");
-    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.code()).as("a bad option: exit 2").isEqualTo(2);
     assertThat(r.out()).isEmpty();
     assertThat(r.err()).contains("--count-arrivals");
     CommandLineTest.Run bad = run("land", "--scenario", "generated", "--arrivals", "0", "--count-arrivals");
-    assertThat(bad.code()).isEqualTo(1);
-    assertThat(bad.err().strip()).isEqualTo("tidemark: generator: arrivals must be between 1 and 9999");
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err().strip()).isEqualTo("tidemark: generator: arrivals must be between 1 and 9999 "
+        + "(see tidemark land --help)");
+  }
+
+  /** A scenario that does not exist is a bad option: exit 2, one line, before any service is asked. */
+  @Test
+  void anUnknownScenarioIsABadOption() {
+    CommandLineTest.Run r = run("land", "--scenario", "nope");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err().strip()).startsWith("tidemark: --scenario nope: unknown; choose one of seed, ")
+        .endsWith("(see tidemark land --help)");
+  }
+
+  /** --from a directory laid out as a landing zone: the line points at --replay, which lands such a directory. */
+  @Test
+  void aLandingLayoutGivenToFromPointsAtReplay(@TempDir Path tmp) {
+    LocalLanding.write(tmp, "", SeedScenarios.SCD2.arrivals());
+    CommandLineTest.Run r = run("land", "--from", tmp.toString(), "--dataset", "companies");
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err().strip()).isEqualTo("tidemark: --from " + tmp + ": the directory holds no files; it is laid out "
+        + "as a landing zone (<dataset>/arrival=NNNN/<file>): land its arrivals with --replay " + tmp);
   }
 
   @Test

@@ -3,7 +3,9 @@ package io.tidemark.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tidemark.testing.Cli;
+import io.tidemark.testing.Docs;
 import io.tidemark.testing.OwnServicesTest;
+import io.tidemark.testing.Recipes;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,14 +62,16 @@ class ServiceOutageIT extends OwnServicesTest {
         .contains("ERROR Tidemark - tidemark stream all failed").contains("\tat ")
         .contains("127.0.0.1:" + env.get("TIDEMARK_S3_PORT"));
 
-    assertThat(Cli.run(env, "services", "up").exitCode()).isZero();
-    Run rerun = await(start(env, "stream", "all"));
-    // the home goes with the test: a failure carries the log's end, or nothing is left to read
-    assertThat(rerun.code()).as("%s\n--- the end of its log\n%s", rerun, tail(newest(home.resolve("logs")))).isZero();
+    // the recipe, as the page writes it: look, bring the service back, run the command again, publish
+    List<Cli.Result> ran = new Recipes(Docs.repo().resolve("docs/troubleshooting.md"), tmp, env)
+        .run("a-service-down", 0, Map.of(), java.util.Set.of("./tidemark services status"));
+    assertThat(ran.get(0).out()).as("services status names the S3 server as down").contains("s3");
+    Cli.Result rerun = ran.get(2);
     assertThat(Files.readString(log)).as("the failed run's log, after the next run")
         .contains("ERROR Tidemark - tidemark stream all failed");
     assertThat(rerun.err()).as("a normal run keeps the console to tidemark's own lines").isEmpty();
     assertThat(rerun.out()).contains("dedup: ").contains("windowed-counts: ");
+    assertThat(ran.get(3).out()).as("the recipe's publish").contains("published events arrival");
     Cli.Result dups = Cli.run(env, "sql", "--format", "csv",
         "SELECT count(*) AS events, count(*) - count(DISTINCT event_id) AS duplicates FROM facts.events@"
             + stack.config().nessieRef());
@@ -75,22 +79,6 @@ class ServiceOutageIT extends OwnServicesTest {
     String[] row = dups.out().strip().split("\n")[1].split(",");
     assertThat(Long.parseLong(row[0])).as("events after the rerun").isPositive();
     assertThat(row[1]).as("duplicates after the rerun").isEqualTo("0");
-  }
-
-  /** The newest run's log of `stream all`. */
-  private static Path newest(Path logs) throws Exception {
-    try (java.util.stream.Stream<Path> files = Files.list(logs)) {
-      return files.filter(f -> f.getFileName().toString().startsWith("tidemark-stream-all-"))
-          .max(java.util.Comparator.comparing(f -> f.getFileName().toString())).orElse(logs.resolve("none"));
-    }
-  }
-
-  private static String tail(Path file) throws Exception {
-    if (!Files.isRegularFile(file)) {
-      return "(no log file)";
-    }
-    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-    return String.join("\n", lines.subList(Math.max(0, lines.size() - 80), lines.size()));
   }
 
   private long pid(String name) throws Exception {

@@ -181,11 +181,12 @@ class EvolveIT extends PipelineOnItsOwnBranches {
       }
       Cli.Result r = succeeds(Cli.run(env, "restate", "--run-id", run[0], "--ref-prefix", prefix, "--driver-rows",
           run[4]));
-      assertThat(r.out()).contains("1 event_id(s) corrected")
-          .contains("1 corrected event_id(s) hold their first occurrence and its region, qty");
-      assertThat(strings("SELECT promoted FROM " + t.restatementPlan().sqlAt(prefix + "restated-" + run[0])
-          + " WHERE kind = 'event' AND run_id = '" + run[0] + "'")).as("the plan carries the values")
-          .containsExactly("{\"region\":\"" + run[2] + "\",\"qty\":\"" + run[3] + "\"}");
+      assertThat(r.out()).contains("1 record key(s) corrected")
+          .contains("1 corrected key(s) hold their first occurrence and its region, qty");
+      assertThat(strings("SELECT concat_ws('|', get_json_object(key, '$.event_id'), get_json_object(new_value, "
+          + "'$.region'), get_json_object(new_value, '$.qty')) FROM " + t.restatementPlan().sqlAt(prefix + "restated-"
+          + run[0]) + " WHERE kind = 'record' AND run_id = '" + run[0] + "'")).as("the plan carries the values")
+          .containsExactly(expected);
       succeeds(Cli.run(env, "publish"));
       assertThat(strings("SELECT concat_ws('|', CAST(event_id AS STRING), region, CAST(qty AS STRING)) FROM "
           + t.events().sqlAt(main) + " WHERE event_id = " + run[1])).as("main's event as it arrived")
@@ -200,8 +201,8 @@ class EvolveIT extends PipelineOnItsOwnBranches {
    */
   private void auditFailsOnAPromotedValueItsRunDidNotWrite(String runId, String eventId, String region,
                                                            String driverRows) {
-    String[] run = {"--run-id", runId, "--ref-prefix", prefix, "--driver-rows", driverRows};
-    succeeds(Cli.run(env, concat(new String[] {"restate", "plan"}, run)));
+    String[] run = {"--run-id", runId, "--ref-prefix", prefix};
+    succeeds(Cli.run(env, concat(new String[] {"restate", "plan", "--driver-rows", driverRows}, run)));
     succeeds(Cli.run(env, concat(new String[] {"restate", "write"}, run)));
     String branch = prefix + "restate-" + runId;
     Map<String, String> onBranch = new HashMap<>(env);

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.config.Setting;
 import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.land.SeedScenarios;
+import io.tidemark.pipeline.PipelineFile;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.TestStack;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -27,7 +29,7 @@ class BadStreamOptionsIT extends StackTest {
   }
 
   @Test
-  void missingSourceMissingTableWrongSchema() {
+  void missingSourceMissingTableWrongSchema() throws Exception {
     String source = stack.landing("bad").land(SeedScenarios.COUNTS.arrivals()).source(SeedScenarios.EVENTS);
     String ns = fx.namespace();
     stack.spark().sql("CREATE TABLE " + ns + ".wrong (company_id STRING, w_start STRING, n BIGINT) USING iceberg");
@@ -53,11 +55,22 @@ class BadStreamOptionsIT extends StackTest {
             "--checkpoint", cp.toString()),
         "--table: expected namespace.table, got 'not a table'", cp, main);
 
-    Cli.Result badDelay = Cli.run(stack.env(), "stream", "windowed-counts", "--counts-watermark", "ten minutes",
-        "--source", source, "--table", ns + ".good", "--checkpoint", cp.toString());
+    // the counts' watermark is the pipeline file's: a bad one stops the stream as a bad setting does
+    String seed;
+    try (java.io.InputStream in = PipelineFile.class.getResourceAsStream(PipelineFile.SEED_RESOURCE)) {
+      seed = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+    String good = "watermark: 10 minutes";
+    assertThat(seed).as("the seed's counts watermark").containsOnlyOnce(good);
+    Path file = Files.writeString(tmp.resolve("pipeline.yml"), seed.replace(good, "watermark: ten minutes"));
+    int line = seed.substring(0, seed.indexOf(good)).split("\n", -1).length;
+    Map<String, String> env = new java.util.HashMap<>(stack.env());
+    env.put(Setting.PIPELINE.env(), file.toString());
+    Cli.Result badDelay = Cli.run(env, "stream", "windowed-counts", "--source", source, "--table", ns + ".good",
+        "--checkpoint", cp.toString());
     assertThat(badDelay.exitCode()).isEqualTo(2);
-    assertRefused(badDelay, "TIDEMARK_COUNTS_WATERMARK (--counts-watermark): expected a duration such as "
-        + "'10 minutes', '30 seconds' or '1 hour', got 'ten minutes'", cp, main);
+    assertRefused(badDelay, file + ":" + line + ": facts[events].aggregates[windowed-counts].watermark: expected a "
+        + "duration such as '10 minutes', '30 seconds', '1 hour' or '1 day', got 'ten minutes'", cp, main);
   }
 
   /**

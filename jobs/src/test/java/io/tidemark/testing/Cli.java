@@ -269,6 +269,34 @@ public final class Cli {
     return b.toString();
   }
 
+  /**
+   * The command with its standard output and error going to {@code output} (a file, or /dev/full: a disk with no space
+   * left, where every write fails): its exit code; the text is wherever it went.
+   */
+  public static Result runTo(Map<String, String> env, Path output, String... args) {
+    List<String> cmd = command(args);
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()))
+        .redirectError(ProcessBuilder.Redirect.appendTo(output.toFile()));
+    environment(pb, env);
+    try {
+      long t0 = System.nanoTime();
+      Process p = pb.start();
+      if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new AssertionError("tidemark " + String.join(" ", args) + " hung for " + TIMEOUT_SECONDS + " s");
+      }
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      System.out.printf("[cli] tidemark %s > %s -> exit %d in %.1f s%n", String.join(" ", args), output,
+          p.exitValue(), seconds);
+      return new Result(p.exitValue(), "", "", seconds);
+    } catch (IOException e) {
+      throw new AssertionError("cannot run " + cmd, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
+  }
+
   /** Starts {@code tidemark args} and returns at once, e.g. to kill it mid-run. */
   public static Process start(Map<String, String> env, String... args) {
     List<String> cmd = command(args);

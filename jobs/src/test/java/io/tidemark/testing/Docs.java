@@ -141,15 +141,27 @@ public final class Docs {
    * {@code ./tidemark}: a recipe's commands, as a person copies them.
    */
   public static List<String> recipe(Path page, String anchor) {
+    return recipeBlocks(page, anchor).get(0).stream().filter(l -> l.startsWith("./tidemark ")).toList();
+  }
+
+  /** Every code block after "**Release.**" in the section {@code anchor}, each as its lines (blank ones left out). */
+  public static List<List<String>> recipeBlocks(Path page, String anchor) {
     String section = section(page, anchor);
     int release = section.indexOf("**Release.**");
     if (release < 0) {
       throw new AssertionError("#" + anchor + " of " + page + " has no **Release.** paragraph");
     }
+    List<List<String>> blocks = new ArrayList<>();
     String rest = section.substring(release);
-    int open = rest.indexOf("```");
-    int close = rest.indexOf("```", rest.indexOf('\n', open));
-    return codeLines(rest.substring(open, close + 3)).stream().filter(l -> l.startsWith("./tidemark ")).toList();
+    for (int open = rest.indexOf("```"); open >= 0; open = rest.indexOf("```", rest.indexOf("```",
+        rest.indexOf('\n', open)) + 3)) {
+      int close = rest.indexOf("```", rest.indexOf('\n', open));
+      blocks.add(codeLines(rest.substring(open, close + 3)).stream().filter(l -> !l.isBlank()).toList());
+    }
+    if (blocks.isEmpty()) {
+      throw new AssertionError("#" + anchor + " of " + page + " has no commands after its **Release.** paragraph");
+    }
+    return blocks;
   }
 
   /**

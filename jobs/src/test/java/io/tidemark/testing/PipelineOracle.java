@@ -150,8 +150,10 @@ public final class PipelineOracle implements AutoCloseable {
     String bucket = "time_bucket(INTERVAL " + window.toSeconds() + " SECOND, CAST(" + time
         + " AS TIMESTAMPTZ), TIMESTAMPTZ '1970-01-01 00:00:00+00')";
     List<String> select = new ArrayList<>();
-    groupBy.forEach(g -> select.add("\"" + g.name() + "\""));
-    select.add("CAST(" + bucket + " AS TIMESTAMP)");
+    List<String> groups = new ArrayList<>();
+    groupBy.forEach(g -> groups.add("\"" + g.name() + "\""));
+    select.addAll(groups);
+    select.add("CAST(__w AS TIMESTAMP)");
     for (Measure m : measures) {
       String v = m.function().equals("count") ? "count(*)" : m.function() + "(\"" + m.of().name() + "\")";
       select.add("CAST(" + v + " AS " + m.type().duckDb() + ")");
@@ -160,9 +162,10 @@ public final class PipelineOracle implements AutoCloseable {
     List<Type> types = new ArrayList<>(groupBy.stream().map(Column::type).toList());
     types.add(Type.TIMESTAMP);
     measures.forEach(m -> types.add(m.type()));
-    return rows("SELECT " + String.join(", ", select) + " FROM " + table + " WHERE " + notNull + " GROUP BY ALL "
-        + "HAVING " + bucket + " + INTERVAL " + window.toSeconds() + " SECOND <= (SELECT CAST(max(" + time
-        + ") AS TIMESTAMPTZ) FROM " + table + ") - INTERVAL " + watermark.toSeconds() + " SECOND", types);
+    return rows("SELECT " + String.join(", ", select) + " FROM (SELECT *, " + bucket + " AS __w FROM " + table
+        + ") WHERE " + notNull + " GROUP BY " + String.join(", ", groups) + ", __w HAVING __w + INTERVAL "
+        + window.toSeconds() + " SECOND <= (SELECT CAST(max(" + time + ") AS TIMESTAMPTZ) FROM " + table
+        + ") - INTERVAL " + watermark.toSeconds() + " SECOND", types);
   }
 
   /**

@@ -34,9 +34,11 @@ public final class NessieRefs implements AutoCloseable {
   private final NessieApiV2 api;
 
   public NessieRefs(Endpoints endpoints) {
-    this.api = NessieClientBuilder.createClientBuilderFromSystemSettings()
+    // a connection closed, a timeout, a 503: absorbed, and a change whose answer was lost looked for before it is made
+    // again ({@link ResilientNessie})
+    this.api = ResilientNessie.wrap(NessieClientBuilder.createClientBuilderFromSystemSettings()
         .withUri(endpoints.nessieApi())
-        .build(NessieApiV2.class);
+        .build(NessieApiV2.class));
   }
 
   /** The head of a branch. */
@@ -340,6 +342,35 @@ public final class NessieRefs implements AutoCloseable {
     } catch (NessieNotFoundException e) {
       return java.util.stream.Stream.empty();
     }
+  }
+
+  /** A commit hash in full: Nessie's are 64 hex digits, and it takes no shorter one. */
+  public static final int FULL_HASH = 64;
+
+  /**
+   * The full hash of the commit in {@code ref}'s history that {@code prefix} begins, as git takes an abbreviated
+   * hash; a full hash is returned as it is. Fails naming the ref when no commit or several begin with it.
+   */
+  public String fullHash(String ref, String prefix) {
+    String p = prefix.toLowerCase(java.util.Locale.ROOT);
+    if (p.length() >= FULL_HASH) {
+      return p;
+    }
+    if (!exists(ref)) {
+      throw new NessieRefException("no branch or tag " + ref + " in Nessie, where the hash " + prefix
+          + " was to be found");
+    }
+    List<String> found = log(ref).map(e -> e.getCommitMeta().getHash()).filter(h -> h.startsWith(p)).limit(2)
+        .toList();
+    if (found.isEmpty()) {
+      throw new NessieRefException("no commit of " + ref + " has a hash that begins with " + prefix
+          + " (`tidemark log " + ref + "` lists them)");
+    }
+    if (found.size() > 1) {
+      throw new NessieRefException("the hash " + prefix + " is ambiguous on " + ref + ": " + found.get(0) + " and "
+          + found.get(1) + " both begin with it; give more of it");
+    }
+    return found.get(0);
   }
 
   private static String cel(String s) {

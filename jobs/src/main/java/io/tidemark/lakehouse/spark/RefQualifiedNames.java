@@ -15,6 +15,11 @@ public final class RefQualifiedNames {
   private RefQualifiedNames() {}
 
   public static String quote(String sql) {
+    return outsideQuotes(sql, RefQualifiedNames::rewrite);
+  }
+
+  /** {@code sql} with {@code rewrite} applied to each stretch of it outside quotes and string literals. */
+  static String outsideQuotes(String sql, java.util.function.UnaryOperator<String> rewrite) {
     StringBuilder out = new StringBuilder();
     int i = 0;
     while (i < sql.length()) {
@@ -25,7 +30,7 @@ public final class RefQualifiedNames {
         i = end;
       } else {
         int next = nextQuote(sql, i);
-        out.append(rewrite(sql.substring(i, next)));
+        out.append(rewrite.apply(sql.substring(i, next)));
         i = next;
       }
     }

@@ -100,6 +100,8 @@ public final class SparkSessions {
     // Nessie Spark extensions 0.99 talk to server 0.108 only through API v2
     c.put(cat + ".client-api-version", "2");
     c.put(cat + ".ref", config.nessieRef());
+    c.put(cat + "." + io.tidemark.fence.NessieCatalog.REF_SETTING, (config.isWriting()
+        ? io.tidemark.config.Setting.STAGING_BRANCH : io.tidemark.config.Setting.NESSIE_REF).display());
     c.put(PUBLISHED_REF, config.publishedRef());
     c.put(cat + ".warehouse", config.warehouse());
     // foreachBatch runs in a cloned session with its own cache: never read a stale table version

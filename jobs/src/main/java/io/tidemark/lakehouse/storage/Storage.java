@@ -70,7 +70,14 @@ public final class Storage implements AutoCloseable {
       if (client.bucketExists(BucketExistsArgs.builder().bucket(bucket).build())) {
         return false;
       }
-      client.makeBucket(MakeBucketArgs.builder().bucket(bucket).build());
+      try {
+        client.makeBucket(MakeBucketArgs.builder().bucket(bucket).build());
+      } catch (ErrorResponseException e) {
+        if ("BucketAlreadyOwnedByYou".equals(e.errorResponse().code())) {
+          return false; // made by a call whose answer was lost, or by a job that ran at the same time
+        }
+        throw e;
+      }
       return true;
     });
   }
@@ -163,7 +170,26 @@ public final class Storage implements AutoCloseable {
     T run() throws Exception;
   }
 
+  /**
+   * {@code action}, made again after a backoff while it fails with a transient fault (a connection closed, a timeout,
+   * a 503): every call here may be (a write puts the same bytes under the same key, a copy or a delete has the same
+   * effect twice), so one whose answer was lost needs no other care. OkHttp retries only a stale pooled connection.
+   */
   private <T> T call(String what, Call<T> action) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return once(what, action);
+      } catch (StorageException e) {
+        if (attempt >= io.tidemark.services.TransientFault.ATTEMPTS
+            || !io.tidemark.services.TransientFault.is(e.getCause())) {
+          throw e;
+        }
+        io.tidemark.services.TransientFault.pause("s3: " + what, attempt + 1, e.getCause());
+      }
+    }
+  }
+
+  private <T> T once(String what, Call<T> action) {
     try {
       return action.run();
     } catch (ErrorResponseException e) {
