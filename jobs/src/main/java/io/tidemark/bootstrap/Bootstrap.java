@@ -146,6 +146,8 @@ public final class Bootstrap {
   }
 
   public static Result run(SparkSession spark, Storage storage, TidemarkConfig config) {
+    // a condition Spark's analyzer refuses (an unknown function, not a boolean) stops bootstrap before it makes anything
+    io.tidemark.stream.Judgement.check(spark, config.pipeline());
     List<String> buckets = new ArrayList<>();
     for (String bucket : new LinkedHashSet<>(List.of(config.landingBucket(), config.warehouseBucket()))) {
       if (storage.ensureBucket(bucket)) {
@@ -181,6 +183,10 @@ public final class Bootstrap {
       } else {
         unchanged.add(d.name().toString());
       }
+    }
+    // the feeds' expectations, recorded with the raw archives: a changed rule judges from the next arrival on
+    for (String e : ExpectationRecord.record(spark, storage, config)) {
+      altered.add(e);
     }
     return new Result(buckets, namespaces, created, altered, unchanged);
   }

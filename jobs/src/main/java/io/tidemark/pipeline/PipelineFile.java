@@ -92,7 +92,10 @@ public final class PipelineFile {
 
   /** The pipeline a file's text declares; {@code source} names it in messages. */
   public static Pipeline parse(String text, String source) {
-    return new PipelineFile(source).pipeline(text);
+    Pipeline p = new PipelineFile(source).pipeline(text);
+    // a condition that does not parse or names no column of its feed is refused with the file, before anything runs
+    Conditions.check(p);
+    return p;
   }
 
   // ---- the file
