@@ -59,6 +59,7 @@ final class ExpectationsMet extends ArrivalCheck {
     Map<String, ExpectationVersions> versions = new HashMap<>();
     List<String> held = new ArrayList<>();
     List<String> warned = new ArrayList<>();
+    List<String> dropped = new ArrayList<>();
     Set<String> arrivals = new TreeSet<>();
     for (ExpectationTally.Count c : counts) {
       arrivals.add(c.feed() + " " + c.arrival());
@@ -67,6 +68,10 @@ final class ExpectationsMet extends ArrivalCheck {
       boolean holds = e == null ? c.violations() == 0
           : ExpectationTally.holds(c, e.min(), e.max(), e.atMost());
       if (holds) {
+        continue;
+      }
+      if (Expectation.Action.DROP.word().equals(c.action())) {
+        dropped.add(c.say());
         continue;
       }
       if (!Expectation.Action.FAIL.word().equals(c.action())) {
@@ -80,9 +85,13 @@ final class ExpectationsMet extends ArrivalCheck {
       held.add(c.say() + "; held off " + reads.config().publishedRef() + " until a correction lands");
     }
     return AuditCheck.of(NAME, record.toString(), held, counts.size() + " count(s) of " + arrivals.size()
-        + " feed arrival(s) met their fail expectations" + (warned.isEmpty() ? "" : "; warned: "
-        + String.join("; ", warned.subList(0, Math.min(5, warned.size())))
-        + (warned.size() > 5 ? "; and " + (warned.size() - 5) + " more" : "")));
+        + " feed arrival(s) met their fail expectations" + listed("warned", warned) + listed("dropped", dropped));
+  }
+
+  /** {@code ; warned: a; b}: the first five, and how many more. */
+  private static String listed(String what, List<String> items) {
+    return items.isEmpty() ? "" : "; " + what + ": " + String.join("; ", items.subList(0, Math.min(5, items.size())))
+        + (items.size() > 5 ? "; and " + (items.size() - 5) + " more" : "");
   }
 
   /** The versions the feed's raw archive recorded, as staged. */
