@@ -134,12 +134,15 @@ class ExpectationsIT extends StackTest {
         assertThat(rs.getLong(1)).isEqualTo(1);
       }
     }
-    p.land(new Arrival(2, List.of(new LandingFile("companies", "c.jsonl", Files.readAllBytes(companies2)))));
+    // each arrival brings events too, as arrivals do: the counts' published batches need not name an arrival
+    p.land(new Arrival(2, List.of(new LandingFile("companies", "c.jsonl", Files.readAllBytes(companies2)),
+        new LandingFile("events", "e.jsonl", event(49, "c1", 1.0, "2026-01-01T00:40:00Z")
+            .getBytes(StandardCharsets.UTF_8)))));
     p.streamAll();
     assertThat(recorded(s, p, "companies", 2)).containsEntry("tier_in_set", 1L);
     assertThatThrownBy(p::publish).isInstanceOf(PublishRefused.class).satisfies(e -> assertThat(e.getMessage())
         .as(String.join("\n", ((PublishRefused) e).details())).startsWith("publish refused by check expectations (companies arrival 2: tier_in_set (fail, v1) 1 of 2 "
-            + "row(s), e.g. company_id=c5")
+            + "row(s), e.g. company_id=c5, change_ts=2026-01-01 05:00:00")
         .doesNotContain("\n"));
     try (NessieRefs refs = new NessieRefs(p.lakehouse().endpoints())) {
       assertThat(refs.branch(p.published()).getHash()).as("main unchanged").isEqualTo(before);
@@ -149,7 +152,8 @@ class ExpectationsIT extends StackTest {
 
     // arrival 3: the correction, c5 with a tier of the set: the arrival is released, both published
     p.land(new Arrival(3, List.of(new LandingFile("companies", "c.jsonl",
-        company("c5", "gold", "05:00:00").getBytes(StandardCharsets.UTF_8)))));
+        company("c5", "gold", "05:00:00").getBytes(StandardCharsets.UTF_8)), new LandingFile("events", "e.jsonl",
+        event(50, "c1", 1.0, "2026-01-01T00:50:00Z").getBytes(StandardCharsets.UTF_8)))));
     p.streamAll();
     Publisher.Result released = p.publish();
     assertThat(released.mergeHash()).as(released.summary()).isNotNull();
