@@ -144,6 +144,30 @@ public record Expectation(String name, Kind kind, Action action, String conditio
     return s + "%";
   }
 
+  private static final java.util.regex.Pattern IN_SET = java.util.regex.Pattern.compile(
+      "(?i)\\s*`?([A-Za-z_][A-Za-z0-9_]*)`?\\s+IN\\s*\\(((?:\\s*'[^']*'\\s*,?)+)\\)\\s*");
+  private static final java.util.regex.Pattern QUOTED = java.util.regex.Pattern.compile("'([^']*)'");
+
+  /**
+   * The columns that row rules keep in a set of strings, each rule a plain {@code <column> IN ('a', 'b', ...)}: what a
+   * generator of lines picks from, so that the lines it makes are not quarantined by them. Other rules are left out.
+   */
+  public static java.util.Map<String, java.util.List<String>> sets(java.util.List<Expectation> rules) {
+    java.util.Map<String, java.util.List<String>> out = new java.util.LinkedHashMap<>();
+    for (Expectation e : rules) {
+      java.util.regex.Matcher m = e.isRow() && e.action() != Action.WARN ? IN_SET.matcher(e.condition()) : null;
+      if (m != null && m.matches()) {
+        java.util.List<String> values = new java.util.ArrayList<>();
+        java.util.regex.Matcher q = QUOTED.matcher(m.group(2));
+        while (q.find()) {
+          values.add(q.group(1));
+        }
+        out.put(m.group(1), values);
+      }
+    }
+    return out;
+  }
+
   /** What it is, without where it is declared: two versions of a rule are alike when this is. */
   public String definition() {
     return name + ": " + kind.field() + " " + rule() + " -> " + action.word();

@@ -53,6 +53,14 @@ class ExpectationsFileTest {
   }
 
   @Test
+  void aGeneratorTakesASetsValuesFromItsRule() {
+    Pipeline p = PipelineFile.parse(SEED, "seed.yml");
+    assertThat(Expectation.sets(p.dimensions().get(0).expectations()))
+        .containsExactly(java.util.Map.entry("tier", List.of("bronze", "silver", "gold", "platinum")));
+    assertThat(Expectation.sets(p.facts().get(0).expectations())).isEmpty();
+  }
+
+  @Test
   void anActionLeftOutWarns() {
     Pipeline p = PipelineFile.parse(SEED.replace(AMOUNT, """
               - name: amount_not_negative
