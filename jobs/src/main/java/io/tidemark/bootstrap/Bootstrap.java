@@ -185,9 +185,12 @@ public final class Bootstrap {
       }
     }
     // the feeds' expectations, recorded with the raw archives: a changed rule judges from the next arrival on
-    for (String e : ExpectationRecord.record(spark, storage, config)) {
-      altered.add(e);
-    }
+    ExpectationRecord.record(spark, storage, config).forEach((table, what) -> {
+      // a table made now records its first version as part of being made
+      if (!created.contains(table) && !altered.contains(table)) {
+        altered.add(table + " (" + what + ")");
+      }
+    });
     return new Result(buckets, namespaces, created, altered, unchanged);
   }
 

@@ -6,8 +6,6 @@ import io.tidemark.lakehouse.storage.Storage;
 import io.tidemark.lakehouse.tables.IcebergTables;
 import io.tidemark.pipeline.ExpectationVersions;
 import io.tidemark.pipeline.Feed;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.iceberg.Table;
 import org.apache.spark.sql.SparkSession;
 
@@ -21,9 +19,9 @@ import org.apache.spark.sql.SparkSession;
 final class ExpectationRecord {
   private ExpectationRecord() {}
 
-  /** What changed, in words ({@code events: expectations v2 from arrival 5}); empty when nothing did. */
-  static List<String> record(SparkSession spark, Storage storage, TidemarkConfig config) {
-    List<String> out = new ArrayList<>();
+  /** Per raw archive whose record changed, what changed ({@code expectations v2 (from arrival 5)}). */
+  static java.util.Map<String, String> record(SparkSession spark, Storage storage, TidemarkConfig config) {
+    java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
     Lander lander = new Lander(storage, config.landingBucket(), "");
     for (Feed f : config.pipeline().feeds()) {
       Table raw = IcebergTables.load(spark, f.raw().table());
@@ -37,7 +35,7 @@ final class ExpectationRecord {
       ExpectationVersions next = recorded.then(f.expectations(), from);
       if (!next.equals(recorded)) {
         raw.updateProperties().set(ExpectationVersions.PROPERTY, next.json()).commit();
-        out.add(f.name() + ": expectations " + next.latest().label());
+        out.put(f.raw().table().toString(), "expectations " + next.latest().label());
       }
     }
     return out;
