@@ -52,11 +52,6 @@ final class SameArrivals extends ArrivalCheck {
         }
       }
     }
-    // a stream that staged nothing (or less) is where the published branch has it: after a stream started over on a
-    // new checkpoint (the SCD2 stream, which keeps no state, reads every change again) the others need not run again
-    for (StreamDef k : p.streams()) {
-      published(staged, k.tables(p.shared()).get(0), k.name()).ifPresent(a -> newest.merge(k.name(), a, Math::max));
-    }
     List<String> bad = new ArrayList<>();
     List<String> seen = new ArrayList<>();
     for (Feed feed : p.feeds()) {
@@ -69,6 +64,14 @@ final class SameArrivals extends ArrivalCheck {
       }
       if (ofFeed.isEmpty()) {
         continue;
+      }
+      // a stream of a feed that staged something, which itself staged nothing, is where the published branch has
+      // it: after a stream started over on a new checkpoint (the SCD2 stream, which keeps no state, reads every
+      // change again) the others need not run again
+      for (StreamDef k : p.streamsOf(feed)) {
+        if (!ofFeed.containsKey(k.name())) {
+          published(staged, k.tables(p.shared()).get(0), k.name()).ifPresent(a -> ofFeed.put(k.name(), a));
+        }
       }
       int max = ofFeed.values().stream().max(Integer::compare).orElseThrow();
       List<String> ahead = new ArrayList<>();

@@ -64,7 +64,7 @@ class LandCommandTest {
     CommandLineTest.Run r = run("land", "--from", tmp.toString(), "--dataset", "companies");
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err().strip()).isEqualTo("tidemark: --from " + tmp + ": the directory holds no files; it is laid out "
-        + "as a landing zone (<dataset>/arrival=NNNN/<file>): land its arrivals with --replay " + tmp);
+        + "as a landing zone (<feed>/arrival=NNNN/<file>): land its arrivals with --replay " + tmp);
   }
 
   @Test

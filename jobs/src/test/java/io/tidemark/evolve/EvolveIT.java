@@ -70,7 +70,7 @@ class EvolveIT extends PipelineOnItsOwnBranches {
     assertThat(columns(t.rawEvents().sqlAt(ingest))).doesNotContain("region");
 
     Cli.Result r = succeeds(Cli.run(env, "evolve", "promote", "events", "region"));
-    assertThat(r.out()).contains("promoted events.region as STRING: 3 archived row(s) and 2 event(s) backfilled")
+    assertThat(r.out()).contains("promoted events.region as STRING: 3 archived row(s) and 2 record(s) backfilled")
         .contains("5 audit check(s) passed");
     assertThat(nessie.entriesSince(ingest, staged)).as("one merge commit").hasSize(1);
     assertThat(refs.exists("evolve-events-region")).as("the branch is gone").isFalse();
@@ -135,7 +135,7 @@ class EvolveIT extends PipelineOnItsOwnBranches {
         "{\"event_id\":9006,\"company_id\":\"c1\",\"event_ts\":\"2026-01-01T00:40:00Z\",\"qty\":5}\n"))));
     succeeds(Cli.run(env, "stream", "all"));
     assertThat(succeeds(Cli.run(env, "evolve", "promote", "events", "qty")).out())
-        .contains("promoted events.qty as INT: 1 archived row(s) and 1 event(s) backfilled");
+        .contains("promoted events.qty as INT: 1 archived row(s) and 1 record(s) backfilled");
     lander.land(new Arrival(5, List.of(LandingFile.of(SeedScenarios.EVENTS, "qty.jsonl",
         "{\"event_id\":9007,\"company_id\":\"c1\",\"event_ts\":\"2026-01-01T00:41:00Z\",\"qty\":3000000000}\n"))));
     succeeds(Cli.run(env, "stream", "all"));
@@ -146,7 +146,7 @@ class EvolveIT extends PipelineOnItsOwnBranches {
         .contains("widen to BIGINT");
 
     Cli.Result widened = succeeds(Cli.run(env, "evolve", "promote", "events", "qty"));
-    assertThat(widened.out()).contains("widened events.qty to BIGINT: 1 archived row(s) and 1 event(s) backfilled");
+    assertThat(widened.out()).contains("widened events.qty to BIGINT: 1 archived row(s) and 1 record(s) backfilled");
     for (String table : List.of(t.rawEvents().sqlAt(ingest), t.events().sqlAt(ingest))) {
       assertThat(strings("SELECT concat_ws('|', CAST(event_id AS STRING), CAST(qty AS STRING)) FROM " + table
           + " WHERE qty IS NOT NULL")).as(table).containsExactlyInAnyOrder("9006|5", "9007|3000000000");

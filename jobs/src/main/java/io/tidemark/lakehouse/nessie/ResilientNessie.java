@@ -224,8 +224,7 @@ public final class ResilientNessie {
     private Object commit(Object proxy, Method m, Object[] args) throws Throwable {
       if (!metaSet) {
         // without metadata of its own the commit could not be found again: one with the request id alone
-        invoke(proxy, org.projectnessie.client.api.CommitMultipleOperationsBuilder.class.getMethod("commitMeta",
-            CommitMeta.class), new Object[] {CommitMeta.fromMessage("")});
+        invoke(proxy, io.tidemark.fence.CommitBuilders.commitMeta(), new Object[] {CommitMeta.fromMessage("")});
       }
       String what = what(name, m) + " on " + (on == null ? "?" : on.getName());
       for (int attempt = 1; ; attempt++) {
