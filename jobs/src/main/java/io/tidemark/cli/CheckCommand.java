@@ -116,10 +116,8 @@ final class CheckCommand implements Callable<Integer> {
       io.tidemark.config.TableName judged = p.shared().expectations();
       if (spark.catalog().tableExists(judged.toString())) {
         out.println("expectations per arrival, as recorded in " + judged + ":");
-        new ResultPrinter(ResultPrinter.Format.table, 1000).print(spark.sql("SELECT feed, arrival, expectation, "
-            + "version, action, rule, sum(rows) AS rows, sum(violations) AS violations, max_by(sample_keys, batch_id) "
-            + "AS sample_keys FROM " + judged.sql() + " GROUP BY feed, arrival, expectation, version, action, rule "
-            + "ORDER BY feed, arrival, expectation"), out, spec.commandLine().getErr());
+        new ResultPrinter(ResultPrinter.Format.table, 1000).print(spark.sql(io.tidemark.core.ExpectationColumns
+            .perArrival(judged.sql())), out, spec.commandLine().getErr());
       }
 
       out.println("stream runs per arrival, as recorded in " + p.shared().streamBatches() + ":");

@@ -33,5 +33,20 @@ public final class ExpectationColumns {
   public static final Schema SCHEMA = Schema.of(STREAM, FEED, BATCH_ID, ARRIVAL, EXPECTATION, KIND, ACTION, VERSION,
       RULE, ROWS, VIOLATIONS, SAMPLE_KEYS, INGEST_TS);
 
+  /**
+   * The record summed per arrival: feed, arrival, expectation, version, kind, action, rule, rows, violations (nulls
+   * as 0) and the sample keys of the latest batch that had any; rows outside the landing layout (no arrival) left out.
+   * What {@code tidemark check} prints and the report charts.
+   */
+  public static String perArrival(String tableSql) {
+    String groups = String.join(", ", FEED.name(), ARRIVAL.name(), EXPECTATION.name(), VERSION.name(), KIND.name(),
+        ACTION.name(), RULE.name());
+    return "SELECT " + groups + ", sum(" + ROWS.name() + ") AS " + ROWS.name() + ", sum(coalesce(" + VIOLATIONS.name()
+        + ", 0)) AS " + VIOLATIONS.name() + ", max_by(" + SAMPLE_KEYS.name() + ", CASE WHEN size(" + SAMPLE_KEYS.name()
+        + ") > 0 THEN " + BATCH_ID.name() + " END) AS " + SAMPLE_KEYS.name() + " FROM " + tableSql + " WHERE "
+        + ARRIVAL.name() + " IS NOT NULL GROUP BY " + groups + " ORDER BY " + String.join(", ", FEED.name(),
+        EXPECTATION.name(), VERSION.name(), ARRIVAL.name());
+  }
+
   private ExpectationColumns() {}
 }

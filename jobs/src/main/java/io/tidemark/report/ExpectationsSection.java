@@ -33,20 +33,18 @@ final class ExpectationsSection {
     if (!spark.catalog().tableExists(record.toString())) {
       return "";
     }
-    List<Row> rows = spark.sql("SELECT feed, expectation, version, kind, action, rule, arrival, sum(rows), "
-        + "sum(coalesce(violations, 0)), max_by(sample_keys, batch_id) FROM " + record.sql() + " WHERE arrival IS NOT "
-        + "NULL GROUP BY feed, expectation, version, kind, action, rule, arrival ORDER BY feed, expectation, version, "
-        + "arrival").collectAsList();
+    List<Row> rows = spark.sql(ExpectationColumns.perArrival(record.sql())).collectAsList();
     return html(p, judged(rows));
   }
 
   static List<Judged> judged(List<Row> rows) {
     Map<String, Judged> out = new LinkedHashMap<>();
     for (Row r : rows) {
-      String k = r.getString(0) + "/" + r.getString(1) + "/" + r.getInt(2);
-      Judged j = out.computeIfAbsent(k, x -> new Judged(r.getString(0), r.getString(1), r.getInt(2), r.getString(3),
-          r.getString(4), r.getString(5), new TreeMap<>(), new ArrayList<>()));
-      j.perArrival().put(r.getInt(6), new long[] {r.getLong(7), r.getLong(8)});
+      // feed, arrival, expectation, version, kind, action, rule, rows, violations, sample keys
+      String k = r.getString(0) + "/" + r.getString(2) + "/" + r.getInt(3);
+      Judged j = out.computeIfAbsent(k, x -> new Judged(r.getString(0), r.getString(2), r.getInt(3), r.getString(4),
+          r.getString(5), r.getString(6), new TreeMap<>(), new ArrayList<>()));
+      j.perArrival().put(r.getInt(1), new long[] {r.getLong(7), r.getLong(8)});
       List<String> samples = r.isNullAt(9) ? List.of() : r.getList(9);
       if (!samples.isEmpty()) {
         j.latestSamples().clear();
