@@ -63,7 +63,7 @@ class PipelineCommandTest {
     CommandLineTest.Run ok = CommandLineTest.run(Map.of(), "pipeline", "check", "../pipelines/shop.yml");
     assertThat(ok.code()).isZero();
     assertThat(ok.out()).isEqualTo("../pipelines/shop.yml: ok: pipeline shop, 2 fact feed(s), 2 dimension(s), 3 "
-        + "windowed aggregate(s), 0 expectation(s), 11 stream(s), 19 table(s)\n");
+        + "windowed aggregate(s), 4 expectation(s), 11 stream(s), 19 table(s)\n");
     Path badRule = dir.resolve("bad-rule.yml");
     Files.writeString(badRule, Files.readString(Path.of("../pipelines/seed.yml"))
         .replace("condition: amount >= 0", "condition: amount >=").replace("action: warn", "action: shout"));

@@ -218,7 +218,7 @@ class TroubleshootingIT {
 
     List<Cli.Result> ran = recipes.run("refused-by-scd2-invariants", Map.of());
     assertThat(ran.get(ran.size() - 1).out()).as("published, not refused by same-arrivals")
-        .contains("published ").contains("5 checks passed");
+        .contains("published ").contains("6 checks passed");
     assertThat(byHand.spark().table(byHand.at(companies, "main")).where("tier = 'overlap'").count()).isZero();
     assertMainAsWithoutFailures();
   }

@@ -80,13 +80,13 @@ class PublishIT extends PipelineOnItsOwnBranches {
 
     Cli.Result r = succeeds(Cli.run(env, "publish"));
     assertThat(r.out()).contains("published events arrival 1, companies arrival 1, ").contains(" to " + main + " (")
-        .contains("5 checks passed");
+        .contains("6 checks passed");
     List<NessieRest.Entry> commits = nessie.entriesSince(main, bootstrapped);
     assertThat(commits).as("one commit per publish").hasSize(1);
     NessieRest.Entry c = commits.get(0);
     assertThat(c.author()).isEqualTo(Publisher.AUTHOR);
     assertThat(c.message()).startsWith("publish events arrival 1, companies arrival 1 from " + ingest + ": ")
-        .contains(t.events() + " +" + count(t.events(), ingest)).contains("5 checks passed");
+        .contains(t.events() + " +" + count(t.events(), ingest)).contains("6 checks passed");
     assertThat(c.properties()).containsEntry(CommitKeys.PUBLISHED, staged).containsEntry(CommitKeys.arrivalsOf("events"), "1")
         .containsEntry(CommitKeys.arrivalsOf("companies"), "1")
         .containsEntry(CommitKeys.AUDIT, CommitKeys.PASSED)

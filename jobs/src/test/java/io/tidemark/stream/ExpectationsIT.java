@@ -3,7 +3,11 @@ package io.tidemark.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tidemark.bootstrap.Bootstrap;
+import io.tidemark.config.Setting;
+import io.tidemark.config.TidemarkConfig;
 import io.tidemark.land.Arrival;
+import io.tidemark.pipeline.PipelineException;
 import io.tidemark.land.LandingFile;
 import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.pipeline.Expectation;
@@ -159,6 +163,27 @@ class ExpectationsIT extends StackTest {
     assertThat(released.mergeHash()).as(released.summary()).isNotNull();
     assertThat(s.sql("SELECT tier FROM " + p.config().pipeline().dimensions().get(0).table().sqlAt(p.published())
         + " WHERE company_id = 'c5'").as(Encoders.STRING()).collectAsList()).containsExactly("gold");
+
+    // a changed rule: refused by the streams until bootstrap recorded it, then it judges from the next arrival on
+    Path changed = write("changed.yml", Files.readString(Path.of("../pipelines/seed.yml"))
+        .replace("condition: amount >= 0", "condition: amount > 1"));
+    TidemarkConfig v2 = p.config().with(Map.of(Setting.PIPELINE, changed.toString()));
+    assertThatThrownBy(() -> Streams.all(s, v2)).isInstanceOf(PipelineException.class)
+        .hasMessageContaining("run tidemark bootstrap").hasMessageContaining("v1 (from arrival 1)");
+    Bootstrap.run(s, p.lakehouse().storage(), v2);
+    p.land(new Arrival(4, List.of(new LandingFile("events", "e.jsonl", (event(51, "c1", 1.0, "2026-01-01T01:00:00Z")
+        + event(52, "c1", 5.0, "2026-01-01T01:01:00Z")).getBytes(StandardCharsets.UTF_8)))));
+    Streams.all(s, v2);
+    assertThat(s.sql("SELECT arrival, version, sum(violations) FROM " + v2.pipeline().shared().expectations()
+        .sqlAt(ingest) + " WHERE expectation = 'amount_not_negative' GROUP BY ALL ORDER BY ALL").collectAsList())
+        .extracting(Object::toString).containsExactly("[1,1,3]", "[2,1,0]", "[3,1,0]", "[4,2,1]");
+    Publisher.Result fourth = new Publisher(io.tidemark.lakehouse.Lakehouse.attach(v2, stack.endpoints(), s))
+        .publish(false);
+    assertThat(fourth.mergeHash()).as(fourth.summary()).isNotNull();
+    Path page = io.tidemark.report.PipelineReport.write(s, v2, tmp.resolve("report.html"));
+    assertThat(Files.readString(page)).contains("<h2>Expectations</h2>", "<td>amount_not_negative</td><td>v1</td>"
+        + "<td>amount &gt;= 0</td><td>drop</td><td>1-3</td>", "<td>amount_not_negative</td><td>v2</td><td>amount &gt; 1"
+        + "</td><td>drop</td><td>4</td>", "event_id=51", "tier_in_set");
   }
 
   /** The violations the record holds per expectation of an arrival of a feed, summed over its batches. */
