@@ -173,15 +173,32 @@ public record StreamSpec(StreamDef def, String source, TableName table, TableNam
    * bootstrap has recorded them: every stream of the feed must judge an arrival by the same version.
    */
   private Judgement judgement(Table archived, FeedSchema declared) {
-    java.util.List<Expectation> file = def.feed().expectations();
+    return Judgement.of(recorded(archived, def.feed(), archive.toString()), declared, def.feed().identity());
+  }
+
+  /**
+   * The versions of a feed's expectations its raw archive recorded ({@code archived}, null when there is none yet);
+   * the file's alone when nothing was recorded (a table made without bootstrap). A file whose expectations differ from
+   * the newest recorded version is refused in one line until bootstrap has recorded them: every stream of the feed
+   * must judge an arrival by the same version.
+   */
+  static ExpectationVersions recorded(Table archived, io.tidemark.pipeline.Feed feed, String table) {
+    java.util.List<Expectation> file = feed.expectations();
     String recorded = archived == null ? null : archived.properties().get(ExpectationVersions.PROPERTY);
     ExpectationVersions versions = recorded == null ? ExpectationVersions.first(file)
-        : ExpectationVersions.parse(recorded, archive.toString());
+        : ExpectationVersions.parse(recorded, table);
     if (!versions.latest().declares(file)) {
-      throw new PipelineException("the pipeline file changed the expectations of " + def.feed().name() + " since "
+      throw new PipelineException("the pipeline file changed the expectations of " + feed.name() + " since "
           + "bootstrap recorded them (" + versions.latest().label() + "): run tidemark bootstrap, which records them "
           + "to judge the arrivals from the next one on (docs/pipeline.md#expectations)");
     }
-    return Judgement.of(versions, declared, def.feed().identity());
+    return versions;
+  }
+
+  /** Every feed's recorded expectations against the file's, before any stream starts ({@link #recorded}). */
+  static void requireRecorded(SparkSession spark, io.tidemark.pipeline.Pipeline p) {
+    for (io.tidemark.pipeline.Feed f : p.feeds()) {
+      recorded(FeedDeclarations.archive(spark, f.raw().table().toString()), f, f.raw().table().toString());
+    }
   }
 }
