@@ -72,7 +72,11 @@ final class StreamCommand implements Callable<Integer> {
     StreamSpec s = StreamSpec.of(named(config.pipeline()), config).withSource(source).withCheckpoint(checkpoint)
         .withTable(table("--table", table)).withSideTable(table("--side-table", sideTable));
     return runAndPrint(spec, "tidemark stream " + s.name(),
-        lh -> List.of(s.run(lh.spark(), Tidemark.root(spec).crashPoints())));
+        lh -> {
+          // a condition Spark's analyzer refuses stops the command before the stream starts, as stream all does
+          io.tidemark.stream.Judgement.check(lh.spark(), config.pipeline());
+          return List.of(s.run(lh.spark(), Tidemark.root(spec).crashPoints()));
+        });
   }
 
   /** The stream the arguments name: by name, or by kind and feed. */
