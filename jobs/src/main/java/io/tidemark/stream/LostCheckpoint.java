@@ -46,6 +46,9 @@ final class LostCheckpoint {
     if (OffsetLog.lastCommitted(spark, checkpoint) >= 0 || OffsetLog.lastPlanned(spark, checkpoint) >= 0) {
       return Optional.empty();
     }
+    if (!spark.catalog().tableExists(table.toString())) {
+      return Optional.empty(); // a table not there is for the stream's own preflight to name, in its words
+    }
     Table t = IcebergTables.load(spark, table);
     boolean any = false;
     for (Snapshot s : SnapshotUtil.currentAncestors(t)) {
