@@ -123,7 +123,9 @@ class CheckpointRecipesIT {
     assertThat(r.errLines()).as("%s", r).hasSize(broken.size());
     Pattern line = Pattern.compile("tidemark: (also )?([a-z-]+): its checkpoint file (\\S+)/commits/(\\d+) is broken "
         + "\\(its checksum \\(\\S+\\) does not match it\\); move it and its checksum out of the checkpoint, then run "
-        + "the stream again: mkdir -p \\S+ && mv \\S+ \\S+ \\S+/; see docs/troubleshooting.md#a-lost-or-corrupt-checkpoint");
+        + "the stream again: mkdir -p \\S+ && mv \\S+ \\S+ \\S+/; see docs/troubleshooting.md#a-lost-or-corrupt-checkpoint"
+        // the first line names the run's log too
+        + "( \\[details in \\S+; --debug prints them here\\])?");
     List<String> block = Docs.recipeBlocks(PAGE, "a-lost-or-corrupt-checkpoint").get(0);
     for (String err : r.errLines()) {
       Matcher m = line.matcher(err);
