@@ -121,7 +121,7 @@ class CheckpointRecipesIT {
     assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
     assertThat(r.out()).as("what the stream that did commit took in is said").contains("raw-companies: ");
     assertThat(r.errLines()).as("%s", r).hasSize(broken.size());
-    Pattern line = Pattern.compile("tidemark: (also )?([a-z-]+): its checkpoint file (\\S+)/commits/(\\d+) is broken "
+    Pattern line = Pattern.compile("tidemark: (also )?([a-z0-9-]+): its checkpoint file (\\S+)/commits/(\\d+) is broken "
         + "\\(its checksum \\(\\S+\\) does not match it\\); move it and its checksum out of the checkpoint, then run "
         + "the stream again: mkdir -p \\S+ && mv \\S+ \\S+ \\S+/; see docs/troubleshooting.md#a-lost-or-corrupt-checkpoint"
         // the first line names the run's log too
