@@ -190,6 +190,9 @@ public final class Staged {
     Map<String, TreeSet<Integer>> out = new LinkedHashMap<>();
     config.pipeline().feeds().forEach(f -> out.put(f.name(), new TreeSet<>()));
     TableName records = config.pipeline().shared().streamBatches();
+    Map<String, Integer> held = new LinkedHashMap<>();
+    config.pipeline().feeds().forEach(f -> publishedArrival(f.raw().table(), f.raw().stream())
+        .ifPresent(a -> held.put(f.name(), a)));
     for (Change c : changes.values()) {
       if (c.name().equals(records)) {
         continue;
@@ -204,9 +207,34 @@ public final class Staged {
         }
       }
     }
+    // a stream that read arrivals again (the SCD2 stream on a new checkpoint reads every change) publishes only those
+    // the published branch lacks
+    out.forEach((feed, numbers) -> numbers.removeIf(n -> n <= held.getOrDefault(feed, 0)));
     out.values().removeIf(Set::isEmpty);
     return out;
   }
+
+  /**
+   * The newest arrival the published branch holds of stream {@code stream}: the arrivals its newest batch that read
+   * any names, in the history of the table it appends to as published (the staging branch's commit the published
+   * branch holds). Empty when that table was never published or its batches' snapshots have expired.
+   */
+  java.util.Optional<Integer> publishedArrival(TableName table, String stream) {
+    Staged.Change c = changes.get(table);
+    org.apache.iceberg.Table loaded = c != null ? c.table() : table(table);
+    Long at = c != null ? c.publishedSnapshot()
+        : loaded.currentSnapshot() == null ? null : loaded.currentSnapshot().snapshotId();
+    for (Snapshot s = at == null ? null : loaded.snapshot(at); s != null;
+         s = s.parentId() == null ? null : loaded.snapshot(s.parentId())) {
+      SortedSet<Integer> read = BatchArrivals.parse(s.summary().get(CommitKeys.STREAM) != null
+          && s.summary().get(CommitKeys.STREAM).equals(stream) ? s.summary().get(CommitKeys.ARRIVALS) : null);
+      if (!read.isEmpty()) {
+        return java.util.Optional.of(read.last());
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
 
   /** Who made the staged snapshots, each once: streams by name, "restate", or the operation of an unattributed one. */
   public Set<String> writers() {
