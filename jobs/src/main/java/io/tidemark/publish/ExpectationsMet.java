@@ -6,6 +6,7 @@ import io.tidemark.core.ExpectationColumns;
 import io.tidemark.core.ExpectationTally;
 import io.tidemark.core.Ingest;
 import io.tidemark.core.JsonMembers;
+import io.tidemark.core.KeyText;
 import io.tidemark.core.Quarantine;
 import io.tidemark.pipeline.Expectation;
 import io.tidemark.pipeline.ExpectationVersions;
@@ -125,7 +126,8 @@ final class ExpectationsMet extends ArrivalCheck {
           && o.arrival() > c.arrival() && ExpectationTally.holds(o, bound(versions, o).min(), bound(versions, o).max(),
           bound(versions, o).atMost()));
     }
-    List<String> key = feed.schema().key().stream().map(io.tidemark.core.Column::name).toList();
+    List<io.tidemark.core.Column> keyColumns = feed.schema().key();
+    List<String> key = keyColumns.stream().map(io.tidemark.core.Column::name).toList();
     Set<String> heldKeys = new LinkedHashSet<>();
     String reason = Expectation.reason(c.expectation(), Expectation.Action.FAIL);
     for (Record r : CheckReads.appended(staged, p.shared().rejected(), List.of(Quarantine.DATASET.name(),
@@ -133,8 +135,8 @@ final class ExpectationsMet extends ArrivalCheck {
       if (feed.name().equals(r.getField(Quarantine.DATASET.name())) && reason.equals(r.getField(
           Quarantine.REASON.name())) && Integer.valueOf(c.arrival()).equals(r.getField(Ingest.ARRIVAL.name()))) {
         Map<String, JsonMembers.Member> m = JsonMembers.of((String) r.getField(Quarantine.LINE.name()));
-        heldKeys.add(ExpectationTally.key(key, key.stream().map(k -> m == null || m.get(k) == null ? null
-            : JsonMembers.display(m.get(k))).toList()));
+        heldKeys.add(ExpectationTally.key(key, keyColumns.stream().map(k -> m == null || m.get(k.name()) == null
+            ? null : KeyText.ofLine(k.type(), JsonMembers.display(m.get(k.name())))).toList()));
       }
     }
     Map<String, Integer> keptLater = new HashMap<>();
@@ -143,8 +145,8 @@ final class ExpectationsMet extends ArrivalCheck {
     for (Record r : CheckReads.appended(staged, feed.raw().table(), columns)) {
       Integer a = (Integer) r.getField(Ingest.ARRIVAL.name());
       if (a != null && a > c.arrival()) {
-        keptLater.merge(ExpectationTally.key(key, key.stream().map(k -> r.getField(k) == null ? null
-            : String.valueOf(r.getField(k))).toList()), a, Math::max);
+        keptLater.merge(ExpectationTally.key(key, keyColumns.stream().map(k -> KeyText.ofTable(k.type(),
+            r.getField(k.name()))).toList()), a, Math::max);
       }
     }
     return !heldKeys.isEmpty() && ExpectationTally.unreleased(c.arrival(), heldKeys, keptLater).isEmpty();
