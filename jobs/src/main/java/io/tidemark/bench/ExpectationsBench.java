@@ -67,6 +67,7 @@ public final class ExpectationsBench {
   }
 
   public void run(Options o) throws IOException {
+    out.println("branches: staging " + base.config().stagingBranch() + ", published " + base.config().publishedRef());
     Map<String, Path> files = new LinkedHashMap<>();
     files.put("none", write("none", ""));
     files.put("five", write("five", FIVE));
@@ -104,6 +105,12 @@ public final class ExpectationsBench {
             out.flush();
           }
         }
+        // what shows the rules ran: every event of the round judged by each of them
+        Lakehouse five = open.get("five");
+        Object judged = five.spark().sql("SELECT sum(rows) FROM " + five.config().pipeline().shared().expectations()
+            .sql() + " WHERE expectation = 'amount_not_negative'").first().get(0);
+        out.printf(Locale.ROOT, "round %d: the record of five holds %s row(s) judged by amount_not_negative%n", r,
+            judged);
       } finally {
         for (Lakehouse lh : open.values()) {
           lh.close();
