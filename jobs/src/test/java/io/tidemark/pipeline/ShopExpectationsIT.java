@@ -13,6 +13,7 @@ import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.publish.PublishRefused;
 import io.tidemark.publish.Publisher;
 import io.tidemark.stream.Streams;
+import io.tidemark.testing.Cli;
 import io.tidemark.testing.StackTest;
 import io.tidemark.testing.StagedPipeline;
 import java.nio.file.Files;
@@ -90,7 +91,8 @@ class ShopExpectationsIT extends StackTest {
           + " WHERE dataset = 'orders'").as(Encoders.STRING()).collectAsList())
           .containsOnly("expectation qty_positive (drop)").hasSize(3);
       List<String> keptKeys = new ArrayList<>();
-      try (ResultSet rs = st.executeQuery("SELECT concat(order_id, '/', line_no) FROM o WHERE " + kept + " ORDER BY 1")) {
+      try (ResultSet rs = st.executeQuery("SELECT concat(order_id, '/', line_no) FROM o WHERE " + kept
+          + " ORDER BY 1")) {
         while (rs.next()) {
           keptKeys.add(rs.getString(1));
         }
@@ -111,6 +113,13 @@ class ShopExpectationsIT extends StackTest {
         .doesNotContain("\n"));
     assertThat(head(p)).as("main unchanged").isEqualTo(before);
     assertThat(keys(s, orders.dedupTable().sqlAt(p.staging()))).doesNotContain("o41/2");
+    // tidemark check on the staging branch: the counts per arrival and version, and the publish check's refusal
+    Cli.Result check = Cli.run(p.env(), "check", "--branch", p.staging());
+    assertThat(check.exitCode()).as("%s", check).isEqualTo(1);
+    assertThat(check.out()).as("%s", check).contains("expectations per arrival, as recorded in ")
+        .containsPattern("orders\\W+2\\W+price_not_negative\\W+1\\W+condition\\W+fail\\W+price >= 0\\W+2\\W+1"
+            + "\\W");
+    assertThat(check.err()).as("%s", check).contains("price_not_negative (fail, v1) 1 of 2 row(s)");
 
     // arrival 3: the correction of the same key: both arrivals published, the corrected price on main
     p.land(new Arrival(3, List.of(LandingFile.of("orders", "o.jsonl", order("o41", 2, 1, 1, "5.00", 41)))));
