@@ -47,7 +47,9 @@ final class LogFile {
     Path file;
     try {
       ParseResult pr = cl.parseArgs(args);
-      Path dir = Files.createDirectories(((Tidemark) cl.getCommand()).config().home().resolve("logs"));
+      // the home alone: reading the whole configuration reads the pipeline file, whose conditions Spark's parser
+      // checks, which would start the libraries' logging on the console before its file is set below
+      Path dir = Files.createDirectories(((Tidemark) cl.getCommand()).home().resolve("logs"));
       String command = command(pr);
       file = dir.resolve(name(command, LocalDateTime.now(), ProcessHandle.current().pid()));
       prune(dir, command, KEPT - 1);
