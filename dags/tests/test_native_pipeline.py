@@ -181,7 +181,8 @@ def test_an_arrival_held_by_an_expectation_fails_its_publish_task_until_a_correc
     from browser import Chromium
 
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with Chromium(SHOTS) as browser:
+    # a tall window: the log view draws the lines it shows, and the refusal is the log's last
+    with Chromium(SHOTS, height=2400) as browser:
         browser.cookie(af.url, "_token", af.token)
         browser.shoot(f"{af.url}/dags/tidemark_arrivals/runs/{quoted}/tasks/arrival_5.publish", "shop-held-arrival",
                       must_show=["arrival_5.publish", "price_not_negative (fail, v1)"])
