@@ -94,7 +94,7 @@ class PublishIT extends PipelineOnItsOwnBranches {
         .containsEntry(CommitKeys.ROWS + t.events(), Long.toString(count(t.events(), ingest)))
         .containsEntry(CommitKeys.ROWS + t.companies(), Long.toString(count(t.companies(), ingest)))
         .containsEntry(CommitKeys.CHECKS, String.join(",", ArrivalChecks.WRITERS, ArrivalChecks.LINES,
-            ArrivalChecks.SCD2, ArrivalChecks.WINDOWS, ArrivalChecks.SAME_ARRIVALS));
+            ArrivalChecks.SCD2, ArrivalChecks.WINDOWS, ArrivalChecks.SAME_ARRIVALS, ArrivalChecks.EXPECTATIONS));
     assertMainIsStaged();
 
     String published = nessie.hash(main);

@@ -47,7 +47,8 @@ class ReportIT extends StackTest {
       JsonNode charts = chromium.evaluate("[...document.querySelectorAll('figure.chart img')].map(i => ({alt: i.alt,"
           + " complete: i.complete, width: i.naturalWidth, height: i.naturalHeight,"
           + " shown: i.getBoundingClientRect().width * i.getBoundingClientRect().height}))");
-      assertThat(charts).as("time, late and recovered, state (2), watermarks (2), files").hasSize(7);
+      assertThat(charts).as("time, late and recovered, state (2), watermarks (2), files, expectations per feed (2)")
+          .hasSize(9);
       for (JsonNode c : charts) {
         assertThat(c.get("complete").asBoolean() && c.get("width").asInt() > 300 && c.get("height").asInt() > 200
             && c.get("shown").asDouble() > 0).as("chart %s decoded and shown: %s", c.get("alt"), c).isTrue();
