@@ -9,13 +9,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
@@ -68,7 +72,7 @@ public final class Staged {
 
   private final SparkSession spark;
   private final TidemarkConfig config;
-  private final Map<TableName, Table> unchanged = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<TableName, Table> unchanged = new ConcurrentHashMap<>();
 
   private Staged(SparkSession spark, TidemarkConfig config, String publishedHash, String stagedHash,
                  Map<TableName, Change> changes, List<ContentKey> otherKeys) {
@@ -118,7 +122,7 @@ public final class Staged {
   private static Change join(CompletableFuture<Change> f) {
     try {
       return f.join();
-    } catch (java.util.concurrent.CompletionException e) {
+    } catch (CompletionException e) {
       throw e.getCause() instanceof RuntimeException r ? r : e;
     }
   }
@@ -219,28 +223,28 @@ public final class Staged {
    * any names, in the history of the table it appends to as published (the staging branch's commit the published
    * branch holds). Empty when that table was never published or its batches' snapshots have expired.
    */
-  java.util.Optional<Integer> publishedArrival(TableName table, String stream) {
-    Staged.Change c = changes.get(table);
-    org.apache.iceberg.Table loaded = c != null ? c.table() : table(table);
+  Optional<Integer> publishedArrival(TableName table, String stream) {
+    Change c = changes.get(table);
+    Table loaded = c != null ? c.table() : table(table);
     Long at = c != null ? c.publishedSnapshot()
         : loaded.currentSnapshot() == null ? null : loaded.currentSnapshot().snapshotId();
     for (Snapshot s = at == null ? null : loaded.snapshot(at); s != null;
          s = s.parentId() == null ? null : loaded.snapshot(s.parentId())) {
-      SortedSet<Integer> read = BatchArrivals.parse(s.summary().get(CommitKeys.STREAM) != null
-          && s.summary().get(CommitKeys.STREAM).equals(stream) ? s.summary().get(CommitKeys.ARRIVALS) : null);
-      if (!read.isEmpty()) {
-        return java.util.Optional.of(read.last());
+      if (stream.equals(s.summary().get(CommitKeys.STREAM))) {
+        SortedSet<Integer> read = BatchArrivals.parse(s.summary().get(CommitKeys.ARRIVALS));
+        if (!read.isEmpty()) {
+          return Optional.of(read.last());
+        }
       }
     }
-    return java.util.Optional.empty();
+    return Optional.empty();
   }
-
 
   /** Who made the staged snapshots, each once: streams by name, "restate", or the operation of an unattributed one. */
   public Set<String> writers() {
     return changes.values().stream().flatMap(c -> c.snapshots().stream())
         .flatMap(s -> s.summary().containsKey(CommitKeys.STREAM) ? streamsOf(s).stream()
-            : java.util.stream.Stream.of(s.operation()))
+            : Stream.of(s.operation()))
         .collect(Collectors.toCollection(TreeSet::new));
   }
 
