@@ -156,6 +156,12 @@ def stack():
     assert free.returncode == 0, "the engine's lock is still held after `engine up` returned"
     log(f"compose: engine, Compose v2 and the Debian bases ready in {time.monotonic() - t0:.0f} s")
     s = Stack()
+    # a run killed before its teardown leaves the project's volumes: their databases hold the passwords of that run's
+    # .env, not of the new one gen-env just wrote, and airflow-init and Nessie could never log in to them
+    earlier = s.leftovers()
+    if earlier:
+        s.compose("down", "--volumes", "--remove-orphans", "--timeout", "30", timeout=600)
+        log(f"compose: removed what an earlier run left: {', '.join(earlier)}")
     try:
         t0 = time.monotonic()
         s.compose("build", timeout=3600)

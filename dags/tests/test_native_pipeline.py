@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import subprocess
 import time
+import urllib.parse
 
 import pytest
 
@@ -135,3 +136,69 @@ def test_a_pipeline_of_its_own_replays_through_airflow_as_the_demo_runs_it(shop_
         browser.shoot(f"http://127.0.0.1:{home.nessie_port}/commits/main", "shop-nessie-main-commits",
                       must_show=["publish orders arrival 4, clicks arrival 4, customers arrival 4, stores arrival 4 "
                                  "from ingest"])
+
+
+def test_an_arrival_held_by_an_expectation_fails_its_publish_task_until_a_correction_lands(shop_airflow):
+    """After the replay above: arrival 5 brings an order line with a negative price (orders' price_not_negative,
+    action fail). Its publish task fails once, not retried, its log ending with the refusal's line (expectation,
+    count, sample key), shown by the UI too; main is unchanged. The recipe of docs/troubleshooting.md then releases
+    it: the line landed again with its price fixed, the arrival's streams cleared with what follows them."""
+    af, home = shop_airflow, shop_airflow.home
+    af.pause("tidemark_restatement", True)  # the release publishes the last arrival: nothing to restate here
+    landed = home.dir / "landed"
+    flags = [f"--{k.replace('_', '-')}={v}" for k, v in DEMO_SCENARIO.items()]
+    home.tidemark("land", *flags, "--to-dir", str(landed))
+    held = landed / "orders" / "arrival=0005" / "held.jsonl"
+    held.parent.mkdir(parents=True)
+    # a minute after the newest order time: nothing the dedup's watermark has passed
+    iso = "\"yyyy-MM-dd'T'HH:mm:ss'Z'\""
+    newest = home.sql_json(f"SELECT date_format(max(ordered_at) + INTERVAL 1 MINUTE, {iso}) AS t "
+                           "FROM raw.orders")[0]["t"]
+    line = {"order_id": "held-1", "line_no": 1, "store_country": "c1", "store_no": 1, "customer_id": 1, "sku": "k1",
+            "qty": 2, "price": -3.0, "business_day": "2026-01-01", "ordered_at": newest}
+    held.write_text(json.dumps(line) + "\n")
+    main_before = home.references()["main"][1]
+
+    run = af.call("POST", "/api/v2/dags/tidemark_arrivals/dagRuns", {
+        "logical_date": None, "conf": {**DEMO_SCENARIO, "scenario": "landed", "landed": str(landed)}})
+    run_id = run["dag_run_id"]
+    state = af.finished("tidemark_arrivals", run_id, 2400)
+    tis = af.log_task_instances("tidemark_arrivals", run_id)
+    assert state["state"] == "failed", {t: ti["state"] for t, ti in tis.items()}
+    assert {tis[f"arrival_{k}.{t}"]["state"] for k in range(1, 5) for t in ("land", "streams", "publish")} \
+        == {"success"}
+    publish = tis["arrival_5.publish"]
+    assert (publish["state"], publish["try_number"]) == ("failed", 1), "a refusal is a finding: never retried"
+    assert home.references()["main"][1] == main_before, "main moved although the arrival was held"
+    quoted = urllib.parse.quote(run_id, safe="")
+    task_log = json.dumps(af.call("GET", f"/api/v2/dags/tidemark_arrivals/dagRuns/{quoted}/taskInstances/"
+                                         f"arrival_5.publish/logs/1?full_content=true"))
+    refusal = ("publish refused by check expectations (orders arrival 5: price_not_negative (fail, v1) 1 of 1 row(s),"
+               " e.g. order_id=held-1, line_no=1")
+    assert refusal in task_log, task_log[-3000:]
+    assert "docs/troubleshooting.md#refused-by-expectations" in task_log
+
+    from browser import Chromium
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    # a tall window: the log view draws the lines it shows, and the refusal is the log's last
+    with Chromium(SHOTS, height=2400) as browser:
+        browser.cookie(af.url, "_token", af.token)
+        browser.shoot(f"{af.url}/dags/tidemark_arrivals/runs/{quoted}/tasks/arrival_5.publish", "shop-held-arrival",
+                      must_show=["arrival_5.publish", "price_not_negative (fail, v1)"])
+
+    # the recipe: the held line fixed and landed again (arrival 6), then under Airflow the arrival's streams cleared
+    # with their downstream tasks
+    fixed = home.dir / "held-fixed.jsonl"
+    fixed.write_text(json.dumps({**line, "price": 3.0}) + "\n")
+    home.tidemark("land", "--from", str(fixed), "--feed", "orders")
+    af.call("POST", "/api/v2/dags/tidemark_arrivals/clearTaskInstances", {
+        "dry_run": False, "task_ids": ["arrival_5.streams"], "dag_run_id": run_id, "include_downstream": True,
+        "only_failed": False, "reset_dag_runs": True})
+    af.wait(lambda: af.run("tidemark_arrivals", run_id)["state"] != "failed", 120)
+    state = af.finished("tidemark_arrivals", run_id, 1800)
+    tis = af.log_task_instances("tidemark_arrivals", run_id)
+    assert state["state"] == "success", {t: ti["state"] for t, ti in tis.items()}
+    assert published_arrivals(home, FEEDS) == {k: 1 for k in range(1, 7)}
+    rows = home.sql_json("SELECT CAST(price AS STRING) AS price FROM facts.orders WHERE order_id = 'held-1'")
+    assert rows == [{"price": "3.00"}], rows

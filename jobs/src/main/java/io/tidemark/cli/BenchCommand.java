@@ -2,6 +2,7 @@ package io.tidemark.cli;
 
 import io.tidemark.bench.DriftBench;
 import io.tidemark.bench.DriverSoak;
+import io.tidemark.bench.ExpectationsBench;
 import io.tidemark.bench.LatencyBench;
 import io.tidemark.bench.MaintenanceBench;
 import io.tidemark.bench.PublishBench;
@@ -29,7 +30,8 @@ import picocli.CommandLine.Spec;
     description = "Benchmarks that print numbers (measured side by side in one run; nothing is asserted).",
     subcommands = {BenchCommand.Streams.class, BenchCommand.Scd2.class, BenchCommand.Restate.class,
         BenchCommand.Latency.class, BenchCommand.Maintenance.class, BenchCommand.Publish.class,
-        BenchCommand.Soak.class, BenchCommand.DriverSoakBench.class, BenchCommand.Drift.class})
+        BenchCommand.Soak.class, BenchCommand.DriverSoakBench.class, BenchCommand.Drift.class,
+        BenchCommand.Expectations.class})
 final class BenchCommand implements Runnable {
   @Spec
   CommandSpec spec;
@@ -296,7 +298,7 @@ final class BenchCommand implements Runnable {
           + "what it staged side by side, and the publish step by step; then the checks on the same arrivals after "
           + "a short history and one --factor times longer. Everything runs in namespaces and buckets of its own "
           + "(bench_publish_*) on Nessie branches of its own (deleted at the end), never the configured ones."})
-  static final class Publish extends Bench {
+  static final class Publish extends OnOwnBranches {
     @Option(names = "--seed-rounds", paramLabel = "<n>", defaultValue = "2", description = "Times the seed arrivals go "
         + "through "
         + "`stream all` and publish, each time in a new pipeline; the first warms the JVM (default: ${DEFAULT-VALUE}).")
@@ -336,8 +338,6 @@ final class BenchCommand implements Runnable {
     @Mixin
     OutDir out;
 
-    private final String branches = "bench_publish_" + Long.toHexString(System.nanoTime() & 0xffffff);
-
     @Override
     void validate() {
       if (only != null && !only.equals("seed") && !only.equals("history")) {
@@ -351,39 +351,11 @@ final class BenchCommand implements Runnable {
     }
 
     @Override
-    void prepare(Lakehouse lh) {
-      // the branches are the benchmark's own, made (and deleted) by run
-    }
-
-    @Override
-    TidemarkConfig configure(TidemarkConfig writing) {
+    void runOnOwnBranches(Lakehouse lh, PrintWriter print) throws Exception {
       // publish merges the whole staging branch: the benchmark's own, so it never publishes what the user staged
-      return writing.with(java.util.Map.of(io.tidemark.config.Setting.NESSIE_REF, branches + "_main",
-          io.tidemark.config.Setting.STAGING_BRANCH, branches + "_ingest"));
-    }
-
-    @Override
-    void run(Lakehouse lh, PrintWriter print) throws Exception {
-      try (io.tidemark.lakehouse.nessie.NessieRefs refs = new io.tidemark.lakehouse.nessie.NessieRefs(
-          lh.endpoints())) {
-        // before the SparkSession, whose catalog works on the staging branch; Nessie merges only branches with a
-        // common ancestor commit, which a new Nessie's default branch has not yet
-        String published = lh.config().publishedRef();
-        refs.ensureBranch(published, refs.defaultBranch());
-        if (refs.log(published).findFirst().isEmpty()) {
-          refs.mark(published, "tidemark bench publish: the benchmark's published branch",
-              io.tidemark.lakehouse.spark.SparkSessions.AUTHOR, java.util.Map.of());
-        }
-        refs.ensureBranch(lh.config().stagingBranch(), published);
-        try {
-          new PublishBench(lh, print, out.create(lh.config())).run(new PublishBench.Options(seedRounds, history,
-              factor, measured, eventsPerArrival, changesPerArrival, repeat, !"history".equals(only),
-              !"seed".equals(only), compact));
-        } finally {
-          refs.deleteBranch(lh.config().stagingBranch());
-          refs.deleteBranch(lh.config().publishedRef());
-        }
-      }
+      new PublishBench(lh, print, out.create(lh.config())).run(new PublishBench.Options(seedRounds, history,
+          factor, measured, eventsPerArrival, changesPerArrival, repeat, !"history".equals(only),
+          !"seed".equals(only), compact));
     }
   }
 
@@ -392,7 +364,7 @@ final class BenchCommand implements Runnable {
           + "without the rescued data, side by side; then `evolve promote` of a key after a history and after one "
           + "--factor times longer. Everything runs in namespaces and buckets of its own (bench_drift_*) on Nessie "
           + "branches of its own (deleted at the end), never the configured ones."})
-  static final class Drift extends Bench {
+  static final class Drift extends OnOwnBranches {
     @Option(names = "--lines", paramLabel = "<n>", defaultValue = "200000",
         description = "Lines converted in each round of the rescued data's cost (default: ${DEFAULT-VALUE}).")
     int lines;
@@ -417,8 +389,6 @@ final class BenchCommand implements Runnable {
     @Mixin
     OutDir out;
 
-    private final String branches = "bench_drift_" + Long.toHexString(System.nanoTime() & 0xffffff);
-
     @Override
     void validate() {
       if (lines < 1 || rounds < 1 || history < 1 || factor < 2) {
@@ -430,13 +400,62 @@ final class BenchCommand implements Runnable {
     }
 
     @Override
+    void runOnOwnBranches(Lakehouse lh, PrintWriter print) throws Exception {
+      new DriftBench(lh, print, out.create(lh.config())).run(new DriftBench.Options(lines, rounds, history, factor,
+          carrying));
+    }
+  }
+
+  @Command(name = "expectations", mixinStandardHelpOptions = true, sortOptions = false,
+      description = "What expectations cost stream all: the seed's events with five row expectations and with none, "
+          + "each a pipeline of its own, taking turns arrival by arrival over the same lines.")
+  static final class Expectations extends OnOwnBranches {
+    @Option(names = "--events", paramLabel = "<n>", defaultValue = "50000",
+        description = "Events per arrival (default: ${DEFAULT-VALUE}).")
+    int events;
+
+    @Option(names = "--arrivals", paramLabel = "<n>", defaultValue = "3",
+        description = "Arrivals of each variant in a round (default: ${DEFAULT-VALUE}).")
+    int arrivals;
+
+    @Option(names = "--rounds", paramLabel = "<n>", defaultValue = "2",
+        description = "Rounds, each with new pipelines of both variants (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Mixin
+    OutDir out;
+
+    @Override
+    void validate() {
+      if (events < 1 || arrivals < 1 || rounds < 1) {
+        throw invalid("--events, --arrivals and --rounds must be >= 1");
+      }
+    }
+
+    @Override
+    void runOnOwnBranches(Lakehouse lh, PrintWriter print) throws Exception {
+      new ExpectationsBench(lh, print, out.create(lh.config())).run(new ExpectationsBench.Options(events, arrivals,
+          rounds));
+    }
+  }
+
+  /**
+   * A benchmark whose pipelines bootstrap and merge: on a published and a staging branch of its own, made before it
+   * runs and deleted after, never the ones the user publishes and stages on.
+   */
+  abstract static class OnOwnBranches extends Bench {
+    private final String branches = "bench_" + getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT) + "_"
+        + Long.toHexString(System.nanoTime() & 0xffffff);
+
+    abstract void runOnOwnBranches(Lakehouse lh, PrintWriter print) throws Exception;
+
+    @Override
     void prepare(Lakehouse lh) {
       // the branches are the benchmark's own, made (and deleted) by run
     }
 
     @Override
     TidemarkConfig configure(TidemarkConfig writing) {
-      // a promotion merges into the staging branch: the benchmark's own, never the one the user stages on
       return writing.with(java.util.Map.of(io.tidemark.config.Setting.NESSIE_REF, branches + "_main",
           io.tidemark.config.Setting.STAGING_BRANCH, branches + "_ingest"));
     }
@@ -450,13 +469,12 @@ final class BenchCommand implements Runnable {
         String published = lh.config().publishedRef();
         refs.ensureBranch(published, refs.defaultBranch());
         if (refs.log(published).findFirst().isEmpty()) {
-          refs.mark(published, "tidemark bench drift: the benchmark's published branch",
+          refs.mark(published, "tidemark bench " + spec.name() + ": the benchmark's published branch",
               io.tidemark.lakehouse.spark.SparkSessions.AUTHOR, java.util.Map.of());
         }
         refs.ensureBranch(lh.config().stagingBranch(), published);
         try {
-          new DriftBench(lh, print, out.create(lh.config())).run(new DriftBench.Options(lines, rounds, history,
-              factor, carrying));
+          runOnOwnBranches(lh, print);
         } finally {
           refs.deleteBranch(lh.config().stagingBranch());
           refs.deleteBranch(published);

@@ -111,6 +111,15 @@ final class CheckCommand implements Callable<Integer> {
             spec.commandLine().getErr());
       }
 
+      // what the expectations found, per arrival and the version of the rules that judged it: a warn's count shows
+      // here only; a fail's refusal is the publish check's (above, on the staging branch or a rejected-* tag)
+      io.tidemark.config.TableName judged = p.shared().expectations();
+      if (spark.catalog().tableExists(judged.toString())) {
+        out.println("expectations per arrival, as recorded in " + judged + ":");
+        new ResultPrinter(ResultPrinter.Format.table, 1000).print(spark.sql(io.tidemark.core.ExpectationColumns
+            .perArrival(judged.sql())), out, spec.commandLine().getErr());
+      }
+
       out.println("stream runs per arrival, as recorded in " + p.shared().streamBatches() + ":");
       ArrivalRuns.print(ArrivalRuns.of(StreamBatches.read(spark, p.shared().streamBatches()), p.streamNames()), out);
       if (report) {

@@ -65,6 +65,7 @@ final class Help {
       Map.entry("tidemark bench publish", "tidemark bench publish --seed-rounds 2 --history 2 --measured 2"),
       Map.entry("tidemark bench latency", "tidemark bench latency --events 1000000 --skip-cold"),
       Map.entry("tidemark bench drift", "tidemark bench drift --lines 200000 --history 5000 --factor 10"),
+      Map.entry("tidemark bench expectations", "tidemark bench expectations --events 50000 --arrivals 3 --rounds 4"),
       Map.entry("tidemark bench soak", "tidemark bench soak --arrivals 100 --busy-threads 1"),
       Map.entry("tidemark sql", "tidemark sql --format json \"SELECT * FROM dims.companies@main\""),
       Map.entry("tidemark log", "tidemark log ingest --max-commits 10"),

@@ -65,7 +65,9 @@ final class LogFile {
   static Optional<Path> fileFor(CommandLine cl, String[] args, long pid) {
     try {
       ParseResult pr = cl.parseArgs(args);
-      Path dir = Files.createDirectories(((Tidemark) cl.getCommand()).config().home().resolve("logs"));
+      // the home alone: reading the whole configuration reads the pipeline file, whose conditions Spark's parser
+      // checks, which would start the libraries' logging on the console before its file is set below
+      Path dir = Files.createDirectories(((Tidemark) cl.getCommand()).home().resolve("logs"));
       String command = command(pr);
       Path file = dir.resolve(name(command, LocalDateTime.now(), pid));
       prune(dir, command, KEPT - 1);

@@ -11,6 +11,8 @@ import io.tidemark.core.FeedSchema;
 import io.tidemark.core.Times;
 import io.tidemark.land.Lander;
 import io.tidemark.pipeline.Aggregate;
+import io.tidemark.pipeline.Conditions;
+import io.tidemark.pipeline.Expectation;
 import io.tidemark.pipeline.DimensionFeed;
 import io.tidemark.pipeline.FactFeed;
 import io.tidemark.pipeline.Feed;
@@ -56,6 +58,7 @@ final class PipelineCommand implements Runnable {
     @Override
     public Integer call() {
       TidemarkConfig config = Tidemark.root(spec).config();
+      Conditions.check(config.pipeline());
       PrintWriter out = spec.commandLine().getOut();
       switch (format) {
         case "text" -> text(config, out);
@@ -82,10 +85,13 @@ final class PipelineCommand implements Runnable {
     @Override
     public Integer call() {
       Pipeline p = file != null ? PipelineFile.read(file) : Tidemark.root(spec).config().pipeline();
+      Conditions.check(p);
       PrintWriter out = spec.commandLine().getOut();
+      long expectations = p.feeds().stream().mapToLong(f -> f.expectations().size()).sum();
       out.println(p.source() + ": ok: pipeline " + p.name() + ", " + p.facts().size() + " fact feed(s), "
           + p.dimensions().size() + " dimension(s), " + p.aggregates().size() + " windowed aggregate(s), "
-          + p.streams().size() + " stream(s), " + p.tables().size() + " table(s)");
+          + expectations + " expectation(s), " + p.streams().size() + " stream(s), " + p.tables().size()
+          + " table(s)");
       out.flush();
       return 0;
     }
@@ -98,7 +104,7 @@ final class PipelineCommand implements Runnable {
     for (FactFeed f : p.facts()) {
       feed(config, f, "fact feed", out);
       stream(config, p, f.raw().stream(), "raw archive " + f.raw().table() + ", quarantine "
-          + p.shared().rejected(), out);
+          + p.shared().rejected() + rawRecord(f, p), out);
       stream(config, p, f.dedup().stream(), "one row per " + f.schema().keyList() + " in " + f.dedupTable()
           + ", watermark " + Times.show(f.dedupWatermark()), out);
       for (Aggregate a : f.aggregates()) {
@@ -113,8 +119,8 @@ final class PipelineCommand implements Runnable {
       out.println("    tracked attributes: " + names(d.dimension().attributes()) + "; a delete: "
           + (d.dimension().delete() == null ? "none declared" : d.dimension().delete().column() + " = "
           + d.dimension().delete().sql()));
-      stream(config, p, d.raw().stream(), "raw archive " + d.raw().table() + ", quarantine " + p.shared().rejected(),
-          out);
+      stream(config, p, d.raw().stream(), "raw archive " + d.raw().table() + ", quarantine " + p.shared().rejected()
+          + rawRecord(d, p), out);
       stream(config, p, d.stream(), "SCD2 versions per " + d.schema().keyList() + " in " + d.table()
           + ", change log " + d.changes() + "; a change later than " + Times.show(d.watermark())
           + " is applied by the restatement", out);
@@ -133,6 +139,16 @@ final class PipelineCommand implements Runnable {
         + (s.isRequired(c) ? " (required)" : "")).collect(Collectors.joining(", ")));
     out.println("    key: " + s.keyList() + "; " + (f instanceof DimensionFeed ? "change time" : "event time") + ": "
         + s.eventTime());
+    for (Expectation e : f.expectations()) {
+      out.println("    expectation " + e.name() + ": " + e.rule() + " -> " + e.action().word()
+          + (e.isRow() ? " (each row, in every stream of " + f.name() + ")" : " (each arrival, at publish)"));
+    }
+  }
+
+  /** What a raw archive records of its feed's expectations, if it has any. */
+  private static String rawRecord(Feed f, Pipeline p) {
+    return f.expectations().isEmpty() ? "" : ", what each batch found of the expectations in "
+        + p.shared().expectations();
   }
 
   private static void stream(TidemarkConfig config, Pipeline p, String name, String what, PrintWriter out) {
@@ -168,6 +184,11 @@ final class PipelineCommand implements Runnable {
       }
       f.schema().key().forEach(c -> n.withArray("key").add(c.name()));
       n.put("time", f.schema().eventTime().name());
+      ArrayNode expectations = n.putArray("expectations");
+      for (Expectation e : f.expectations()) {
+        expectations.addObject().put("name", e.name()).put("kind", e.kind().field()).put("rule", e.rule())
+            .put("action", e.action().word());
+      }
     }
     ArrayNode streams = root.putArray("streams");
     for (StreamDef s : p.streams()) {
@@ -189,6 +210,7 @@ final class PipelineCommand implements Runnable {
     shared.put("restatement_log", p.shared().restatementLog().toString());
     shared.put("restatement_plan", p.shared().restatementPlan().toString());
     shared.put("audit_checks", p.shared().auditChecks().toString());
+    shared.put("expectations", p.shared().expectations().toString());
     ObjectNode settings = root.putObject("settings");
     settings.put("landing_bucket", config.landingBucket());
     settings.put("checkpoint_root", config.checkpointRoot());

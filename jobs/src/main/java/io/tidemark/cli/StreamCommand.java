@@ -66,13 +66,26 @@ final class StreamCommand implements Callable<Integer> {
         throw new ConfigException("stream all runs every stream as the pipeline file declares it; --feed, --source, "
             + "--checkpoint and the table options are for one stream");
       }
-      return runAndPrint(spec, "tidemark stream all",
-          lh -> Streams.all(lh.spark(), config, true, Tidemark.root(spec).crashPoints()));
+      List<RunReport> ended = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+      try {
+        return runAndPrint(spec, "tidemark stream all",
+            lh -> Streams.all(lh.spark(), config, true, Tidemark.root(spec).crashPoints(), ended::add));
+      } catch (RuntimeException | Error failed) {
+        // the streams that committed said what they did; the error's lines follow
+        PrintWriter out = spec.commandLine().getOut();
+        ended.forEach(r -> out.println(r.summary()));
+        out.flush();
+        throw failed;
+      }
     }
     StreamSpec s = StreamSpec.of(named(config.pipeline()), config).withSource(source).withCheckpoint(checkpoint)
         .withTable(table("--table", table)).withSideTable(table("--side-table", sideTable));
     return runAndPrint(spec, "tidemark stream " + s.name(),
-        lh -> List.of(s.run(lh.spark(), Tidemark.root(spec).crashPoints())));
+        lh -> {
+          // a condition Spark's analyzer refuses stops the command before the stream starts, as stream all does
+          io.tidemark.stream.Judgement.check(lh.spark(), config.pipeline());
+          return List.of(s.run(lh.spark(), Tidemark.root(spec).crashPoints()));
+        });
   }
 
   /** The stream the arguments name: by name, or by kind and feed. */

@@ -147,17 +147,27 @@ public final class Tidemark implements Runnable {
   /** The configuration: the environment, overridden by the flags given anywhere on the command line. */
   TidemarkConfig config() {
     if (config == null) {
-      Map<Setting, String> overrides = new EnumMap<>(Setting.class);
-      for (ParseResult pr = spec.commandLine().getParseResult(); pr != null; pr = pr.subcommand()) {
-        for (Setting s : Setting.values()) {
-          if (s.flag() != null && pr.hasMatchedOption(s.flag())) {
-            overrides.put(s, pr.matchedOptionValue(s.flag(), (String) null));
-          }
-        }
-      }
-      config = TidemarkConfig.of(env, overrides);
+      config = TidemarkConfig.of(env, overrides());
     }
     return config;
+  }
+
+  /** The home alone, reading no other setting and no pipeline file ({@link TidemarkConfig#homeOf}). */
+  java.nio.file.Path home() {
+    return config != null ? config.home() : TidemarkConfig.homeOf(env, overrides());
+  }
+
+  /** The settings given as flags of the parsed command line. */
+  private Map<Setting, String> overrides() {
+    Map<Setting, String> overrides = new EnumMap<>(Setting.class);
+    for (ParseResult pr = spec.commandLine().getParseResult(); pr != null; pr = pr.subcommand()) {
+      for (Setting s : Setting.values()) {
+        if (s.flag() != null && pr.hasMatchedOption(s.flag())) {
+          overrides.put(s, pr.matchedOptionValue(s.flag(), (String) null));
+        }
+      }
+    }
+    return overrides;
   }
 
   boolean debug() {

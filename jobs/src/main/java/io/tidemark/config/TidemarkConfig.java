@@ -127,6 +127,19 @@ public final class TidemarkConfig {
   }
 
   /**
+   * The home of the configuration {@link #of} would build, from the same settings, reading nothing else: what a
+   * command needs before it reads the pipeline file, whose conditions Spark's parser checks, which starts the
+   * libraries' logging (it must know its file by then).
+   */
+  public static Path homeOf(Map<String, String> env, Map<Setting, String> overrides) {
+    String v = overrides.containsKey(Setting.HOME) ? overrides.get(Setting.HOME) : env.get(Setting.HOME.env());
+    if (v == null || v.isBlank()) {
+      v = Setting.HOME.defaultValue();
+    }
+    return pathOf(Setting.HOME, v.trim()).toAbsolutePath().normalize();
+  }
+
+  /**
    * The configuration of a job that writes tables (the streams, the restatement, compaction, benchmarks): its
    * catalog works on the staging branch, which {@code tidemark publish} checks and publishes. Readers keep this
    * configuration, on the published branch.

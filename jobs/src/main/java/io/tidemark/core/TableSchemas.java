@@ -24,6 +24,10 @@ public final class TableSchemas {
       List.of(TableShape.days(BatchColumns.STARTED_AT)),
       "One row per micro-batch of every stream run: input, output, late rows, state, watermark, timings");
 
+  public static final TableShape EXPECTATIONS = new TableShape(ExpectationColumns.SCHEMA,
+      List.of(TableShape.days(ExpectationColumns.INGEST_TS)),
+      "What each micro-batch of a raw archive found of each expectation of its feed, per arrival");
+
   private TableSchemas() {}
 
   // the tables that keep a feed's records, for the feed as declared when a job runs (promoted fields included)

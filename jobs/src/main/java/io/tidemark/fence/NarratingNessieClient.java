@@ -1,16 +1,14 @@
 package io.tidemark.fence;
 
 import io.tidemark.CommandScope;
+import io.tidemark.lakehouse.nessie.Proxies;
 import io.tidemark.lakehouse.nessie.CommitStory;
 import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.nessie.NessieIcebergClient;
@@ -75,39 +73,15 @@ final class NarratingNessieClient extends NessieIcebergClient {
     if (Proxy.isProxyClass(api.getClass()) && Proxy.getInvocationHandler(api) instanceof ApiHandler) {
       return api;
     }
-    return (NessieApiV1) Proxy.newProxyInstance(NarratingNessieClient.class.getClassLoader(), interfaces(api),
+    return (NessieApiV1) Proxy.newProxyInstance(NarratingNessieClient.class.getClassLoader(), Proxies.interfaces(api),
         new ApiHandler(api));
-  }
-
-  private static Class<?>[] interfaces(Object o) {
-    Set<Class<?>> all = new LinkedHashSet<>();
-    for (Class<?> c = o.getClass(); c != null; c = c.getSuperclass()) {
-      collect(c, all);
-    }
-    return all.toArray(new Class<?>[0]);
-  }
-
-  private static void collect(Class<?> c, Set<Class<?>> into) {
-    for (Class<?> i : c.getInterfaces()) {
-      if (java.lang.reflect.Modifier.isPublic(i.getModifiers()) && into.add(i)) {
-        collect(i, into);
-      }
-    }
-  }
-
-  private static Object call(Object target, Method m, Object[] args) throws Throwable {
-    try {
-      return m.invoke(target, args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
-    }
   }
 
   /** The Nessie API: only its commit builder is wrapped. */
   private record ApiHandler(NessieApiV1 api) implements InvocationHandler {
     @Override
     public Object invoke(Object proxy, Method m, Object[] args) throws Throwable {
-      Object result = call(api, m, args);
+      Object result = Proxies.call(api, m, args);
       if (result instanceof CommitMultipleOperationsBuilder b && "commitMultipleOperations".equals(m.getName())) {
         return Proxy.newProxyInstance(NarratingNessieClient.class.getClassLoader(),
             new Class<?>[] {CommitMultipleOperationsBuilder.class}, new BuilderHandler(b));
@@ -124,7 +98,7 @@ final class NarratingNessieClient extends NessieIcebergClient {
       if (story != null && "commitMeta".equals(m.getName()) && args != null && args[0] instanceof CommitMeta meta) {
         args = new Object[] {retold(meta, story)};
       }
-      Object result = call(builder, m, args);
+      Object result = Proxies.call(builder, m, args);
       return result == builder ? proxy : result;
     }
   }

@@ -80,7 +80,7 @@ public final class GeneratedScenario implements Scenario {
       perFeed.put(f.name(), new FactWriter(f, new SplittableRandom(spec.seed() ^ seedOf(f.name()))).write());
     }
     for (DimensionFeed d : pipeline.dimensions()) {
-      perFeed.put(d.name(), new ChangeWriter(d.dimension(),
+      perFeed.put(d.name(), new ChangeWriter(d.dimension(), io.tidemark.pipeline.Expectation.sets(d.expectations()),
           new SplittableRandom(spec.seed() ^ 0x9E3779B97F4A7C15L ^ seedOf(d.name()))).write());
     }
     List<Arrival> out = new ArrayList<>();
@@ -322,12 +322,15 @@ public final class GeneratedScenario implements Scenario {
 
   private final class ChangeWriter {
     private final DimensionSchema d;
+    /** The values a row expectation allows an attribute ({@code tier IN ('bronze', ...)}), by attribute. */
+    private final Map<String, List<String>> sets;
     private final SplittableRandom rng;
     private final Map<Integer, List<Object>> current = new HashMap<>();
     private final Map<Integer, Long> latest = new HashMap<>();
 
-    ChangeWriter(DimensionSchema d, SplittableRandom rng) {
+    ChangeWriter(DimensionSchema d, Map<String, List<String>> sets, SplittableRandom rng) {
       this.d = d;
+      this.sets = sets;
       this.rng = rng;
     }
 
@@ -371,7 +374,12 @@ public final class GeneratedScenario implements Scenario {
 
     private List<Object> states() {
       List<Object> out = new ArrayList<>();
-      d.attributes().forEach(a -> out.add(valueOf(a, rng.nextInt(STATES) + 1)));
+      // an attribute a rule keeps in a set takes its states from the set: generated changes are not held by it
+      for (Column a : d.attributes()) {
+        int n = rng.nextInt(STATES) + 1;
+        List<String> set = sets.get(a.name());
+        out.add(set == null || set.isEmpty() ? valueOf(a, n) : set.get((n - 1) % set.size()));
+      }
       return out;
     }
 

@@ -12,11 +12,13 @@ import java.util.List;
  * passed the window's end.
  *
  * @param dedupWatermark how long a key is remembered by the dedup stream
+ * @param expectations what its rows and arrivals are held to ({@link Expectation})
  */
 public record FactFeed(FeedSchema schema, Stage raw, Stage dedup, Duration dedupWatermark,
-                       List<Aggregate> aggregates) implements Feed {
+                       List<Aggregate> aggregates, List<Expectation> expectations) implements Feed {
   public FactFeed {
     aggregates = List.copyOf(aggregates);
+    expectations = List.copyOf(expectations);
   }
 
   /** The aggregate of that name, or null. */

@@ -2,6 +2,7 @@ package io.tidemark.pipeline;
 
 import io.tidemark.config.TableName;
 import io.tidemark.core.FeedSchema;
+import java.util.List;
 
 /**
  * A feed of a pipeline: one kind of data that lands (its own directory in the landing zone, {@code <name>/}), declared
@@ -14,6 +15,17 @@ public sealed interface Feed permits FactFeed, DimensionFeed {
 
   /** Its raw archive's stream and table. */
   Stage raw();
+
+  /** Its expectations as the file declares them now, in the file's order ({@link ExpectationVersions}: which judged what). */
+  List<Expectation> expectations();
+
+  /**
+   * What names one line of the feed, in messages, samples and corrections: a fact's key; a dimension's key and change
+   * time (a change of a thing).
+   */
+  default List<io.tidemark.core.Column> identity() {
+    return schema().key();
+  }
 
   /** The feed's name: its landing directory, and how commands and messages name it. */
   default String name() {

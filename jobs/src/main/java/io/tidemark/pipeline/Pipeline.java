@@ -143,11 +143,12 @@ public record Pipeline(String name, String source, List<FactFeed> facts, List<Di
     UnaryOperator<TableName> in = t -> new TableName(namespace, t.namespace() + "_" + t.table());
     List<FactFeed> f = facts.stream().map(x -> new FactFeed(x.schema(), stage(x.raw(), in), stage(x.dedup(), in),
         x.dedupWatermark(), x.aggregates().stream().map(a -> new Aggregate(a.name(), a.feed(), in.apply(a.table()),
-            a.watermark(), a.rule())).toList())).toList();
+            a.watermark(), a.rule())).toList(), x.expectations())).toList();
     List<DimensionFeed> d = dimensions.stream().map(x -> new DimensionFeed(x.dimension(), stage(x.raw(), in),
-        x.stream(), in.apply(x.table()), in.apply(x.changes()), x.watermark())).toList();
+        x.stream(), in.apply(x.table()), in.apply(x.changes()), x.watermark(), x.expectations())).toList();
     SharedTables s = new SharedTables(in.apply(shared.rejected()), in.apply(shared.streamBatches()),
-        in.apply(shared.restatementLog()), in.apply(shared.restatementPlan()), in.apply(shared.auditChecks()));
+        in.apply(shared.restatementLog()), in.apply(shared.restatementPlan()), in.apply(shared.auditChecks()),
+        in.apply(shared.expectations()));
     return new Pipeline(name, source, f, d, s);
   }
 

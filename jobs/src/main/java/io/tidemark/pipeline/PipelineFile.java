@@ -55,6 +55,7 @@ public final class PipelineFile {
   private static final Pattern FEED_NAME = Pattern.compile("[a-z][a-z0-9_]{0,62}");
   private static final Pattern STREAM_NAME = Pattern.compile("[a-z][a-z0-9_-]{0,62}");
   private static final Pattern COLUMN_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
+  private static final Pattern EXPECTATION_NAME = Pattern.compile("[a-z][a-z0-9_]{0,62}");
   /** Columns the pipeline's own tables add beside a feed's, which a feed cannot take. */
   private static final Set<String> RESERVED = reserved();
 
@@ -91,7 +92,10 @@ public final class PipelineFile {
 
   /** The pipeline a file's text declares; {@code source} names it in messages. */
   public static Pipeline parse(String text, String source) {
-    return new PipelineFile(source).pipeline(text);
+    Pipeline p = new PipelineFile(source).pipeline(text);
+    // a condition that does not parse or names no column of its feed is refused with the file, before anything runs
+    Conditions.check(p);
+    return p;
   }
 
   // ---- the file
@@ -134,8 +138,8 @@ public final class PipelineFile {
     SharedTables shared = t == null ? d : new SharedTables(
         table(t, "rejected", d.rejected()), table(t, "stream_batches", d.streamBatches()),
         table(t, "restatement_log", d.restatementLog()), table(t, "restatement_plan", d.restatementPlan()),
-        table(t, "audit_checks", d.auditChecks()));
-    List<String> keys = List.of("rejected", "stream_batches", "restatement_log", "restatement_plan", "audit_checks");
+        table(t, "audit_checks", d.auditChecks()), table(t, "expectations", d.expectations()));
+    List<String> keys = SharedTables.FIELDS;
     if (t != null) {
       t.only(keys.toArray(new String[0]));
     }
@@ -147,7 +151,7 @@ public final class PipelineFile {
   }
 
   private FactFeed fact(Obj f, Names names) {
-    f.only("name", "columns", "key", "event_time", "raw", "dedup", "aggregates");
+    f.only("name", "columns", "key", "event_time", "raw", "dedup", "aggregates", "expectations");
     String feed = feedName(f, names);
     Schema columns = columns(f);
     List<Column> key = columnsOf(f, "key", columns, true);
@@ -162,7 +166,7 @@ public final class PipelineFile {
     for (Val a : f.list("aggregates")) {
       aggregates.add(aggregate(a.obj(), feed, columns, names));
     }
-    return new FactFeed(schema, rawStage, dedupStage, dedupWatermark, aggregates);
+    return new FactFeed(schema, rawStage, dedupStage, dedupWatermark, aggregates, expectations(f, columns));
   }
 
   private Aggregate aggregate(Obj a, String feed, Schema columns, Names names) {
@@ -266,7 +270,8 @@ public final class PipelineFile {
   }
 
   private DimensionFeed dimension(Obj d, Names names) {
-    d.only("name", "columns", "key", "change_time", "attributes", "delete", "watermark", "raw", "scd2");
+    d.only("name", "columns", "key", "change_time", "attributes", "delete", "watermark", "raw", "scd2",
+        "expectations");
     String feed = feedName(d, names);
     Schema columns = columns(d);
     List<Column> key = columnsOf(d, "key", columns, true);
@@ -327,7 +332,123 @@ public final class PipelineFile {
     } catch (IllegalArgumentException e) {
       throw d.bad(e.getMessage());
     }
-    return new DimensionFeed(dimension, raw, stream, table, changes, watermark);
+    return new DimensionFeed(dimension, raw, stream, table, changes, watermark, expectations(d, columns));
+  }
+
+  /**
+   * A feed's expectations: each a name, one of {@code condition} (a row's), {@code rows}, {@code nulls} or
+   * {@code dropped} (an arrival's), and an action (default warn). A condition is checked here for what needs no
+   * parser (that it is one line of text); {@link Conditions} parses it and checks its columns.
+   */
+  private List<Expectation> expectations(Obj f, Schema columns) {
+    List<Expectation> out = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    for (Val v : f.list("expectations")) {
+      Obj e = v.obj();
+      e.only("name", "condition", "rows", "nulls", "dropped", "action");
+      Val nameVal = e.required("name");
+      String name = nameVal.text();
+      if (!EXPECTATION_NAME.matcher(name).matches()) {
+        throw nameVal.bad("an expectation's name (the reason its rows are quarantined with) is lowercase letters, "
+            + "digits and _, starting with a letter");
+      }
+      if (!names.add(name)) {
+        throw nameVal.bad("two expectations named " + name + " in one feed");
+      }
+      List<String> kinds = new ArrayList<>();
+      for (Expectation.Kind k : Expectation.Kind.values()) {
+        if (e.get(k.field()) != null) {
+          kinds.add(k.field());
+        }
+      }
+      if (kinds.size() != 1) {
+        throw e.bad("the expectation " + name + " needs " + (kinds.isEmpty() ? "one" : "only one") + " of condition "
+            + "(a Spark SQL boolean over each row), rows, nulls or dropped (bounds over an arrival)"
+            + (kinds.isEmpty() ? "" : ", not " + String.join(" and ", kinds)));
+      }
+      Expectation.Kind kind = Expectation.Kind.ofField(kinds.get(0));
+      Val actionVal = e.get("action");
+      Expectation.Action action = Expectation.Action.WARN;
+      if (actionVal != null) {
+        try {
+          action = Expectation.Action.parse(actionVal.text());
+        } catch (IllegalArgumentException x) {
+          throw actionVal.bad(x.getMessage());
+        }
+        if (action == Expectation.Action.DROP && kind != Expectation.Kind.ROW) {
+          throw actionVal.bad("drop drops rows; an arrival expectation (" + kind.field() + ") warns or fails");
+        }
+      }
+      Val body = e.required(kind.field());
+      String where = source + ":" + body.line() + ": " + body.path;
+      out.add(switch (kind) {
+        case ROW -> {
+          // a condition folded over several lines of the file is one line in messages and the record
+          String condition = body.text().strip().replaceAll("\\s*\\R\\s*", " ");
+          if (condition.isEmpty()) {
+            throw body.bad("a condition is Spark SQL, a boolean over the feed's columns");
+          }
+          yield new Expectation(name, kind, action, condition, null, null, null, null, where);
+        }
+        case ROWS -> {
+          Obj r = body.obj();
+          r.only("min", "max");
+          Long min = count(r, "min");
+          Long max = count(r, "max");
+          if (min == null && max == null) {
+            throw body.bad("give min, max or both: rows: {min: 1, max: 1000000}");
+          }
+          if (min != null && max != null && min > max) {
+            throw body.bad("min " + min + " is more than max " + max);
+          }
+          yield new Expectation(name, kind, action, null, null, min, max, null, where);
+        }
+        case NULLS -> {
+          Obj n = body.obj();
+          n.only("column", "at_most");
+          Column c = column(n, "column", columns);
+          yield new Expectation(name, kind, action, null, c.name(), null, null, share(n), where);
+        }
+        case DROPPED -> {
+          Obj n = body.obj();
+          n.only("at_most");
+          yield new Expectation(name, kind, action, null, null, null, null, share(n), where);
+        }
+      });
+    }
+    return out;
+  }
+
+  private static Long count(Obj o, String field) {
+    Val v = o.get(field);
+    if (v == null) {
+      return null;
+    }
+    try {
+      long n = Long.parseLong(v.text());
+      if (n < 0) {
+        throw v.bad("a count of rows is 0 or more, got " + n);
+      }
+      return n;
+    } catch (NumberFormatException x) {
+      throw v.bad("expected a count of rows, got '" + v.text() + "'");
+    }
+  }
+
+  /** {@code at_most}: a share from 0 to 1, or a percentage ({@code 5%}). */
+  private static double share(Obj o) {
+    Val v = o.required("at_most");
+    String text = v.text().strip();
+    try {
+      double share = text.endsWith("%") ? Double.parseDouble(text.substring(0, text.length() - 1).strip()) / 100
+          : Double.parseDouble(text);
+      if (!(share >= 0 && share <= 1)) {
+        throw v.bad("a share is from 0 to 1 (or 0% to 100%), got " + text);
+      }
+      return share;
+    } catch (NumberFormatException x) {
+      throw v.bad("expected a share such as 0.05 or 5%, got '" + text + "'");
+    }
   }
 
   // ---- the parts

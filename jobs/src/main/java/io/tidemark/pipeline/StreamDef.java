@@ -34,7 +34,7 @@ public record StreamDef(Kind kind, String name, Feed feed, Aggregate aggregate) 
   /** The tables it writes. */
   public List<TableName> tables(SharedTables shared) {
     return switch (kind) {
-      case RAW -> List.of(feed.raw().table(), shared.rejected());
+      case RAW -> List.of(feed.raw().table(), shared.rejected(), shared.expectations());
       case SCD2 -> List.of(((DimensionFeed) feed).changes(), ((DimensionFeed) feed).table());
       default -> List.of(table());
     };

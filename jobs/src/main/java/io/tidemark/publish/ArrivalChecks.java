@@ -24,7 +24,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@value #WINDOWS} ({@link WindowsFinal}): the windows the arrival finalized are final under the counts stream's
  *       watermark, each written once, and count no more events than the raw archive holds in them;</li>
  *   <li>{@value #SAME_ARRIVALS} ({@link SameArrivals}): the streams fed by one feed have all taken in the same
- *       arrivals.</li>
+ *       arrivals;</li>
+ *   <li>{@value #EXPECTATIONS} ({@link ExpectationsMet}): no arrival failed a {@code fail} expectation of the version
+ *       that judged it, unless a later arrival corrected it.</li>
  * </ul>
  * The checks read different tables and files, and each mostly waits on object storage: they run at once, and so do
  * the reads within a check. Each check's time, and its steps', go to the {@link Timings} it is given.
@@ -35,10 +37,11 @@ public final class ArrivalChecks implements AutoCloseable {
   public static final String SCD2 = Scd2OfChangedKeys.NAME;
   public static final String WINDOWS = WindowsFinal.NAME;
   public static final String SAME_ARRIVALS = SameArrivals.NAME;
+  public static final String EXPECTATIONS = ExpectationsMet.NAME;
 
   /** Every check, in the order the publish commit lists them. */
   static final List<ArrivalCheck> ALL = List.of(new StagedWriters(), new LinesAccounted(),
-      new Scd2OfChangedKeys(), new WindowsFinal(), new SameArrivals());
+      new Scd2OfChangedKeys(), new WindowsFinal(), new SameArrivals(), new ExpectationsMet());
 
   private final TidemarkConfig config;
   private final Storage storage;

@@ -42,7 +42,12 @@ public final class PublishRefused extends PublishException implements Finding {
   private static String line(List<AuditCheck> failures, String published, String tag) {
     String others = failures.size() < 2 ? "" : " (also failed: " + failures.stream().skip(1).map(AuditCheck::name)
         .collect(Collectors.joining(", ")) + ")";
-    return "publish refused by check " + failures.get(0).name() + others + ": " + published + " unchanged"
+    // an expectation's refusal names the expectation, the count and a sample key in its one line: what the owner
+    // of the feed acts on, without opening the details
+    AuditCheck first = failures.get(0);
+    String what = ArrivalChecks.EXPECTATIONS.equals(first.name()) ? " (" + capped(first.detail()
+        .replaceFirst("^\\d+ violation\\(s\\): ", ""), 300) + ")" : "";
+    return "publish refused by check " + first.name() + what + others + ": " + published + " unchanged"
         + (tag == null ? "" : ", staged commit tagged " + tag) + "; see " + recipe(failures.get(0).name());
   }
 

@@ -68,6 +68,17 @@ final class Releases {
         out.add("  tidemark stream all");
       }
       case SameArrivals.NAME -> out.add("  tidemark stream all");
+      case ExpectationsMet.NAME -> {
+        // the held lines are in the quarantine with the expectation as their reason: fixed, they land again as a
+        // correction, which judged and kept releases the arrival (a changed rule judges from the next arrival only)
+        out.add("  tidemark sql \"SELECT " + io.tidemark.core.Quarantine.LINE + " FROM " + pipeline.shared().rejected()
+            + "@" + staging + " WHERE " + io.tidemark.core.Quarantine.REASON + " LIKE '"
+            + io.tidemark.pipeline.Expectation.HELD_REASONS + "'\" > held.jsonl");
+        out.add("  fix held.jsonl (or change the rule in the pipeline file through review, then tidemark bootstrap),"
+            + " then land it as a correction:");
+        out.add("  tidemark land --from held.jsonl --feed <feed>");
+        out.add("  tidemark stream all");
+      }
       case LinesAccounted.NAME -> {
         Feed first = pipeline.feeds().get(0);
         out.add("  put the file back as the raw archive of its feed read it (tidemark sql \"SELECT * FROM "

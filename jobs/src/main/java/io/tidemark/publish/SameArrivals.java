@@ -52,11 +52,6 @@ final class SameArrivals extends ArrivalCheck {
         }
       }
     }
-    // a stream that staged nothing (or less) is where the published branch has it: after a stream started over on a
-    // new checkpoint (the SCD2 stream, which keeps no state, reads every change again) the others need not run again
-    for (StreamDef k : p.streams()) {
-      published(staged, k.tables(p.shared()).get(0), k.name()).ifPresent(a -> newest.merge(k.name(), a, Math::max));
-    }
     List<String> bad = new ArrayList<>();
     List<String> seen = new ArrayList<>();
     for (Feed feed : p.feeds()) {
@@ -69,6 +64,14 @@ final class SameArrivals extends ArrivalCheck {
       }
       if (ofFeed.isEmpty()) {
         continue;
+      }
+      // a stream of a feed that staged something, which itself staged nothing, is where the published branch has
+      // it: after a stream started over on a new checkpoint (the SCD2 stream, which keeps no state, reads every
+      // change again) the others need not run again
+      for (StreamDef k : p.streamsOf(feed)) {
+        if (!ofFeed.containsKey(k.name())) {
+          staged.publishedArrival(k.tables(p.shared()).get(0), k.name()).ifPresent(a -> ofFeed.put(k.name(), a));
+        }
       }
       int max = ofFeed.values().stream().max(Integer::compare).orElseThrow();
       List<String> ahead = new ArrayList<>();
@@ -91,27 +94,6 @@ final class SameArrivals extends ArrivalCheck {
     return AuditCheck.of(NAME, batches.toString(), bad.size(), bad.isEmpty()
         ? (seen.isEmpty() ? "no stream run staged" : "every stream has taken in " + String.join("; ", seen))
         : String.join("; ", bad));
-  }
-
-  /**
-   * The newest arrival the published branch holds of stream {@code stream}: the arrivals its newest batch that read
-   * any names, in the history of the table it appends to as published (the staging branch's commit the published
-   * branch holds). Empty when that table was never published or its batches' snapshots have expired.
-   */
-  private static java.util.Optional<Integer> published(Staged staged, TableName table, String stream) {
-    Staged.Change c = staged.changes().get(table);
-    org.apache.iceberg.Table loaded = c != null ? c.table() : staged.table(table);
-    Long at = c != null ? c.publishedSnapshot()
-        : loaded.currentSnapshot() == null ? null : loaded.currentSnapshot().snapshotId();
-    for (Snapshot s = at == null ? null : loaded.snapshot(at); s != null;
-         s = s.parentId() == null ? null : loaded.snapshot(s.parentId())) {
-      SortedSet<Integer> read = BatchArrivals.parse(s.summary().get(CommitKeys.STREAM) != null
-          && s.summary().get(CommitKeys.STREAM).equals(stream) ? s.summary().get(CommitKeys.ARRIVALS) : null);
-      if (!read.isEmpty()) {
-        return java.util.Optional.of(read.last());
-      }
-    }
-    return java.util.Optional.empty();
   }
 
   /**

@@ -9,13 +9,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
@@ -68,7 +72,7 @@ public final class Staged {
 
   private final SparkSession spark;
   private final TidemarkConfig config;
-  private final Map<TableName, Table> unchanged = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<TableName, Table> unchanged = new ConcurrentHashMap<>();
 
   private Staged(SparkSession spark, TidemarkConfig config, String publishedHash, String stagedHash,
                  Map<TableName, Change> changes, List<ContentKey> otherKeys) {
@@ -118,7 +122,7 @@ public final class Staged {
   private static Change join(CompletableFuture<Change> f) {
     try {
       return f.join();
-    } catch (java.util.concurrent.CompletionException e) {
+    } catch (CompletionException e) {
       throw e.getCause() instanceof RuntimeException r ? r : e;
     }
   }
@@ -183,12 +187,20 @@ public final class Staged {
 
   /**
    * The arrivals each feed's staged stream commits read, by feed, in the pipeline's order of feeds: a commit names
-   * the stream that made it, and the stream its feed (a record of several streams' batches names them all).
+   * the stream that made it, and the stream its feed. The record of a run's batches is left out: it names every
+   * stream of the run and the arrivals of all of them (companies arrival 4 alone would read as events' too).
    */
   public Map<String, TreeSet<Integer>> arrivalsByFeed() {
     Map<String, TreeSet<Integer>> out = new LinkedHashMap<>();
     config.pipeline().feeds().forEach(f -> out.put(f.name(), new TreeSet<>()));
+    TableName records = config.pipeline().shared().streamBatches();
+    Map<String, Integer> held = new LinkedHashMap<>();
+    config.pipeline().feeds().forEach(f -> publishedArrival(f.raw().table(), f.raw().stream())
+        .ifPresent(a -> held.put(f.name(), a)));
     for (Change c : changes.values()) {
+      if (c.name().equals(records)) {
+        continue;
+      }
       for (Snapshot s : c.snapshots()) {
         SortedSet<Integer> read = BatchArrivals.parse(s.summary().get(CommitKeys.ARRIVALS));
         if (read.isEmpty()) {
@@ -199,15 +211,40 @@ public final class Staged {
         }
       }
     }
+    // a stream that read arrivals again (the SCD2 stream on a new checkpoint reads every change) publishes only those
+    // the published branch lacks
+    out.forEach((feed, numbers) -> numbers.removeIf(n -> n <= held.getOrDefault(feed, 0)));
     out.values().removeIf(Set::isEmpty);
     return out;
+  }
+
+  /**
+   * The newest arrival the published branch holds of stream {@code stream}: the arrivals its newest batch that read
+   * any names, in the history of the table it appends to as published (the staging branch's commit the published
+   * branch holds). Empty when that table was never published or its batches' snapshots have expired.
+   */
+  Optional<Integer> publishedArrival(TableName table, String stream) {
+    Change c = changes.get(table);
+    Table loaded = c != null ? c.table() : table(table);
+    Long at = c != null ? c.publishedSnapshot()
+        : loaded.currentSnapshot() == null ? null : loaded.currentSnapshot().snapshotId();
+    for (Snapshot s = at == null ? null : loaded.snapshot(at); s != null;
+         s = s.parentId() == null ? null : loaded.snapshot(s.parentId())) {
+      if (stream.equals(s.summary().get(CommitKeys.STREAM))) {
+        SortedSet<Integer> read = BatchArrivals.parse(s.summary().get(CommitKeys.ARRIVALS));
+        if (!read.isEmpty()) {
+          return Optional.of(read.last());
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   /** Who made the staged snapshots, each once: streams by name, "restate", or the operation of an unattributed one. */
   public Set<String> writers() {
     return changes.values().stream().flatMap(c -> c.snapshots().stream())
         .flatMap(s -> s.summary().containsKey(CommitKeys.STREAM) ? streamsOf(s).stream()
-            : java.util.stream.Stream.of(s.operation()))
+            : Stream.of(s.operation()))
         .collect(Collectors.toCollection(TreeSet::new));
   }
 

@@ -74,7 +74,8 @@ public final class PipelineReport {
     for (TableName table : p.tables()) {
       files.add(files(IcebergTables.load(spark, table), table));
     }
-    String html = html(config, records, restatements, files, RescuedKeys.of(spark, p));
+    String html = html(config, records, restatements, files, RescuedKeys.of(spark, p),
+        ExpectationsSection.html(spark, p));
     Path dir = page.toAbsolutePath().getParent();
     java.nio.file.Files.createDirectories(dir);
     // whole or not at all: a browser (or a test) may have the previous one open
@@ -173,6 +174,12 @@ public final class PipelineReport {
 
   static String html(TidemarkConfig config, List<BatchRecord> records, List<Restatement> restatements,
                      List<Files> files, List<KeySurvey.Finding> keys) throws IOException {
+    return html(config, records, restatements, files, keys, "");
+  }
+
+  /** The same, with the expectations' section ({@link ExpectationsSection}) after the watermarks. */
+  static String html(TidemarkConfig config, List<BatchRecord> records, List<Restatement> restatements,
+                     List<Files> files, List<KeySurvey.Finding> keys, String expectations) throws IOException {
     SortedMap<Integer, List<RunReport>> arrivals = ArrivalRuns.of(records, config.pipeline().streamNames());
     StringBuilder body = new StringBuilder();
     long runs = records.stream().map(r -> r.stream() + "/" + r.runId()).distinct().count();
@@ -217,6 +224,7 @@ public final class PipelineReport {
           + "watermark delay; a window, key or change at or behind the watermark is final, and later rows for it are "
           + "dropped.", watermarks.toArray(byte[][]::new)));
     }
+    body.append(expectations);
     body.append(section("Data files per table, before and after maintenance", "Data files of each table now, and "
         + "before and after its last compaction (<code>tidemark maintain</code>; a table never compacted has no "
         + "such bars).", Charts.png(files(files))));

@@ -34,8 +34,18 @@ public final class Dedup {
    */
   public static RunReport run(SparkSession spark, String name, String source, TableName table, String checkpoint,
                               Duration watermark, Mode mode, CrashPoints crash, FeedSchema declared) {
+    return run(spark, name, source, table, checkpoint, watermark, mode, crash, declared, Judgement.none());
+  }
+
+  /**
+   * The same, the lines judged by the feed's row expectations first ({@code judgement}): a line that a drop or fail
+   * expectation quarantines is not deduplicated, so it never takes the place of a good repeat of its key.
+   */
+  public static RunReport run(SparkSession spark, String name, String source, TableName table, String checkpoint,
+                              Duration watermark, Mode mode, CrashPoints crash, FeedSchema declared,
+                              Judgement judgement) {
     Preflight.check(spark, source, TableCatalog.deduplicated(table, declared, watermark));
-    Dataset<Row> records = LineFormat.of(declared).valid(spark, source);
+    Dataset<Row> records = LineFormat.of(declared, judgement).valid(spark, source);
     String[] key = declared.key().stream().map(io.tidemark.core.Column::name).toArray(String[]::new);
     Dataset<Row> unique = mode == Mode.WITHIN_WATERMARK
         ? records.withWatermark(declared.eventTime().name(), Durations.spark(watermark))

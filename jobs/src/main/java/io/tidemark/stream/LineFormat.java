@@ -16,6 +16,7 @@ import io.tidemark.core.LineReader;
 import io.tidemark.core.Quarantine;
 import io.tidemark.core.Rescued;
 import io.tidemark.lakehouse.spark.SparkRows;
+import io.tidemark.pipeline.Conditions;
 import io.tidemark.land.LandingLayout;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -38,14 +39,29 @@ import org.apache.spark.sql.types.StructType;
  * stream that reads it: a line is valid when it is a JSON object whose required fields are there and convert to
  * their types. An optional field whose value does not convert is null in its column, and its value is kept in the
  * raw archive's rescued data with every key the feed does not declare ({@link Rescued}); the line still flows on to
- * the other streams. The raw archive keeps each invalid line with the reason; the other streams skip it.
+ * the other streams. The raw archive keeps each invalid line with the reason; the other streams skip it. A valid line
+ * is then judged by the feed's row expectations ({@link Judgement}), by the same rule in every stream: one that a
+ * drop or fail expectation quarantines is kept by the raw archive's quarantine with the expectation as its reason and
+ * skipped by the other streams, as an invalid line is.
  */
-public record LineFormat(String dataset, FeedSchema feed, StructType schema, List<String> required) {
+public record LineFormat(String dataset, FeedSchema feed, StructType schema, List<String> required,
+                         Judgement judgement) {
   /** The lines of a feed as declared (by the pipeline file, or by its raw archive: {@link FeedSchema#declaredBy}). */
   public static LineFormat of(FeedSchema schema) {
-    return new LineFormat(schema.name(), schema, SparkRows.struct(schema.columns()),
-        schema.required().stream().map(io.tidemark.core.Column::name).toList());
+    return of(schema, Judgement.none());
   }
+
+  /**
+   * The same, each valid line then judged by the feed's row expectations ({@link Judgement}): one that fails a drop
+   * or fail expectation is quarantined by the raw archive and skipped by every other stream.
+   */
+  public static LineFormat of(FeedSchema schema, Judgement judgement) {
+    return new LineFormat(schema.name(), schema, SparkRows.struct(schema.columns()),
+        schema.required().stream().map(io.tidemark.core.Column::name).toList(), judgement);
+  }
+
+  /** In {@link #parse}'s rows: whether the line is valid (before the expectations judge it). */
+  public static final String VALID = "__valid";
 
   private static final String CORRUPT = "_corrupt_record";
 
@@ -97,9 +113,16 @@ public record LineFormat(String dataset, FeedSchema feed, StructType schema, Lis
   private static Dataset<Row> withSource(Dataset<Row> lines) {
     return lines
         .withColumn(Ingest.SOURCE_FILE.name(), col("_metadata.file_path"))
-        .withColumn(Ingest.ARRIVAL.name(), regexp_extract(col("_metadata.file_path"), LandingLayout.ARRIVAL_DIR_REGEX,
-            1).cast(Ingest.ARRIVAL.type().sql()))
+        .withColumn(Ingest.ARRIVAL.name(), arrival())
+        // when the line's file landed: what current_timestamp() is in an expectation's condition
+        .withColumn(Conditions.LANDED_AT, col("_metadata.file_modification_time"))
         .drop("_metadata");
+  }
+
+  /** A line's arrival number, from its file's {@link LandingLayout} directory (null outside it). */
+  private static Column arrival() {
+    return regexp_extract(col("_metadata.file_path"), LandingLayout.ARRIVAL_DIR_REGEX, 1)
+        .cast(Ingest.ARRIVAL.type().sql());
   }
 
   /**
@@ -121,8 +144,14 @@ public record LineFormat(String dataset, FeedSchema feed, StructType schema, Lis
   }
 
   private Dataset<Row> valid(Dataset<Row> json) {
-    return json.where(validity("", col(CORRUPT)))
-        .select(Arrays.stream(fields()).map(f -> col(f)).toArray(Column[]::new));
+    Dataset<Row> valid = json.where(validity("", col(CORRUPT)));
+    if (judgement.readsArrival()) {
+      valid = valid.withColumn(Ingest.ARRIVAL.name(), arrival());
+    }
+    if (judgement.readsLandingTime()) {
+      valid = valid.withColumn(Conditions.LANDED_AT, col("_metadata.file_modification_time"));
+    }
+    return judgement.kept(valid).select(Arrays.stream(fields()).map(f -> col(f)).toArray(Column[]::new));
   }
 
   /**
@@ -154,16 +183,26 @@ public record LineFormat(String dataset, FeedSchema feed, StructType schema, Lis
     reason = reason.otherwise(concat(lit("does not convert to the " + dataset + " schema: "), col("e." + CORRUPT)));
     Dataset<Row> typed = lines.withColumn("e", from_json(line, schema.add(CORRUPT, "string"),
         Map.of("mode", "PERMISSIVE", "columnNameOfCorruptRecord", CORRUPT)));
-    Column[] out = new Column[fields().length + 5];
-    out[0] = line;
-    out[1] = col(Ingest.SOURCE_FILE.name());
-    out[2] = col(Ingest.ARRIVAL.name());
-    for (int i = 0; i < fields().length; i++) {
-      out[3 + i] = col("e." + fields()[i]).as(fields()[i]);
+    List<Column> out = new java.util.ArrayList<>();
+    out.add(line);
+    out.add(col(Ingest.SOURCE_FILE.name()));
+    out.add(col(Ingest.ARRIVAL.name()));
+    for (String f : fields()) {
+      out.add(col("e." + f).as(f));
     }
-    out[out.length - 2] = when(valid, rescue().apply(line, typedNull())).as(Rescued.DATA.name());
-    out[out.length - 1] = reason.as(Quarantine.REASON.name());
-    return typed.select(out);
+    out.add(when(valid, rescue().apply(line, typedNull())).as(Rescued.DATA.name()));
+    out.add(reason.as(Quarantine.REASON.name()));
+    out.add(valid.as(VALID));
+    if (judgement.readsLandingTime()) {
+      out.add(col(Conditions.LANDED_AT));
+    }
+    Dataset<Row> parsed = typed.select(out.toArray(Column[]::new));
+    if (!judgement.judges()) {
+      return parsed;
+    }
+    // a valid line that fails a drop or fail expectation is quarantined with the expectation as its reason
+    Column formatReason = col(Quarantine.REASON.name());
+    return parsed.withColumn(Quarantine.REASON.name(), when(col(VALID), judgement.reason()).otherwise(formatReason));
   }
 
   /** The rescued data of a valid line: the core's rule, given which optional fields' typed values are null. */

@@ -38,12 +38,16 @@ final class LostCheckpoint {
   private LostCheckpoint() {}
 
   /**
-   * The newest arrival {@code table} holds from {@code stream}'s batches when the checkpoint has committed no batch
-   * (empty otherwise, and when the table holds none of its batches: a first run).
+   * The newest arrival {@code table} holds from {@code stream}'s batches when the checkpoint has planned no batch
+   * (empty otherwise, and when the table holds none of its batches: a first run). A checkpoint with a batch planned
+   * and not committed is not lost: its run was killed after the batch's commit to the table, which its rerun skips.
    */
   static Optional<Integer> of(SparkSession spark, String stream, String checkpoint, TableName table) {
-    if (OffsetLog.lastCommitted(spark, checkpoint) >= 0) {
+    if (OffsetLog.lastCommitted(spark, checkpoint) >= 0 || OffsetLog.lastPlanned(spark, checkpoint) >= 0) {
       return Optional.empty();
+    }
+    if (!spark.catalog().tableExists(table.toString())) {
+      return Optional.empty(); // a table not there is for the stream's own preflight to name, in its words
     }
     Table t = IcebergTables.load(spark, table);
     boolean any = false;

@@ -15,7 +15,12 @@ import io.tidemark.core.Quarantine;
 import io.tidemark.core.Rescued;
 import io.tidemark.lakehouse.spark.SparkRows;
 import io.tidemark.lakehouse.tables.TableCatalog;
+import io.tidemark.core.ExpectationColumns;
+import io.tidemark.lakehouse.tables.DriverWrites;
+import io.tidemark.lakehouse.tables.IcebergTables;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.spark.sql.Column;
@@ -42,11 +47,31 @@ public final class RawArchive {
   public static RunReport run(SparkSession spark, String name, FeedSchema feed, String source, TableName rawTable,
                               TableName rejectedTable, String checkpoint, CrashPoints crash) {
     Preflight.check(spark, source, TableCatalog.raw(rawTable, feed), TableCatalog.rejected(rejectedTable));
-    return run(spark, name, LineFormat.of(feed), source, rawTable, rejectedTable, checkpoint, crash);
+    return run(spark, name, LineFormat.of(feed), null, source, rawTable, rejectedTable, null, checkpoint, crash);
   }
 
-  private static RunReport run(SparkSession spark, String name, LineFormat format, String source, TableName rawTable,
-                               TableName rejectedTable, String checkpoint, CrashPoints crash) {
+  /**
+   * The same, each valid line judged by the feed's row expectations ({@code judgement}): a line a drop or fail
+   * expectation quarantines goes to the quarantine with the expectation as its reason; and what each batch found of
+   * each expectation, per arrival, goes to {@code expectationsTable} with the batch, exactly once.
+   */
+  public static RunReport run(SparkSession spark, String name, FeedSchema feed, Judgement judgement, String source,
+                              TableName rawTable, TableName rejectedTable, TableName expectationsTable,
+                              String checkpoint, CrashPoints crash) {
+    ExpectationCounts counts = new ExpectationCounts(judgement, name, feed.name());
+    if (counts.counts()) {
+      Preflight.check(spark, source, TableCatalog.raw(rawTable, feed), TableCatalog.rejected(rejectedTable),
+          TableCatalog.expectations(expectationsTable));
+    } else {
+      Preflight.check(spark, source, TableCatalog.raw(rawTable, feed), TableCatalog.rejected(rejectedTable));
+    }
+    return run(spark, name, LineFormat.of(feed, judgement), counts.counts() ? counts : null, source, rawTable,
+        rejectedTable, expectationsTable, checkpoint, crash);
+  }
+
+  private static RunReport run(SparkSession spark, String name, LineFormat format, ExpectationCounts counts,
+                               String source, TableName rawTable, TableName rejectedTable,
+                               TableName expectationsTable, String checkpoint, CrashPoints crash) {
     // on a lost checkpoint, the files the archive and the quarantine hold already are not taken in twice
     Set<String> taken = LostCheckpoint.archivedFiles(spark, name, checkpoint, rawTable, rejectedTable,
         format.dataset());
@@ -66,14 +91,28 @@ public final class RawArchive {
         Dataset<Row> rows = parsed.withColumn(Ingest.BATCH_ID.name(), lit(id))
             .withColumn(Quarantine.DATASET.name(), lit(format.dataset()));
         Column reason = col(Quarantine.REASON.name());
-        // one job counts what each table gets and the rows that carried rescued data (the batch's record has them)
-        Row n = parsed.agg(count(when(reason.isNull(), lit(1))), count(when(reason.isNotNull(), lit(1))),
-            count(col(Rescued.DATA.name()))).first();
-        committer.rescued(id, n.getLong(2));
+        // one job counts what each table gets, the rows that carried rescued data (the batch's record has them) and,
+        // per arrival, what the expectations found
+        List<Column> aggregates = new ArrayList<>(List.of(count(when(reason.isNull(), lit(1))).as("__archived"),
+            count(when(reason.isNotNull(), lit(1))).as("__quarantined"), count(col(Rescued.DATA.name()))
+                .as("__rescued")));
+        if (counts != null) {
+          aggregates.addAll(counts.aggregates());
+        }
+        List<Row> perArrival = parsed.groupBy(col(Ingest.ARRIVAL.name()))
+            .agg(aggregates.get(0), aggregates.subList(1, aggregates.size()).toArray(Column[]::new)).collectAsList();
+        long archivedRows = perArrival.stream().mapToLong(r -> r.getLong(r.fieldIndex("__archived"))).sum();
+        long quarantinedRows = perArrival.stream().mapToLong(r -> r.getLong(r.fieldIndex("__quarantined"))).sum();
+        committer.rescued(id, perArrival.stream().mapToLong(r -> r.getLong(r.fieldIndex("__rescued"))).sum());
         Map<TableName, Dataset<Row>> out = new LinkedHashMap<>();
         out.put(rawTable, rows.where(reason.isNull()).select(archived));
         out.put(rejectedTable, rows.where(reason.isNotNull()).select(quarantined));
-        committer.appendCounted(id, out, Map.of(rawTable, n.getLong(0), rejectedTable, n.getLong(1)));
+        committer.appendCounted(id, out, Map.of(rawTable, archivedRows, rejectedTable, quarantinedRows));
+        if (counts != null) {
+          List<List<Object>> found = counts.rows(id, perArrival);
+          committer.commitCounted(spark, id, expectationsTable, found.size(), props -> DriverWrites.append(
+              IcebergTables.load(spark, expectationsTable), ExpectationColumns.SCHEMA, found, props));
+        }
       } finally {
         parsed.unpersist();
       }

@@ -52,11 +52,21 @@ public final class Scd2Upsert {
   public static RunReport run(SparkSession spark, String name, String source, TableName dimension,
                               TableName changeLog, String checkpoint, Duration watermark, CrashPoints crash,
                               DimensionSchema d) {
+    return run(spark, name, source, dimension, changeLog, checkpoint, watermark, crash, d, Judgement.none());
+  }
+
+  /**
+   * The same, over the changes the feed's row expectations keep ({@code judgement}): a change dropped or held never
+   * closes a version, so the history stays what the kept changes make.
+   */
+  public static RunReport run(SparkSession spark, String name, String source, TableName dimension,
+                              TableName changeLog, String checkpoint, Duration watermark, CrashPoints crash,
+                              DimensionSchema d, Judgement judgement) {
     Preflight.check(spark, source, TableCatalog.dimension(dimension, d), TableCatalog.changeLog(changeLog, d));
     // no stateful operator: the batch's own late filter and the change log (a change applied once is not applied
     // again) do what dropDuplicatesWithinWatermark did, without its state store and the trailing no-data batch
     // it needs to evict; Spark still tracks the watermark and records it in the offset log
-    Dataset<Row> changes = SparkScd2History.normalize(LineFormat.of(d.feed()).valid(spark, source), d)
+    Dataset<Row> changes = SparkScd2History.normalize(LineFormat.of(d.feed(), judgement).valid(spark, source), d)
         .withWatermark(d.changeTime().name(), Durations.spark(watermark));
     BatchCommitter committer = new BatchCommitter(name, checkpoint, crash);
     return StreamRun.run(name, "change", StreamRun.availableNow(changes, checkpoint,

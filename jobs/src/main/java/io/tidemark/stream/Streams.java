@@ -53,6 +53,10 @@ public final class Streams {
    */
   public static List<RunReport> all(SparkSession spark, TidemarkConfig config, boolean record, CrashPoints crash,
                                     java.util.function.Consumer<RunReport> ended) {
+    // every condition through Spark's analyzer first: a bad rule stops the command before any stream starts
+    Judgement.check(spark, config.pipeline());
+    // and the rules the raw archives recorded are the file's: else one line, not one per stream
+    StreamSpec.requireRecorded(spark, config.pipeline());
     StreamBatches.Recorder recorder = record ? new StreamBatches.Recorder(spark, config.pipeline().shared().streamBatches())
         : null;
     AtomicLong lastRunEnd = new AtomicLong(System.nanoTime());

@@ -61,8 +61,14 @@ public final class WindowedAggregate {
   /** One availableNow run of the aggregate's stream over the feed's lines under {@code source}. */
   public static RunReport run(SparkSession spark, Aggregate aggregate, FeedSchema feed, String source,
                               TableName table, String checkpoint, CrashPoints crash) {
+    return run(spark, aggregate, feed, Judgement.none(), source, table, checkpoint, crash);
+  }
+
+  /** The same, over the lines the feed's row expectations keep ({@code judgement}): a dropped or held line counts for nothing. */
+  public static RunReport run(SparkSession spark, Aggregate aggregate, FeedSchema feed, Judgement judgement,
+                              String source, TableName table, String checkpoint, CrashPoints crash) {
     Preflight.check(spark, source, TableCatalog.aggregate(table, aggregate));
-    Dataset<Row> windows = windows(LineFormat.of(feed).valid(spark, source)
+    Dataset<Row> windows = windows(LineFormat.of(feed, judgement).valid(spark, source)
         .withWatermark(feed.eventTime().name(), Durations.spark(aggregate.watermark())), aggregate.rule(),
         feed.eventTime());
     String name = aggregate.name();

@@ -65,7 +65,7 @@ class DemoIT extends StackTest {
             "dedup: 2 batch(es), 9 lines read, 8 row(s) into " + SeedTables.of(config).events() + ", 1 duplicate(s) dropped",
             "companies dimension (SCD2) now:", "== 6. restatement",
             "window 2026-01-01T00:00:00Z c1: n 4 -> 6", "window 2026-01-01T00:05:00Z c3: n (none) -> 1",
-            "PASS windowed-counts: DuckDB recount from the raw archive", "lateness for the windowed counts")
+            "PASS windowed-counts: DuckDB recount from the raw archive", "lateness for windowed-counts (watermark delay")
         .containsPattern("merged into " + ingest + " \\([0-9a-f]+\\), tagged restated-")
         .containsPattern("\\| c1\\s+\\| Acme Corp \\| gold\\s+\\| 01-01 00:30 \\| 01-01 00:45 \\| false")
         .contains("/events/arrival=0003/seed-counts.jsonl", "/companies/arrival=0004/seed-scd2.jsonl")

@@ -188,7 +188,7 @@ class DocsTest {
   void everyCheckOfThePublishHasItsRecipe() {
     Set<String> anchors = Docs.sections(Docs.repo().resolve("docs/troubleshooting.md")).keySet();
     for (String check : List.of(ArrivalChecks.WRITERS, ArrivalChecks.LINES, ArrivalChecks.SCD2, ArrivalChecks.WINDOWS,
-        ArrivalChecks.SAME_ARRIVALS)) {
+        ArrivalChecks.SAME_ARRIVALS, ArrivalChecks.EXPECTATIONS)) {
       String recipe = PublishRefused.recipe(check);
       assertThat(anchors).as(recipe).contains(recipe.substring(recipe.indexOf('#') + 1));
     }

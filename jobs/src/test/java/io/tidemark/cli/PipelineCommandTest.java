@@ -33,7 +33,9 @@ class PipelineCommandTest {
         .contains("stream scd2: SCD2 versions per company_id in dims.companies, change log dims.companies_changes; a "
             + "change later than 1 day is applied by the restatement")
         .contains("shared tables: raw.rejected, audit.stream_batches, audit.restatement_log, "
-            + "audit.restatement_plan, audit.checks");
+            + "audit.restatement_plan, audit.checks, audit.expectations")
+        .contains("    expectation amount_not_negative: amount >= 0 -> drop (each row, in every stream of events)\n")
+        .contains("    expectation few_dropped: dropped at most 10% -> fail (each arrival, at publish)\n");
   }
 
   @Test
@@ -49,7 +51,7 @@ class PipelineCommandTest {
         "sales-per-store@" + dir.resolve("sales-per-store"), "stores-history@" + dir.resolve("stores-history"));
     List<String> tables = new ArrayList<>();
     json.get("tables").forEach(t -> tables.add(t.asText()));
-    assertThat(tables).hasSize(18).contains("facts.orders", "web.page_dwell", "dims.store_history",
+    assertThat(tables).hasSize(19).contains("facts.orders", "web.page_dwell", "dims.store_history",
         "landing.rejected");
     assertThat(json.get("settings").get("staging_branch").asText()).isEqualTo("ingest");
     assertThat(json.get("feeds").get(0).get("key")).extracting(JsonNode::asText)
@@ -61,7 +63,14 @@ class PipelineCommandTest {
     CommandLineTest.Run ok = CommandLineTest.run(Map.of(), "pipeline", "check", "../pipelines/shop.yml");
     assertThat(ok.code()).isZero();
     assertThat(ok.out()).isEqualTo("../pipelines/shop.yml: ok: pipeline shop, 2 fact feed(s), 2 dimension(s), 3 "
-        + "windowed aggregate(s), 11 stream(s), 18 table(s)\n");
+        + "windowed aggregate(s), 4 expectation(s), 11 stream(s), 19 table(s)\n");
+    Path badRule = dir.resolve("bad-rule.yml");
+    Files.writeString(badRule, Files.readString(Path.of("../pipelines/seed.yml"))
+        .replace("condition: amount >= 0", "condition: amount >=").replace("action: warn", "action: shout"));
+    CommandLineTest.Run rule = CommandLineTest.run(Map.of(), "pipeline", "check", badRule.toString());
+    assertThat(rule.code()).as("a bad rule: before anything runs").isEqualTo(2);
+    assertThat(rule.err()).startsWith("tidemark: " + badRule + ":").contains("'shout' is no action: warn, drop or fail")
+        .hasLineCount(1);
     Path bad = dir.resolve("bad.yml");
     Files.writeString(bad, Files.readString(Path.of("../pipelines/seed.yml"))
         .replace("function: count}", "function: sum, column: company_id}"));

@@ -37,7 +37,8 @@ class PipelineFileTest {
         .isEqualTo(p.tables());
     assertThat(p.tables()).extracting(TableName::toString).containsExactly("raw.events", "facts.events",
         "facts.event_counts", "raw.company_changes", "dims.companies", "dims.companies_changes", "raw.rejected",
-        "audit.stream_batches", "audit.restatement_log", "audit.restatement_plan", "audit.checks");
+        "audit.stream_batches", "audit.restatement_log", "audit.restatement_plan", "audit.checks",
+        "audit.expectations");
     assertThat(p.streamNames()).containsExactly("raw", "dedup", "windowed-counts", "raw-companies", "scd2");
     FactFeed events = p.facts().get(0);
     assertThat(events.dedupWatermark()).isEqualTo(Duration.ofMinutes(30));

@@ -136,6 +136,7 @@ class ShopPipelineIT extends PipelineOnItsOwnBranches {
   void everyTableOnMainEqualsDuckDbOverTheLandedLines() throws Exception {
     try (PipelineOracle oracle = new PipelineOracle(landed, p.feeds().stream().map(Feed::name).toList())) {
       long rejected = 0;
+      List<String> finalized = new ArrayList<>();
       for (FactFeed f : p.facts()) {
         PipelineOracle.Feed of = declared(f.schema(), f.name());
         assertEqual(f.raw().table(), f.schema().columns().columns(), oracle.raw(of));
@@ -147,12 +148,16 @@ class ShopPipelineIT extends PipelineOnItsOwnBranches {
               m.function().fileName(), m.of(), m.type())).toList();
           List<List<Object>> expected = oracle.windows(of, rule.groupBy(), rule.windows().size(), a.watermark(),
               measures);
-          assertThat(expected).as("%s has final windows", a.name()).isNotEmpty();
+          if (!expected.isEmpty()) {
+            finalized.add(a.name());
+          }
           String notNull = String.join(" AND ", rule.groupBy().stream().map(g -> g.name() + " IS NOT NULL")
               .toList());
           assertEqual(a.table(), rule.schema().columns(), expected, notNull);
         }
       }
+      // the arrivals span hours: no day's window is final (daily-customers equals an oracle of none), the others are
+      assertThat(finalized).as("the aggregates with final windows").contains("sales-per-store", "page-dwell");
       for (DimensionFeed d : p.dimensions()) {
         PipelineOracle.Feed of = declared(d.schema(), d.name());
         rejected += oracle.invalid(of);

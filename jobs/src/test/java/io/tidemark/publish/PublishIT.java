@@ -80,13 +80,13 @@ class PublishIT extends PipelineOnItsOwnBranches {
 
     Cli.Result r = succeeds(Cli.run(env, "publish"));
     assertThat(r.out()).contains("published events arrival 1, companies arrival 1, ").contains(" to " + main + " (")
-        .contains("5 checks passed");
+        .contains("6 checks passed");
     List<NessieRest.Entry> commits = nessie.entriesSince(main, bootstrapped);
     assertThat(commits).as("one commit per publish").hasSize(1);
     NessieRest.Entry c = commits.get(0);
     assertThat(c.author()).isEqualTo(Publisher.AUTHOR);
     assertThat(c.message()).startsWith("publish events arrival 1, companies arrival 1 from " + ingest + ": ")
-        .contains(t.events() + " +" + count(t.events(), ingest)).contains("5 checks passed");
+        .contains(t.events() + " +" + count(t.events(), ingest)).contains("6 checks passed");
     assertThat(c.properties()).containsEntry(CommitKeys.PUBLISHED, staged).containsEntry(CommitKeys.arrivalsOf("events"), "1")
         .containsEntry(CommitKeys.arrivalsOf("companies"), "1")
         .containsEntry(CommitKeys.AUDIT, CommitKeys.PASSED)
@@ -94,7 +94,7 @@ class PublishIT extends PipelineOnItsOwnBranches {
         .containsEntry(CommitKeys.ROWS + t.events(), Long.toString(count(t.events(), ingest)))
         .containsEntry(CommitKeys.ROWS + t.companies(), Long.toString(count(t.companies(), ingest)))
         .containsEntry(CommitKeys.CHECKS, String.join(",", ArrivalChecks.WRITERS, ArrivalChecks.LINES,
-            ArrivalChecks.SCD2, ArrivalChecks.WINDOWS, ArrivalChecks.SAME_ARRIVALS));
+            ArrivalChecks.SCD2, ArrivalChecks.WINDOWS, ArrivalChecks.SAME_ARRIVALS, ArrivalChecks.EXPECTATIONS));
     assertMainIsStaged();
 
     String published = nessie.hash(main);
@@ -192,7 +192,7 @@ class PublishIT extends PipelineOnItsOwnBranches {
     assertThat(count(t.rawEvents(), ingest, "source_file LIKE '%/pub-4.jsonl'")).as("raw took in arrival 4")
         .isEqualTo(3);
     assertThat(refused()).startsWith("publish refused by check " + ArrivalChecks.SAME_ARRIVALS)
-        .contains("events: raw took in arrival 4").contains("dedup up to arrival 3").contains("windowed-counts up to arrival 3")
+        .contains("events: raw took in arrival 4").contains("dedup up to arrival 3").contains("windowed-counts none staged")
         .contains("run `tidemark stream all`");
     assertThat(nessie.hash(main)).isEqualTo(before);
 

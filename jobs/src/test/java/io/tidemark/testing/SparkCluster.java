@@ -115,13 +115,18 @@ public final class SparkCluster {
     return dir.resolve("work" + worker);
   }
 
-  /** The environment every Spark process of the tests gets: our Java, the Spark home, loopback only. */
+  /**
+   * The environment every Spark process of the tests gets: our Java, the Spark home, loopback only, and scratch
+   * space under the cluster's directory: a driver or executor the tests kill leaves its files (the jars it fetched,
+   * about 500 MB) where the build's clean removes them, not in /tmp.
+   */
   private Map<String, String> sparkEnv() {
     Map<String, String> env = new HashMap<>();
     env.put("JAVA_HOME", System.getProperty("java.home"));
     env.put("SPARK_HOME", sparkHome.toString());
     env.put("SPARK_LOCAL_IP", "127.0.0.1");
     env.put("SPARK_CONF_DIR", dir.resolve("conf").toString());
+    env.put("SPARK_LOCAL_DIRS", dir.resolve("local").toString());
     return env;
   }
 

@@ -30,9 +30,16 @@ public final class StagedPipeline {
   private final Lander lander;
 
   public StagedPipeline(TestStack stack, String name, Path checkpoints) {
+    this(stack, name, checkpoints, null);
+  }
+
+  /** The pipeline of {@code pipelineFile} (the seed's when null), scoped as above. */
+  public StagedPipeline(TestStack stack, String name, Path checkpoints, Path pipelineFile) {
     this.stack = stack;
     String n = TestStack.unique(name);
-    config = stack.config().scoped(n, checkpoints)
+    TidemarkConfig base = pipelineFile == null ? stack.config()
+        : stack.config().with(Map.of(Setting.PIPELINE, pipelineFile.toAbsolutePath().toString()));
+    config = base.scoped(n, checkpoints)
         .with(Map.of(Setting.NESSIE_REF, n + "_main", Setting.STAGING_BRANCH, n + "_ingest"));
     // a catalog is made once per session from its settings: a new session gets one on this pipeline's branch
     spark = stack.spark().newSession();

@@ -2,15 +2,12 @@ package io.tidemark.lakehouse.nessie;
 
 import io.tidemark.services.TransientFault;
 import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
-import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.UUID;
@@ -61,31 +58,8 @@ public final class ResilientNessie {
     if (Proxy.isProxyClass(api.getClass()) && Proxy.getInvocationHandler(api) instanceof ApiHandler) {
       return api;
     }
-    return (A) Proxy.newProxyInstance(ResilientNessie.class.getClassLoader(), interfaces(api), new ApiHandler(api));
-  }
-
-  private static Class<?>[] interfaces(Object o) {
-    Set<Class<?>> all = new LinkedHashSet<>();
-    for (Class<?> c = o.getClass(); c != null; c = c.getSuperclass()) {
-      collect(c, all);
-    }
-    return all.toArray(new Class<?>[0]);
-  }
-
-  private static void collect(Class<?> c, Set<Class<?>> into) {
-    for (Class<?> i : c.getInterfaces()) {
-      if (java.lang.reflect.Modifier.isPublic(i.getModifiers()) && into.add(i)) {
-        collect(i, into);
-      }
-    }
-  }
-
-  private static Object call(Object target, Method m, Object[] args) throws Throwable {
-    try {
-      return m.invoke(target, args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
-    }
+    return (A) Proxy.newProxyInstance(ResilientNessie.class.getClassLoader(), Proxies.interfaces(api),
+        new ApiHandler(api));
   }
 
   /** What a call does, for the log: "nessie getCommitLog().get()". */
@@ -97,7 +71,7 @@ public final class ResilientNessie {
   private static Object retried(String what, Object target, Method m, Object[] args) throws Throwable {
     for (int attempt = 1; ; attempt++) {
       try {
-        return call(target, m, args);
+        return Proxies.call(target, m, args);
       } catch (Throwable t) {
         if (attempt >= TransientFault.ATTEMPTS || !TransientFault.is(t)) {
           throw t;
@@ -113,11 +87,11 @@ public final class ResilientNessie {
     public Object invoke(Object proxy, Method m, Object[] args) throws Throwable {
       if (m.getDeclaringClass() == Object.class || m.getName().equals("close") || m.getName().equals("unwrap")
           || m.getName().equals("unwrapClient")) {
-        return call(api, m, args);
+        return Proxies.call(api, m, args);
       }
       Object result = retried(what("api", m), api, m, args);
       if (result != null && builder(result)) {
-        return Proxy.newProxyInstance(ResilientNessie.class.getClassLoader(), interfaces(result),
+        return Proxy.newProxyInstance(ResilientNessie.class.getClassLoader(), Proxies.interfaces(result),
             new BuilderHandler(api, m.getName(), result));
       }
       return result;
@@ -126,7 +100,7 @@ public final class ResilientNessie {
 
   /** Whether an object is one of the client's request builders (its API package, not a model or a response). */
   private static boolean builder(Object o) {
-    for (Class<?> i : interfaces(o)) {
+    for (Class<?> i : Proxies.interfaces(o)) {
       if (i.getPackageName().equals("org.projectnessie.client.api") && i.getSimpleName().endsWith("Builder")) {
         return true;
       }
@@ -159,7 +133,7 @@ public final class ResilientNessie {
     public Object invoke(Object proxy, Method m, Object[] args) throws Throwable {
       String method = m.getName();
       if (m.getDeclaringClass() == Object.class) {
-        return call(builder, m, args);
+        return Proxies.call(builder, m, args);
       }
       Object[] a = note(method, args);
       switch (method) {
@@ -189,7 +163,7 @@ public final class ResilientNessie {
             // a call that sends the request (get, getSingle, getWithResponse): made again as a whole
             return retried(what(name, m), builder, m, a);
           }
-          Object result = call(builder, m, a);
+          Object result = Proxies.call(builder, m, a);
           return result == builder ? proxy : result;
         }
       }
@@ -229,7 +203,7 @@ public final class ResilientNessie {
       String what = what(name, m) + " on " + (on == null ? "?" : on.getName());
       for (int attempt = 1; ; attempt++) {
         try {
-          return call(builder, m, args);
+          return Proxies.call(builder, m, args);
         } catch (NessieConflictException conflict) {
           // made again after a lost answer, a commit meets the keys it changed itself: did it?
           Optional<LogEntry> mine = attempt > 1 ? landed(null) : Optional.empty();
@@ -263,7 +237,7 @@ public final class ResilientNessie {
       String what = what(name, m) + " into " + (on == null ? "?" : on.getName());
       for (int attempt = 1; ; attempt++) {
         try {
-          return call(builder, m, args);
+          return Proxies.call(builder, m, args);
         } catch (Throwable t) {
           if (!TransientFault.is(t)) {
             throw t;
@@ -338,7 +312,7 @@ public final class ResilientNessie {
       String what = what(name, m) + " of " + (on == null ? "?" : on.getName());
       for (int attempt = 1; ; attempt++) {
         try {
-          return call(builder, m, args);
+          return Proxies.call(builder, m, args);
         } catch (Throwable t) {
           if (!TransientFault.is(t)) {
             throw t;
@@ -361,7 +335,7 @@ public final class ResilientNessie {
       String what = what(name, m) + " of " + (on == null ? "?" : on.getName());
       for (int attempt = 1; ; attempt++) {
         try {
-          return call(builder, m, args);
+          return Proxies.call(builder, m, args);
         } catch (Throwable t) {
           if (!TransientFault.is(t)) {
             throw t;
@@ -383,7 +357,7 @@ public final class ResilientNessie {
       String what = what(name, m) + " of " + (on == null ? "?" : on.getName());
       for (int attempt = 1; ; attempt++) {
         try {
-          return call(builder, m, args);
+          return Proxies.call(builder, m, args);
         } catch (Throwable t) {
           if (!TransientFault.is(t)) {
             throw t;

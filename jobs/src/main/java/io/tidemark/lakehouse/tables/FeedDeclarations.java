@@ -46,6 +46,11 @@ public final class FeedDeclarations {
     return table == null ? declared : of(table, declared);
   }
 
+  /** The raw archive named in Spark SQL, as loaded now; null when there is none yet. */
+  public static Table archive(SparkSession spark, String name) {
+    return load(spark, name);
+  }
+
   private static Table load(SparkSession spark, String name) {
     try {
       return IcebergTables.load(spark, name);

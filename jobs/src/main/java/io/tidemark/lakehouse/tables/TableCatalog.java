@@ -47,6 +47,7 @@ public final class TableCatalog {
     out.add(restatementPlan(s.restatementPlan()));
     out.add(auditChecks(s.auditChecks()));
     out.add(streamBatches(s.streamBatches()));
+    out.add(expectations(s.expectations()));
     return out;
   }
 
@@ -94,6 +95,10 @@ public final class TableCatalog {
 
   public static TableDefinition auditChecks(TableName name) {
     return of(name, TableSchemas.AUDIT_CHECKS);
+  }
+
+  public static TableDefinition expectations(TableName name) {
+    return of(name, TableSchemas.EXPECTATIONS);
   }
 
   public static TableDefinition streamBatches(TableName name) {
