@@ -115,7 +115,7 @@ class DriverIT extends StackTest {
     both("stream", "all", "--no-such-option");
     both("check", "--branch", "no_such_branch_anywhere");
     assertThat(drivenOut).isEqualTo(freshOut);
-    assertThat(drivenOut).anyMatch(l -> l.startsWith("exit 0 published arrival 2"));
+    assertThat(drivenOut).anyMatch(l -> l.startsWith("exit 0 published events arrival 2, companies arrival 2"));
     Cli.Result status = Cli.run(driven, "driver", "status");
     assertThat(status.out()).as("the failed commands left it serving").contains("3 failed", "0 running");
   }
