@@ -141,8 +141,10 @@ public final class TestStack {
   /** The first port of the kernel's ephemeral range (Linux's default when it cannot be read). */
   private static int ephemeralStart() {
     try {
-      return Integer.parseInt(Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim()
-          .split("\\s+")[0]);
+      // by lines: Files.readString trusts the size /proc reports (0) and returns one character here
+      int start = Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0)
+          .trim().split("\\s+")[0]);
+      return start > 2_048 ? start : 32_768;
     } catch (IOException | RuntimeException e) {
       return 32_768;
     }
