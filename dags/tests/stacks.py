@@ -8,6 +8,7 @@ import contextlib
 import hashlib
 import json
 import os
+import random
 import re
 import shlex
 import shutil
@@ -41,14 +42,30 @@ def alive(pid: int) -> bool:
 
 
 def free_ports(n: int, taken: tuple[int, ...] = ()) -> list[int]:
-    """n distinct free ports, none of `taken`: the sockets stay bound until all are chosen, so no two are the same."""
+    """n distinct free ports, none of `taken`: the sockets stay bound until all are chosen, so no two are the same.
+    They are taken below the kernel's ephemeral range, where neither a socket bound to port 0 nor the local end of an
+    outgoing connection lands: a port found free here and bound by a service seconds later is not taken meanwhile by
+    the Java tests running alongside (it was, once: "Port ... seems to be in use" from the native stack's Nessie)."""
+    try:
+        below = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        below = 32768
+    start = max(1024, below - 12000)
     with contextlib.ExitStack() as held:
         ports: list[int] = []
-        while len(ports) < n:
+        for _ in range(10000):
+            if len(ports) == n:
+                break
+            port = random.randrange(start, below)
+            if port in taken or port in ports:
+                continue
             s = held.enter_context(socket.socket())
-            s.bind(("127.0.0.1", 0))
-            if s.getsockname()[1] not in taken:
-                ports.append(s.getsockname()[1])
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            ports.append(port)
+        assert len(ports) == n, f"no {n} free ports between {start} and {below}"
         return ports
 
 

@@ -10,6 +10,7 @@ import io.tidemark.services.Endpoints;
 import io.tidemark.services.Services;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -98,16 +100,29 @@ public final class TestStack {
     return env;
   }
 
-  /** {@code n} distinct free ports: held open together while they are found, so none is found twice. */
+  /**
+   * {@code n} distinct free ports: held open together while they are found, so none is found twice. They are taken
+   * below the kernel's ephemeral range, where neither a socket bound to port 0 nor the local end of an outgoing
+   * connection ever lands: a port found free here and bound by a service seconds later is not taken meanwhile by the
+   * other track's JVMs and clients (it was, once: "Port ... seems to be in use" from an embedded Nessie).
+   */
   public static int[] freePorts(int n) {
+    int below = ephemeralStart();
+    int from = Math.max(1024, below - 12_000);
     List<ServerSocket> held = new ArrayList<>();
     try {
-      for (int i = 0; i < n; i++) {
-        held.add(new ServerSocket(0));
+      for (int tries = 0; held.size() < n; tries++) {
+        if (tries > 10_000) {
+          throw new IllegalStateException("no " + n + " free ports between " + from + " and " + below);
+        }
+        int port = from + ThreadLocalRandom.current().nextInt(below - from);
+        try {
+          held.add(new ServerSocket(port, 50, InetAddress.getLoopbackAddress()));
+        } catch (IOException taken) {
+          // in use: another
+        }
       }
       return held.stream().mapToInt(ServerSocket::getLocalPort).toArray();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     } finally {
       for (ServerSocket s : held) {
         try {
@@ -120,10 +135,18 @@ public final class TestStack {
   }
 
   public static int freePort() {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    return freePorts(1)[0];
+  }
+
+  /** The first port of the kernel's ephemeral range (Linux's default when it cannot be read). */
+  private static int ephemeralStart() {
+    try {
+      // by lines: Files.readString trusts the size /proc reports (0) and returns one character here
+      int start = Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0)
+          .trim().split("\\s+")[0]);
+      return start > 2_048 ? start : 32_768;
+    } catch (IOException | RuntimeException e) {
+      return 32_768;
     }
   }
 
