@@ -16,7 +16,7 @@ class ResidentJvmTest {
     System.clearProperty(ResidentJvm.KEEP_ALIVE);
     System.clearProperty(ResidentJvm.PERIODIC_GC_SETTING);
     for (String k : new String[] {"spark.ui.retainedJobs", "spark.ui.retainedStages", "spark.sql.ui.retainedExecutions",
-        "spark.ui.retainedTasks"}) {
+        "spark.ui.retainedTasks", ResidentJvm.VECTORIZATION}) {
       System.clearProperty(k);
     }
   }
@@ -27,7 +27,7 @@ class ResidentJvmTest {
   }
 
   @Test
-  void theDriverPoolsAnIdleHttpConnectionSecondsNotMinutesCollectsGarbageEveryFewMinutesAndKeepsLessStatus() {
+  void theDriverPoolsAnIdleHttpConnectionSecondsNotMinutesCollectsGarbageEveryFewMinutesKeepsLessStatusAndReadsRows() {
     ResidentJvm.prepare();
     assertThat(System.getProperty("jdk.httpclient.keepalive.timeout")).isEqualTo("10");
     assertThat(System.getProperty("spark.cleaner.periodicGC.interval")).isEqualTo("5min");
@@ -35,6 +35,7 @@ class ResidentJvmTest {
     assertThat(System.getProperty("spark.ui.retainedStages")).isEqualTo("100");
     assertThat(System.getProperty("spark.sql.ui.retainedExecutions")).isEqualTo("100");
     assertThat(System.getProperty("spark.ui.retainedTasks")).isEqualTo("10000");
+    assertThat(System.getProperty("spark.sql.iceberg.vectorization.enabled")).isEqualTo("false");
   }
 
   @Test
