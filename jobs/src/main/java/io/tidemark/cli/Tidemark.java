@@ -68,6 +68,10 @@ public final class Tidemark implements Runnable {
   public static void main(String[] args) {
     CommandLine cl = commandLine(System.getenv());
     LogFile.route(cl, args);
+    // a library's thread that dies as the JVM ends (a stream's, when the SparkContext stops after an error) goes to
+    // the log file with the rest, not to the console under the command's one line
+    Thread.setDefaultUncaughtExceptionHandler((t, e) -> org.slf4j.LoggerFactory.getLogger(Tidemark.class)
+        .warn("thread " + t.getName() + " ended with an error", e));
     int code;
     try {
       code = cl.execute(args);
