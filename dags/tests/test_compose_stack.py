@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import time
 import urllib.parse
@@ -295,11 +296,29 @@ def test_arrivals_through_restarts_and_a_lost_worker_then_the_restatement(stack,
     stack.healthy(("spark-worker",))
     log(f"compose: the Spark worker killed during arrival 3's streams (task {state_at_kill}) and started again")
 
-    # 4. arrival 4's streams: their driver (the resident driver, service driver) killed; Airflow retries the task,
-    # which says in one line that the driver does not answer and runs its own spark-submit; the driver comes back
-    af.wait(lambda: streams_on_the_cluster(4), 1800, step=1.0)
+    # 4. arrival 4's streams: their driver (the resident driver, service driver) killed while it runs them; Airflow
+    # retries the task, which says in one line that the driver does not answer and runs its own spark-submit; the
+    # driver comes back. A warm driver streams arrival 4 in about 5 s, less than the test needs to see the task run
+    # and kill the container: the worker is stopped first (land needs no executor), so the command waits in the
+    # driver for one until the kill
+    where = pause_after_arrival(af, run_id, 3)
+    stack.compose("stop", "spark-worker")
+    af.pause("tidemark_arrivals", False)
+
+    def streams_in_the_driver():
+        """arrival 4's streams to run in the resident driver"""
+        if af.tasks("tidemark_arrivals", run_id)["arrival_4.streams"]["state"] != "running":
+            return False
+        status = stack.compose("exec", "-T", "airflow-scheduler", "/opt/tidemark/jars/tidemark", "driver", "status",
+                               timeout=120, check=False).stdout
+        running = re.search(r"(\d+) running", status)
+        return running and int(running.group(1)) > 0
+
+    af.wait(streams_in_the_driver, 1800, step=1.0)
     stack.compose("kill", "driver")
-    log("compose: the resident driver killed during arrival 4's streams")
+    log(f"compose: the resident driver killed during arrival 4's streams (after {where}; the worker stopped)")
+    stack.compose("start", "spark-worker")
+    stack.healthy(("spark-worker",))
     af.wait(lambda: af.tasks("tidemark_arrivals", run_id)["arrival_4.streams"]["try_number"] >= 2, 600)
     stack.compose("up", "-d", "driver")
 
