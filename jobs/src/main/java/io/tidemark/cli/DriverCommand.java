@@ -141,14 +141,12 @@ final class DriverCommand implements Runnable {
       Optional<ProcessHandle> h = p.running();
       boolean stopped = p.stop(Duration.ofSeconds(60));
       // a killed driver leaves its socket: callers find it stale and say so; gone now
-      DriverAddress.ofHome(config.home()).socket().ifPresent(s -> {
-        try {
-          Files.deleteIfExists(s);
-          Files.deleteIfExists(s.resolveSibling("driver.key"));
-        } catch (IOException e) {
-          throw new ServiceException("cannot remove " + s + ": " + e.getMessage(), e);
-        }
-      });
+      DriverAddress left = DriverAddress.ofHome(config.home());
+      try {
+        left.removeFiles();
+      } catch (IOException e) {
+        throw new ServiceException("cannot remove " + left + "'s socket or key: " + e.getMessage(), e);
+      }
       spec.commandLine().getOut().println(stopped
           ? "driver: stopped (pid " + h.map(ProcessHandle::pid).orElse(-1L) + ")" : "driver: not running");
       return 0;

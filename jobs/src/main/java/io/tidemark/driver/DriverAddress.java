@@ -142,13 +142,18 @@ public final class DriverAddress {
 
   /** Removes the socket and the key file (the driver's stop). */
   void remove() {
+    try {
+      removeFiles();
+    } catch (IOException e) {
+      // a file left behind is found stale by the next caller, which then runs its command itself
+    }
+  }
+
+  /** Removes the socket and the key file a driver left (`driver stop`, after a driver that was killed). */
+  public void removeFiles() throws IOException {
     for (Path p : new Path[] {socket, keyFile}) {
       if (p != null) {
-        try {
-          Files.deleteIfExists(p);
-        } catch (IOException e) {
-          // a file left behind is found stale by the next caller, which then runs its command itself
-        }
+        Files.deleteIfExists(p);
       }
     }
   }
