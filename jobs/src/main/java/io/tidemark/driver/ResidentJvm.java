@@ -24,6 +24,11 @@ package io.tidemark.driver;
  *       Iceberg's Parquet files row by row ({@value #VECTORIZATION} false; the session setting rules over the
  *       tables' property, and the executors read as the driver planned): the same rows, and a command's reads are
  *       small.</li>
+ *   <li>Spark's shared cache of file listings keeps the statuses of every file a batch read (a stream's landed files,
+ *       a read of a path) under a key of that read's own, which no later read looks up, until they fill
+ *       250 MB: about 30 statuses a soak's command, a heap that grows for thousands of commands. The driver keeps
+ *       none ({@value #FILE_STATUS_CACHE} 0): each read still lists its paths once, as it does in a JVM of its
+ *       own.</li>
  * </ul>
  *
  * Either is kept when the JVM was given it ({@code -D}, or spark-submit's {@code --conf} for Spark's).
@@ -36,6 +41,7 @@ public final class ResidentJvm {
   static final String RETAINED = "100";
   static final String RETAINED_TASKS = "10000";
   static final String VECTORIZATION = "spark.sql.iceberg.vectorization.enabled";
+  static final String FILE_STATUS_CACHE = "spark.sql.hive.filesourcePartitionFileCacheSize";
 
   private ResidentJvm() {}
 
@@ -50,6 +56,7 @@ public final class ResidentJvm {
     setIfAbsent("spark.ui.retainedTasks", RETAINED_TASKS);
     // a spark.* system property is in the SparkContext's conf, and so in every session's SQL settings
     setIfAbsent(VECTORIZATION, "false");
+    setIfAbsent(FILE_STATUS_CACHE, "0");
   }
 
   private static void setIfAbsent(String key, String value) {

@@ -16,7 +16,7 @@ class ResidentJvmTest {
     System.clearProperty(ResidentJvm.KEEP_ALIVE);
     System.clearProperty(ResidentJvm.PERIODIC_GC_SETTING);
     for (String k : new String[] {"spark.ui.retainedJobs", "spark.ui.retainedStages", "spark.sql.ui.retainedExecutions",
-        "spark.ui.retainedTasks", ResidentJvm.VECTORIZATION}) {
+        "spark.ui.retainedTasks", ResidentJvm.VECTORIZATION, ResidentJvm.FILE_STATUS_CACHE}) {
       System.clearProperty(k);
     }
   }
@@ -27,7 +27,7 @@ class ResidentJvmTest {
   }
 
   @Test
-  void theDriverPoolsAnIdleHttpConnectionSecondsNotMinutesCollectsGarbageEveryFewMinutesKeepsLessStatusAndReadsRows() {
+  void theDriverPoolsAnIdleHttpConnectionSecondsNotMinutesCollectsGarbageEveryFewMinutesKeepsLessStatusReadsRowsAndCachesNoListing() {
     ResidentJvm.prepare();
     assertThat(System.getProperty("jdk.httpclient.keepalive.timeout")).isEqualTo("10");
     assertThat(System.getProperty("spark.cleaner.periodicGC.interval")).isEqualTo("5min");
@@ -36,6 +36,7 @@ class ResidentJvmTest {
     assertThat(System.getProperty("spark.sql.ui.retainedExecutions")).isEqualTo("100");
     assertThat(System.getProperty("spark.ui.retainedTasks")).isEqualTo("10000");
     assertThat(System.getProperty("spark.sql.iceberg.vectorization.enabled")).isEqualTo("false");
+    assertThat(System.getProperty("spark.sql.hive.filesourcePartitionFileCacheSize")).isEqualTo("0");
   }
 
   @Test
