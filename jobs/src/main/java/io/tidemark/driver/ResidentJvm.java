@@ -31,7 +31,7 @@ package io.tidemark.driver;
  *       own.</li>
  * </ul>
  *
- * Either is kept when the JVM was given it ({@code -D}, or spark-submit's {@code --conf} for Spark's).
+ * Each is kept when the JVM was given it ({@code -D}, or spark-submit's {@code --conf} for Spark's).
  */
 public final class ResidentJvm {
   static final String KEEP_ALIVE = "jdk.httpclient.keepalive.timeout";
