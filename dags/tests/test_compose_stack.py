@@ -97,7 +97,12 @@ class Stack:
         run = self.compose("up", "--detach", "--wait", "--wait-timeout", "900", timeout=1200, check=False)
         if run.returncode != 0:
             logs = self.compose("logs", "--tail", "30", timeout=120, check=False).stdout
-            raise AssertionError(f"docker compose up --wait failed:\n{run.stderr[-3000:]}\n{logs[-6000:]}")
+            # a service that gave up says why in its first lines, which the tails of all would cut
+            driver = self.compose("logs", "--no-log-prefix", "driver", timeout=120, check=False).stdout
+            first = "\n".join(line for line in driver.splitlines() if not line.startswith("\tat ")
+                              and ("tidemark" in line or "driver:" in line or "Exception" in line))[:3000]
+            raise AssertionError(f"docker compose up --wait failed:\n{run.stderr[-3000:]}\n{logs[-6000:]}\n"
+                                 f"the driver's own lines:\n{first}")
         return time.monotonic() - t0
 
     def healthy(self, services: tuple[str, ...], timeout: float = 600) -> None:

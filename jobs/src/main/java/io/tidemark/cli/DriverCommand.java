@@ -197,6 +197,12 @@ final class DriverCommand implements Runnable {
         description = "Commands that run at once; more wait their turn (default: ${DEFAULT-VALUE}).")
     int slots;
 
+    @Option(names = "--await-services", paramLabel = "<seconds>", defaultValue = "0",
+        description = "While Nessie or S3 does not answer, ask again for up to this long before giving up (docker "
+            + "compose's driver waits, its services may be starting beside it; default: ${DEFAULT-VALUE}, "
+            + "a one-line error at once).")
+    int awaitServices;
+
     @Override
     public Integer call() throws IOException, InterruptedException {
       // before the first HTTP client and the SparkContext: what a JVM of one command lets go at its exit goes sooner
@@ -221,10 +227,16 @@ final class DriverCommand implements Runnable {
       if (slots < 1) {
         throw new io.tidemark.config.ConfigException("--slots: at least 1, not " + slots);
       }
-      Endpoints endpoints = new Services(config).ensureUp();
+      if (awaitServices < 0) {
+        throw new io.tidemark.config.ConfigException("--await-services: seconds, 0 or more, not " + awaitServices);
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      Endpoints endpoints = new Services(config).awaitUp(Duration.ofSeconds(awaitServices), why -> {
+        out.println("driver: waiting for the services: " + why);
+        out.flush();
+      });
       Driver driver = Driver.start(config, endpoints, address, slots);
       Runtime.getRuntime().addShutdownHook(new Thread(driver::close, "tidemark-driver-stop"));
-      PrintWriter out = spec.commandLine().getOut();
       out.println("driver: " + driver.status());
       out.flush();
       driver.awaitStop();

@@ -22,6 +22,7 @@ import java.util.function.Supplier;
  */
 public final class Services {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+  private static final Duration AWAIT_PAUSE = Duration.ofSeconds(2);
 
   private final TidemarkConfig config;
   private final NessieServer nessie;
@@ -72,6 +73,37 @@ public final class Services {
       }
     });
     return endpoints();
+  }
+
+  /**
+   * {@link #ensureUp()}, asked again every few seconds while the services do not answer, up to {@code patience}:
+   * for a process started beside them (docker compose starts the driver as soon as Nessie's health check passes,
+   * which can be a moment before its API answers). Each new reason is told once to {@code waiting}; after
+   * {@code patience} the last error is thrown as {@link #ensureUp()} throws it.
+   */
+  public Endpoints awaitUp(Duration patience, java.util.function.Consumer<String> waiting) {
+    long deadline = System.nanoTime() + patience.toNanos();
+    String told = null;
+    while (true) {
+      try {
+        return ensureUp();
+      } catch (ServiceException e) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw e;
+        }
+        if (!e.getMessage().equals(told)) {
+          told = e.getMessage();
+          waiting.accept(told + "; asking again for up to " + Duration.ofNanos(left).toSeconds() + " s");
+        }
+        try {
+          Thread.sleep(Math.min(AWAIT_PAUSE.toMillis(), Duration.ofNanos(left).toMillis() + 1));
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
+    }
   }
 
   /** Where the services are, without starting anything. */
