@@ -140,9 +140,19 @@ public final class Cli {
     return run(env, List.of(), args);
   }
 
-  /** With JVM options after the launcher's ({@code -D...}: the launcher's {@code -J<option>}). */
+  /**
+   * With JVM options after the launcher's ({@code -D...}: the launcher's {@code -J<option>}). Without them, a command
+   * on the test stack's home and services is handed to the suite's resident driver, as the launcher hands a user's
+   * to theirs ({@link SuiteDriver}).
+   */
   public static Result run(Map<String, String> env, List<String> jvmArgs, String... args) {
-    return execute(env, command(false, jvmArgs, args), args);
+    Map<String, String> routed = jvmArgs.isEmpty() ? SuiteDriver.route(env, args) : env;
+    return execute(routed, command(false, jvmArgs, args), args);
+  }
+
+  /** In a JVM of its own, never the suite's driver: for tests whose subject is that JVM (its start, its errors). */
+  public static Result inJvm(Map<String, String> env, String... args) {
+    return execute(env, command(false, List.of(), args), args);
   }
 
   /** The main class on a classpath of the caller's choosing ({@code -cp ...} in {@code jvmArgs}). */
@@ -330,7 +340,9 @@ public final class Cli {
       }
       Files.deleteIfExists(out);
       Files.deleteIfExists(err);
-      System.out.printf("[cli] tidemark %s -> exit %d in %.1f s%n", String.join(" ", args), r.exitCode(), seconds);
+      System.out.printf("[cli%s] tidemark %s -> exit %d in %.1f s%n",
+          env.containsKey("TIDEMARK_DRIVER_ADDRESS") ? " via a driver" : "", String.join(" ", args), r.exitCode(),
+          seconds);
       return r;
     } catch (IOException e) {
       throw new AssertionError("cannot run " + cmd, e);

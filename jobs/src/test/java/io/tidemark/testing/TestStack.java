@@ -86,6 +86,11 @@ public final class TestStack {
     return instance;
   }
 
+  /** The stack, if this JVM started it: what may use it without starting one. */
+  static synchronized java.util.Optional<TestStack> started() {
+    return java.util.Optional.ofNullable(instance);
+  }
+
   /** The environment of a tidemark that uses embedded services under {@code home} on free ports. */
   public static Map<String, String> environment(Path home) {
     Map<String, String> env = new HashMap<>();
