@@ -87,11 +87,12 @@ class InterleavedWritersIT extends StackTest {
     assertThat(rows(p, t.eventCounts())).as("the late event 7 did not count")
         .contains("c1|2026-01-01 00:00:00|4");
 
-    // the restatement in a JVM of its own; the next arrival's streams once its plan is on its branch
+    // the restatement in a JVM of its own (not the suite's driver, where it would end before the streams begin);
+    // the next arrival's streams once its plan is on its branch
     String runId = TestStack.unique("il").replace("_", "");
     p.land(ON_TIME.get(0));
     CompletableFuture<Cli.Result> restate = CompletableFuture.supplyAsync(
-        () -> Cli.run(p.env(), "restate", "--run-id", runId));
+        () -> Cli.inJvm(p.env(), "restate", "--run-id", runId));
     try (NessieRefs refs = new NessieRefs(stack.endpoints())) {
       while (!restate.isDone() && refs.branches("").stream().noneMatch(b -> b.contains(runId))) {
         Thread.sleep(200);
