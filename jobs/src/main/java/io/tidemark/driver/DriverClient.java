@@ -135,6 +135,7 @@ public final class DriverClient {
     }, "tidemark-driver-cancel");
     Runtime.getRuntime().addShutdownHook(cancel);
     boolean started = false;
+    Console console = new Console(out, err);
     try {
       while (true) {
         Wire.Frame f;
@@ -151,13 +152,11 @@ public final class DriverClient {
         switch (f.type()) {
           case Wire.OUT -> {
             started = true;
-            out.write(f.payload());
-            out.flush();
+            console.out(f.payload());
           }
           case Wire.ERR -> {
             started = true;
-            err.write(f.payload());
-            err.flush();
+            console.err(f.payload());
           }
           case Wire.EXIT -> {
             return Wire.exitCode(f.payload());
@@ -179,6 +178,44 @@ public final class DriverClient {
         Runtime.getRuntime().removeShutdownHook(cancel);
       } catch (IllegalStateException shuttingDown) {
         // the hook is running: it sees the latch and returns
+      }
+    }
+  }
+
+  /**
+   * The caller's standard output and error as a JVM's {@code System.out} and {@code System.err} are: a write that
+   * fails (a full disk, a pipe its reader closed) is dropped and the command goes on to its exit code, which is what
+   * the caller gets, as from a command in a JVM of its own; the caller's console is no reason to give up the command.
+   */
+  private static final class Console {
+    private final OutputStream out;
+    private final OutputStream err;
+    private boolean outBroken;
+    private boolean errBroken;
+
+    Console(OutputStream out, OutputStream err) {
+      this.out = out;
+      this.err = err;
+    }
+
+    void out(byte[] bytes) {
+      outBroken = outBroken || !write(out, bytes);
+    }
+
+    void err(byte[] bytes) {
+      errBroken = errBroken || !write(err, bytes);
+    }
+
+    private boolean write(OutputStream to, byte[] bytes) {
+      if (to == out ? outBroken : errBroken) {
+        return false;
+      }
+      try {
+        to.write(bytes);
+        to.flush();
+        return true;
+      } catch (IOException e) {
+        return false;
       }
     }
   }

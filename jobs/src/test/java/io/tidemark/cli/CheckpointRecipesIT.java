@@ -45,7 +45,9 @@ import org.junit.jupiter.api.io.TempDir;
  * of the checkpoints full, a table dropped from the staging branch. Each fails in the one line the page shows, the
  * recipe releases it, and main then holds what a pipeline that met no failure publishes from the same landed files
  * ({@link ReferencePipeline}; after the rebuild, what it publishes once restated). On a home of its own with the
- * default names, its checkpoints on a small disk of their own (a tmpfs, mounted for the test: a full disk for real).
+ * default names, its checkpoints on a small disk of their own (a tmpfs, mounted for the test: a full disk for real),
+ * and the home's resident driver, as on a native stack: the commands go to it through the launcher (a crash point to a
+ * JVM of its own).
  */
 @Steps
 class CheckpointRecipesIT {
@@ -73,6 +75,7 @@ class CheckpointRecipesIT {
     config = TidemarkConfig.of(env, Map.of());
     recipes = new Recipes(PAGE, dir, env);
     succeeds("bootstrap");
+    succeeds("driver", "start");
     Endpoints endpoints = new Services(config).endpoints();
     tables = new OtherHome(stack.spark(), config, endpoints);
     storage = Storage.connect(config, endpoints);
@@ -92,6 +95,7 @@ class CheckpointRecipesIT {
       storage.close();
     }
     if (config != null) {
+      Cli.run(recipes.env(), "driver", "stop");
       new Services(TidemarkConfig.of(recipes.env(), Map.of())).down();
     }
     if (checkpoints != null) {

@@ -52,8 +52,10 @@ import org.junit.jupiter.api.io.TempDir;
  * are written (the placeholders filled in from what the failure printed) and release it. After each, main holds what a
  * pipeline that met no failure published from the same landed files ({@link #assertMainAsWithoutFailures}). On a
  * tidemark home of its own with the default names, {@code .tidemark} in a directory the shell lines run in, so that the
- * page's commands need no other: `ingest`, `main`, `facts.events`, run id 42. Every command is the real one in a JVM
- * of its own; what a person or another engine writes by hand is written from the test's Spark ({@link OtherHome}).
+ * page's commands need no other: `ingest`, `main`, `facts.events`, run id 42. Every command is the real one, through
+ * the launcher to the home's resident driver as on a native stack (`infra/native/stack up` starts one), a crash point
+ * in a JVM of its own; what a person or another engine writes by hand is written from the test's Spark
+ * ({@link OtherHome}).
  */
 @Steps
 class TroubleshootingIT {
@@ -80,6 +82,7 @@ class TroubleshootingIT {
     env = TestStack.environment(home);
     config = TidemarkConfig.of(env, Map.of());
     succeeds("bootstrap");
+    succeeds("driver", "start");
     nessie = new NessieRest(URI.create("http://127.0.0.1:" + env.get("TIDEMARK_NESSIE_PORT") + "/api/v2"));
     assertThat(nessie.exists("ingest")).isTrue();
     Endpoints endpoints = new Services(config).endpoints();
@@ -97,6 +100,7 @@ class TroubleshootingIT {
       storage.close();
     }
     if (env != null) {
+      Cli.run(env, "driver", "stop");
       new Services(TidemarkConfig.of(env, Map.of())).down();
     }
   }
