@@ -31,7 +31,8 @@ import scala.collection.JavaConverters;
 
 /**
  * Runs the real command exactly as scripts and Airflow do: {@code jobs/target/tidemark ...}, the launcher next to
- * the jar, in a fresh JVM, with a given environment (no TIDEMARK_* variable leaks in from the test JVM); or, where a
+ * the jar, in a fresh JVM or, through the launcher, in the suite's resident driver ({@link SuiteDriver}), with a
+ * given environment (no TIDEMARK_* variable leaks in from the test JVM); or, where a
  * fresh JVM is not what a test is about, its command line in the test JVM ({@link #inProcess}). The launcher gives
  * the JVM its options (the JIT's first tier: a test's command does little work) and maps the class archive next to
  * the jar, which {@link #trainClassArchive} has it write once per build.
