@@ -216,6 +216,15 @@ def test_the_images_are_ours_run_as_their_users_and_hold_no_secret(stack):
     assert all(stack.exit_codes()[s] == 0 for s in ONE_SHOT)
     assert {s: c.get("Health") for s, c in services.items() if s not in ONE_SHOT} == {
         s: "healthy" for s in services if s not in ONE_SHOT}
+    # the health check of the dag-processor and the triggerer (infra/airflow/entry alive) tells them apart: each
+    # container has its own job running, not the other's
+    entry = ("bash", "/opt/tidemark/infra/airflow/entry", "alive")
+    for service, own, other in (("airflow-dag-processor", "DagProcessorJob", "TriggererJob"),
+                                ("airflow-triggerer", "TriggererJob", "DagProcessorJob")):
+        mine = stack.compose("exec", "-T", service, *entry, own, timeout=60, check=False)
+        assert mine.returncode == 0 and f"{own} on " in mine.stdout and "alive" in mine.stdout, mine
+        theirs = stack.compose("exec", "-T", service, *entry, other, timeout=60, check=False)
+        assert theirs.returncode == 1 and f"no running {other} on " in theirs.stderr, theirs
 
 
 def pause_after_arrival(af: AirflowApi, run_id: str, k: int) -> str:
