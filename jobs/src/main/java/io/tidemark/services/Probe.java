@@ -15,6 +15,8 @@ import java.time.Duration;
 /** Quick network checks with short timeouts, so that an unreachable service is reported within seconds. */
 public final class Probe {
   private static final Duration CONNECT = Duration.ofSeconds(3);
+  /** Fewer than a command's other calls: a probe that fails says so within seconds. */
+  private static final int ATTEMPTS = 3;
   private static final Duration READ = Duration.ofSeconds(5);
   private static final HttpClient HTTP = HttpClient.newBuilder()
       .connectTimeout(CONNECT)
@@ -32,13 +34,14 @@ public final class Probe {
     for (int attempt = 1; ; attempt++) {
       int status = getOnce(uri, why);
       boolean fault = status < 0 ? why[0] != null && why[0].startsWith(FAULT) : TRANSIENT.contains(status);
-      if (!fault || attempt >= 3) {
+      if (!fault || attempt >= ATTEMPTS) {
         if (status < 0 && why[0].startsWith(FAULT)) {
           why[0] = why[0].substring(FAULT.length());
         }
         return status;
       }
-      TransientFault.pause("the probe of " + uri, attempt + 1, new IOException(why[0]));
+      String reason = status < 0 ? why[0].substring(FAULT.length()) : "HTTP " + status;
+      TransientFault.pause("the probe of " + uri, attempt + 1, ATTEMPTS, new IOException(reason));
     }
   }
 

@@ -120,10 +120,15 @@ public final class TransientFault {
    * ... with jitter, so that the callers of a service that just restarted do not come back at once.
    */
   public static void pause(String what, int attempt, Throwable failure) {
+    pause(what, attempt, ATTEMPTS, failure);
+  }
+
+  /** The same, for a caller that makes {@code attempts} attempts in all, not {@link #ATTEMPTS}: the log says which. */
+  public static void pause(String what, int attempt, int attempts, Throwable failure) {
     long ms = FIRST_PAUSE_MS << Math.min(attempt - 2, 6);
     ms = ms / 2 + ThreadLocalRandom.current().nextLong(ms / 2 + 1);
     RETRIES.incrementAndGet();
-    LOG.warn("tidemark retries {} in {} ms (attempt {} of {}): {}", what, ms, attempt, ATTEMPTS, describe(failure));
+    LOG.warn("tidemark retries {} in {} ms (attempt {} of {}): {}", what, ms, attempt, attempts, describe(failure));
     try {
       Thread.sleep(ms);
     } catch (InterruptedException e) {
