@@ -58,6 +58,13 @@ final class DriverCommand implements Runnable {
     }
   }
 
+  static void checkWarmUp(int arrivals) {
+    if (arrivals < 0 || arrivals > io.tidemark.driver.WarmUp.MAX_ARRIVALS) {
+      throw new io.tidemark.config.ConfigException("--warm-up: seed arrivals, 0 to "
+          + io.tidemark.driver.WarmUp.MAX_ARRIVALS + ", not " + arrivals);
+    }
+  }
+
   @Command(name = "start", mixinStandardHelpOptions = true,
       description = {"Start the resident driver of this home in the background, unless it runs already; waits until "
           + "it answers.",
@@ -73,8 +80,15 @@ final class DriverCommand implements Runnable {
     int slots;
 
     @Option(names = "--wait", paramLabel = "<seconds>", defaultValue = "300",
-        description = "How long to wait for it to answer (default: ${DEFAULT-VALUE}).")
+        description = "How long to wait for it to answer (default: ${DEFAULT-VALUE}), and 150 s more for each "
+            + "arrival of its warm-up.")
     int waitSeconds;
+
+    @Option(names = "--warm-up", paramLabel = "<arrivals>", defaultValue = "0",
+        description = "Before it takes callers, run this many of the seed's arrivals (0-4) through it on a pipeline of "
+            + "its own, removed after, so that the first callers' commands find it warm (default: ${DEFAULT-VALUE}, "
+            + "none; the stacks start it with 4).")
+    int warmUp;
 
     @Override
     public Integer call() throws IOException, URISyntaxException, InterruptedException {
@@ -105,9 +119,10 @@ final class DriverCommand implements Runnable {
         env.put("TIDEMARK_JAVA_OPTS", "");
       }
       env.put("TIDEMARK_HOME", config.home().toString());
-      ProcessHandle h = p.start(List.of(launcher.toString(), "driver", "serve", "--slots", Integer.toString(slots)),
-          env, config.home());
-      long deadline = System.nanoTime() + Duration.ofSeconds(waitSeconds).toNanos();
+      checkWarmUp(warmUp);
+      ProcessHandle h = p.start(List.of(launcher.toString(), "driver", "serve", "--slots", Integer.toString(slots),
+          "--warm-up", Integer.toString(warmUp)), env, config.home());
+      long deadline = System.nanoTime() + Duration.ofSeconds(waitSeconds + 150L * warmUp).toNanos();
       while (System.nanoTime() < deadline) {
         answer = ping(address);
         if (answer.isPresent()) {
@@ -122,7 +137,8 @@ final class DriverCommand implements Runnable {
         Thread.sleep(200);
       }
       p.stop(Duration.ofSeconds(10));
-      throw new ServiceException("the resident driver did not answer within " + waitSeconds + " s (log "
+      throw new ServiceException("the resident driver did not answer within " + (waitSeconds + 150L * warmUp)
+          + " s (log "
           + p.logFile() + "); stopped it");
     }
   }
@@ -203,6 +219,12 @@ final class DriverCommand implements Runnable {
             + "a one-line error at once).")
     int awaitServices;
 
+    @Option(names = "--warm-up", paramLabel = "<arrivals>", defaultValue = "0",
+        description = "Before it takes callers, run this many of the seed's arrivals (0-4) through it on a pipeline of "
+            + "its own, removed after, so that the first callers' commands find it warm (default: ${DEFAULT-VALUE}, "
+            + "none; the stacks start it with 4).")
+    int warmUp;
+
     @Override
     public Integer call() throws IOException, InterruptedException {
       // before the first HTTP client and the SparkContext: what a JVM of one command lets go at its exit goes sooner
@@ -227,6 +249,7 @@ final class DriverCommand implements Runnable {
       if (slots < 1) {
         throw new io.tidemark.config.ConfigException("--slots: at least 1, not " + slots);
       }
+      checkWarmUp(warmUp);
       if (awaitServices < 0) {
         throw new io.tidemark.config.ConfigException("--await-services: seconds, 0 or more, not " + awaitServices);
       }
@@ -235,7 +258,10 @@ final class DriverCommand implements Runnable {
         out.println("driver: waiting for the services: " + why);
         out.flush();
       });
-      Driver driver = Driver.start(config, endpoints, address, slots);
+      Driver driver = Driver.start(config, endpoints, address, slots, root.env(), warmUp, line -> {
+        out.println(line);
+        out.flush();
+      });
       Runtime.getRuntime().addShutdownHook(new Thread(driver::close, "tidemark-driver-stop"));
       out.println("driver: " + driver.status());
       out.flush();

@@ -43,9 +43,10 @@ public final class Driver implements AutoCloseable {
   private final TidemarkConfig config;
   private final Map<String, String> conf;
   private final SparkSession base;
+  private final Endpoints endpoints;
   private final DriverAddress address;
-  private final byte[] key;
-  private final ServerSocketChannel server;
+  private final List<ServerSocketChannel> servers = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private volatile WarmUp.Result warmUp;
   private final Semaphore slots;
   private final int slotCount;
   private final Map<String, CommandRun> running = new ConcurrentHashMap<>();
@@ -58,20 +59,30 @@ public final class Driver implements AutoCloseable {
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean closing;
 
-  private Driver(TidemarkConfig config, Endpoints endpoints, SparkSession base, DriverAddress address, int slots)
-      throws IOException {
+  private Driver(TidemarkConfig config, Endpoints endpoints, SparkSession base, DriverAddress address, int slots) {
     this.config = config;
+    this.endpoints = endpoints;
     this.conf = SparkSessions.conf(config, endpoints);
     this.base = base;
     this.address = address;
     this.slotCount = slots;
     this.slots = new Semaphore(slots, true);
-    this.key = address.newKey();
-    this.server = address.bind();
   }
 
   /** Makes the driver's session (the SparkContext every command shares) and listens. */
   public static Driver start(TidemarkConfig config, Endpoints endpoints, DriverAddress address, int slots)
+      throws IOException {
+    return start(config, endpoints, address, slots, Map.of(), 0, line -> { });
+  }
+
+  /**
+   * The same, after a warm-up of {@code warmUpArrivals} seed arrivals ({@link WarmUp}; 0: none) run with the
+   * settings of {@code env} on a pipeline of its own, each of its steps said to {@code say}: callers find the driver
+   * once it is warm, and its first commands are as fast as its later ones. A warm-up that fails is said and the
+   * driver serves all the same (commands do not need it).
+   */
+  public static Driver start(TidemarkConfig config, Endpoints endpoints, DriverAddress address, int slots,
+                             Map<String, String> env, int warmUpArrivals, java.util.function.Consumer<String> say)
       throws IOException {
     SparkSession base = SparkSessions.getOrCreate(config, endpoints, "tidemark driver");
     // no command runs on this session, only on new sessions of it: its catalog is never made, so the driver does not
@@ -80,10 +91,43 @@ public final class Driver implements AutoCloseable {
     // the first query of a JVM pays for the planner's classes and the JIT: before the first caller, not by it
     base.sql("SELECT 1").collectAsList();
     Driver d = new Driver(config, endpoints, base, address, slots);
-    Thread accept = new Thread(d::accept, "tidemark-driver-accept");
+    if (warmUpArrivals > 0) {
+      d.warmUp = new WarmUp(d, env, say).run(warmUpArrivals);
+    }
+    d.listen(address, address.newKey(), true);
+    return d;
+  }
+
+  /**
+   * Serves callers at {@code at} who prove they know {@code key}; the channel bound (a port 0 is the one given).
+   * {@code counted}: whether the status counts its commands (the callers', not the warm-up's).
+   */
+  ServerSocketChannel listen(DriverAddress at, byte[] key, boolean counted) throws IOException {
+    ServerSocketChannel server = at.bind();
+    servers.add(server);
+    Thread accept = new Thread(() -> accept(server, at, key, counted), "tidemark-driver-accept");
     accept.setDaemon(true);
     accept.start();
-    return d;
+    return server;
+  }
+
+  /** Stops serving callers at {@code server} (the warm-up's own address once it is done). */
+  void unlisten(ServerSocketChannel server) {
+    servers.remove(server);
+    try {
+      server.close();
+    } catch (IOException e) {
+      // closing: nothing to do
+    }
+  }
+
+  Endpoints endpoints() {
+    return endpoints;
+  }
+
+  /** The warm-up's outcome; empty when none ran. */
+  public Optional<WarmUp.Result> warmUp() {
+    return Optional.ofNullable(warmUp);
   }
 
   SparkSession base() {
@@ -123,8 +167,8 @@ public final class Driver implements AutoCloseable {
     return Optional.empty();
   }
 
-  private void accept() {
-    while (!closing) {
+  private void accept(ServerSocketChannel server, DriverAddress at, byte[] key, boolean counted) {
+    while (!closing && server.isOpen()) {
       SocketChannel ch;
       try {
         ch = server.accept();
@@ -134,13 +178,13 @@ public final class Driver implements AutoCloseable {
         LOG.warn("the driver could not accept a caller", e);
         continue;
       }
-      Thread t = new Thread(() -> converse(ch), "tidemark-driver-caller");
+      Thread t = new Thread(() -> converse(ch, at, key, counted), "tidemark-driver-caller");
       t.setDaemon(true);
       t.start();
     }
   }
 
-  private void converse(SocketChannel ch) {
+  private void converse(SocketChannel ch, DriverAddress address, byte[] key, boolean counted) {
     try (ch) {
       InputStream in = Wire.in(ch);
       OutputStream out = Wire.out(ch);
@@ -178,7 +222,7 @@ public final class Driver implements AutoCloseable {
         running.put(run.id(), run);
         try {
           int code = run.run();
-          if (code >= 0) {
+          if (code >= 0 && counted) {
             (code == 0 ? served : failed).incrementAndGet();
           }
         } finally {
@@ -234,7 +278,10 @@ public final class Driver implements AutoCloseable {
     slots.release();
   }
 
-  /** One line: what the driver is and does, and what it holds (heap, threads, open files, commands' scopes). */
+  /**
+   * One line: what the driver is and does, and what it holds (heap, threads, open files, commands' scopes); then how
+   * its warm-up went, when it had one.
+   */
   public String status() {
     Runtime rt = Runtime.getRuntime();
     String[] fds = new java.io.File("/proc/self/fd").list();
@@ -247,7 +294,7 @@ public final class Driver implements AutoCloseable {
         slots.getQueueLength(), slotCount, refused.get(), (rt.totalMemory() - rt.freeMemory()) >> 20,
         rt.maxMemory() >> 20, java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount(),
         fds == null ? -1 : fds.length,
-        io.tidemark.CommandScope.openScopes());
+        io.tidemark.CommandScope.openScopes()) + warmUp().map(w -> "; " + w).orElse("");
   }
 
   /** Blocks until {@link #close}. */
@@ -262,11 +309,7 @@ public final class Driver implements AutoCloseable {
       return;
     }
     closing = true;
-    try {
-      server.close();
-    } catch (IOException e) {
-      // closing: nothing to do
-    }
+    servers.forEach(this::unlisten);
     running.values().forEach(CommandRun::cancel);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (!running.isEmpty() && System.nanoTime() < deadline) {
