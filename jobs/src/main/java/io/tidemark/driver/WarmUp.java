@@ -54,8 +54,9 @@ public final class WarmUp {
     public String toString() {
       String took = String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
       return failure.map(f -> "warm-up: failed after " + took + " (" + f + "); serving all the same")
-          .orElse("warm-up: done in " + took + " (" + commands + " commands: seed arrivals 1-" + arrivals
-              + " landed, streamed and published on a pipeline of its own, then removed)");
+          .orElse("warm-up: done in " + took + " (" + commands + " commands: seed arrival"
+              + (arrivals == 1 ? " 1" : "s 1-" + arrivals) + " landed, streamed and published on a pipeline of its own, "
+              + "then removed)");
     }
   }
 
@@ -85,8 +86,8 @@ public final class WarmUp {
     long t0 = System.nanoTime();
     int[] commands = {0};
     Optional<String> failure;
-    say.accept("driver: warming up: seed arrivals 1-" + arrivals + " on branch " + BRANCH + ", namespace "
-        + NAMESPACE + ", bucket " + own.landingBucket());
+    say.accept("driver: warming up: seed arrival" + (arrivals == 1 ? " 1" : "s 1-" + arrivals) + " on branch "
+        + BRANCH + ", namespace " + NAMESPACE + ", bucket " + own.landingBucket());
     try {
       clean();
       failure = commands(arrivals, commands);

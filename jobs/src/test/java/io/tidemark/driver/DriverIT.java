@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tidemark.config.Setting;
 import io.tidemark.config.TableName;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.lakehouse.nessie.NessieRefs;
 import io.tidemark.lakehouse.spark.RefQualifiedNames;
+import io.tidemark.lakehouse.storage.Storage;
 import io.tidemark.testing.Cli;
 import io.tidemark.testing.SeedTables;
 import io.tidemark.testing.StackTest;
@@ -37,7 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The resident driver, through the launcher as scripts and Airflow run it: two pipelines on branches of their own
  * take the same seed arrivals, one command by command in fresh JVMs ({@code TIDEMARK_DRIVER=off}), the other through a
- * driver started for a home of its own (on the shared stack's services). Every command prints and exits as in a JVM
+ * driver started for a home of its own (on the shared stack's services), after a warm-up of one seed arrival on a
+ * pipeline of its own that leaves nothing behind. Every command prints and exits as in a JVM
  * of its own; settings, sessions and logs stay each command's; an unauthenticated caller is refused; a cancelled
  * command stops and the driver serves on; a driver killed mid-stream leaves what a killed JVM leaves, and the rerun on
  * a new driver makes the pipeline equal to the fresh JVMs'.
@@ -87,10 +90,41 @@ class DriverIT extends StackTest {
 
   @Test
   @Order(1)
-  void theDriverStartsAndAnswers() throws IOException {
-    Cli.Result start = Cli.run(driven, "driver", "start");
+  void theDriverStartsWarmsUpAndAnswers() throws IOException {
+    // what a warm-up killed with its driver left, which the next warm-up removes first
+    Path checkpoints = Path.of(b.checkpointRoot() + WarmUp.SUFFIX);
+    Files.createDirectories(checkpoints.resolve("raw"));
+    Files.writeString(checkpoints.resolve("raw/left"), "left by a killed warm-up");
+    String bucket = b.landingBucket() + WarmUp.SUFFIX;
+    String defaultHead;
+    try (NessieRefs refs = new NessieRefs(stack.endpoints()); Storage s3 = Storage.connect(b, stack.endpoints())) {
+      refs.createBranch(WarmUp.STAGING, refs.branch(refs.defaultBranch()));
+      s3.ensureBucket(bucket);
+      s3.put(bucket, "events/left.jsonl", "{}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8), "text/plain");
+      s3.put(b.warehouseBucket(), warmUpTables() + "left/data.parquet", new byte[1], "application/octet-stream");
+      defaultHead = refs.branch(refs.defaultBranch()).getHash();
+    }
+    Cli.Result start = Cli.run(driven, "driver", "start", "--warm-up", "1");
     assertThat(start.exitCode()).as(start.toString()).isZero();
-    assertThat(start.out()).contains("serving on " + home.resolve("run/driver.sock"));
+    assertThat(start.out()).contains("serving on " + home.resolve("run/driver.sock"))
+        .contains("warm-up: done in", "(4 commands: seed arrival 1 landed, streamed and published");
+    // it ran through the driver as callers' commands do (each its log file), on a pipeline of its own, all removed
+    try (Stream<Path> logs = Files.list(home.resolve("logs"))) {
+      assertThat(logs.map(p -> p.getFileName().toString())).anyMatch(n -> n.startsWith("tidemark-stream-all-"))
+          .anyMatch(n -> n.startsWith("tidemark-publish-"));
+    }
+    try (NessieRefs refs = new NessieRefs(stack.endpoints()); Storage s3 = Storage.connect(b, stack.endpoints())) {
+      assertThat(refs.branches(WarmUp.BRANCH)).as("the warm-up's branches").isEmpty();
+      assertThat(refs.exists(b.publishedRef())).as("the pipeline's branches are not the warm-up's").isFalse();
+      assertThat(s3.list(bucket, "")).as("what the warm-up landed").isEmpty();
+      assertThat(s3.list(b.warehouseBucket(), warmUpTables())).as("the warm-up's tables' files").isEmpty();
+      assertThat(s3.bucketExists(b.landingBucket())).as("the pipeline's landing bucket, made by its bootstrap")
+          .isFalse();
+    }
+    assertThat(checkpoints).doesNotExist();
+    try (NessieRefs refs = new NessieRefs(stack.endpoints())) {
+      assertThat(refs.branch(refs.defaultBranch()).getHash()).as("Nessie's default branch").isEqualTo(defaultHead);
+    }
     assertThat(home.resolve("run/driver.key")).isRegularFile();
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(home.resolve("run/driver.key"))))
         .isEqualTo("rw-------");
@@ -98,7 +132,14 @@ class DriverIT extends StackTest {
         .isEqualTo("rw-------");
     Cli.Result status = Cli.run(driven, "driver", "status");
     assertThat(status.exitCode()).as(status.toString()).isZero();
-    assertThat(status.out()).contains("0 running");
+    assertThat(status.out()).as("the warm-up's commands are not the callers'").contains("commands: 0 done, 0 failed",
+        "0 running", "warm-up: done in");
+  }
+
+  /** Where the warm-up's tables keep their files: the warehouse's directory of its namespace. */
+  private String warmUpTables() {
+    String path = java.net.URI.create(b.warehouse()).getPath().substring(1);
+    return (path.isEmpty() ? "" : path + "/") + WarmUp.NAMESPACE + "/";
   }
 
   @Test
@@ -221,9 +262,15 @@ class DriverIT extends StackTest {
   @Test
   @Order(5)
   void aCancelledCommandStopsAndTheDriverServesOn() throws Exception {
-    Process p = Cli.start(driven, "stream", "all");
+    // a Spark job of minutes (a warm driver's stream of a small arrival ends before a cancel could be timed)
+    Process p = Cli.start(driven, "sql", "SELECT sum(id * 7 % 13) FROM range(0, 1000000000000, 1, 2)");
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+    while (!Cli.run(driven, "driver", "status").out().contains(" 1 running") && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+    }
+    Thread.sleep(1000);
+    assertThat(p.isAlive()).as("the job still runs when it is cancelled").isTrue();
     // cancelled while it runs: Airflow's timeout and Ctrl-C send the launcher a signal
-    Thread.sleep(3000);
     p.destroy();
     assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
     assertThat(p.exitValue()).isNotZero();
@@ -266,7 +313,18 @@ class DriverIT extends StackTest {
     Thread.sleep(700);
     ProcessHandle.of(again).ifPresent(ProcessHandle::destroyForcibly);
     assertThat(publishing.waitFor(1, TimeUnit.MINUTES)).isTrue();
-    succeeds(Cli.run(driven, "driver", "start"));
+    // a warm-up that cannot run (a tag where its branch goes) is said in one line; the driver serves all the same
+    try (NessieRefs refs = new NessieRefs(stack.endpoints())) {
+      String head = refs.branch(refs.defaultBranch()).getHash();
+      refs.tag(WarmUp.BRANCH, refs.defaultBranch(), head);
+      try {
+        Cli.Result start = Cli.run(driven, "driver", "start", "--warm-up", "1");
+        succeeds(start);
+        assertThat(start.out()).contains("warm-up: failed after", WarmUp.BRANCH, "serving all the same");
+      } finally {
+        refs.deleteTagAt(WarmUp.BRANCH, head);
+      }
+    }
     succeeds(Cli.run(driven, "publish"));
     assertThat(stack.nessie().commitsSince(b.publishedRef(), mainBefore)).as("one publish of the arrivals on main")
         .hasSize(1);
