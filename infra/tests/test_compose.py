@@ -482,7 +482,8 @@ def run_minio_setup(tmp_path: Path, env_values: dict[str, str], attached: bool) 
 
 def test_minio_setup_makes_private_buckets_and_a_scoped_user(tmp_path, env_values):
     calls, log, policy = run_minio_setup(tmp_path, env_values, attached=False)
-    for bucket in ("land-x", "wh-x"):
+    # the resident driver's warm-up lands in a bucket of its own, never in the pipeline's
+    for bucket in ("land-x", "wh-x", "land-x-warm-up"):
         assert f"mb --ignore-existing tidemark/{bucket}" in calls
         assert f"anonymous set none tidemark/{bucket}" in calls
     attach = f"admin policy attach tidemark tidemark-jobs --user {env_values['TIDEMARK_S3_ACCESS_KEY']}"
@@ -496,7 +497,8 @@ def test_minio_setup_makes_private_buckets_and_a_scoped_user(tmp_path, env_value
         assert st["Effect"] == "Allow"
         resources |= set(st["Resource"])
         actions |= set(st["Action"])
-    assert resources == {"arn:aws:s3:::land-x", "arn:aws:s3:::wh-x", "arn:aws:s3:::land-x/*", "arn:aws:s3:::wh-x/*"}
+    assert resources == {f"arn:aws:s3:::{b}{objects}" for b in ("land-x", "wh-x", "land-x-warm-up")
+                         for objects in ("", "/*")}
     assert not any("*" in a or a.startswith(("admin:", "s3:CreateBucket", "s3:DeleteBucket", "s3:PutBucket"))
                    for a in actions), f"the jobs' policy grants more than object access: {sorted(actions)}"
     # run again on a MinIO where the user has the policy already: nothing is attached twice (mc would fail)
