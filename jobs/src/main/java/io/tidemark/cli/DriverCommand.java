@@ -92,6 +92,7 @@ final class DriverCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException, URISyntaxException, InterruptedException {
+      checkWarmUp(warmUp);
       TidemarkConfig config = Tidemark.root(spec).config();
       PrintWriter out = spec.commandLine().getOut();
       DriverAddress address = DriverAddress.ofHome(config.home());
@@ -119,7 +120,6 @@ final class DriverCommand implements Runnable {
         env.put("TIDEMARK_JAVA_OPTS", "");
       }
       env.put("TIDEMARK_HOME", config.home().toString());
-      checkWarmUp(warmUp);
       ProcessHandle h = p.start(List.of(launcher.toString(), "driver", "serve", "--slots", Integer.toString(slots),
           "--warm-up", Integer.toString(warmUp)), env, config.home());
       long deadline = System.nanoTime() + Duration.ofSeconds(waitSeconds + 150L * warmUp).toNanos();

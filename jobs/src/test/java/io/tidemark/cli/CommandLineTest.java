@@ -47,6 +47,16 @@ class CommandLineTest {
   }
 
   @Test
+  void aDriverWarmUpBeyondTheSeedsArrivalsIsOneLineBeforeAnythingStarts() {
+    for (String n : new String[] {"5", "-1"}) {
+      Run r = run(Map.of("TIDEMARK_HOME", "/nonexistent/tidemark-home"), "driver", "start", "--warm-up", n);
+      assertThat(r.code()).isEqualTo(2);
+      assertThat(r.err().strip()).isEqualTo("tidemark: --warm-up: seed arrivals, 0 to 4, not " + n);
+      assertThat(r.out()).isEmpty();
+    }
+  }
+
+  @Test
   void secretsAreMaskedInConfig() {
     Run r = run(Map.of("TIDEMARK_S3_ENDPOINT", "http://minio:9000", "TIDEMARK_S3_ACCESS_KEY", "AKXYZ",
         "TIDEMARK_S3_SECRET_KEY", "topsecretvalue"), "config");
