@@ -46,10 +46,6 @@ public final class WarmUp {
 
   /** How a warm-up went: its commands, its seconds and, when it failed, why. */
   public record Result(int arrivals, int commands, long millis, Optional<String> failure) {
-    public boolean ok() {
-      return failure.isEmpty();
-    }
-
     @Override
     public String toString() {
       String took = String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
@@ -224,5 +220,4 @@ public final class WarmUp {
   private static String stripSlash(String location) {
     return location.endsWith("/") ? location.substring(0, location.length() - 1) : location;
   }
-
 }
