@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Transient faults of the services absorbed: a loopback proxy in front of Nessie and one in front of the S3 server
- * ({@link FaultProxy}) close some requests unanswered and lose some answers after the service did the work. Ten
+ * ({@link FaultProxy}) close some requests unanswered and lose some answers after the service did the work. Six
  * arrivals land through them and go through {@code stream all} and {@code publish}: the first half each a command in a
  * JVM of its own (what the launcher runs when no driver serves the home), the second half handed by the launcher to
  * the home's resident driver, whose own Spark session reaches the services through the same proxies, and whose start
@@ -48,19 +48,19 @@ class TransientFaultsIT extends StackTest {
   /** The rates the issue names: 1% of requests closed unanswered, 0.3% of answers lost after forwarding. */
   private static final double CLOSE = 0.01;
   private static final double LOSE = 0.003;
-  private static final int ARRIVALS = 10;
+  private static final int ARRIVALS = 6;
   /** The arrivals whose commands run in JVMs of their own; the driver runs the rest. */
-  private static final int IN_JVMS = 5;
+  private static final int IN_JVMS = 3;
   private static final Pattern RETRY_WAIT = Pattern.compile("tidemark retries .* in (\\d+) ms");
 
   /**
-   * Arrivals 1 to 5 each through {@code stream all} and {@code publish} in JVMs of their own, 6 to 10 through the
+   * Arrivals 1 to 3 each through {@code stream all} and {@code publish} in JVMs of their own, 4 to 6 through the
    * home's resident driver, all on one home and through the proxies; the tables then equal the reference's.
    */
   @Test
-  void tenArrivalsThroughFaultyServicesInJvmsThenTheDriverPublishWhatARunWithoutFaultsPublishes()
+  void sixArrivalsThroughFaultyServicesInJvmsThenTheDriverPublishWhatARunWithoutFaultsPublishes()
       throws IOException, InterruptedException {
-    GeneratorSpec spec = new GeneratorSpec(47, 600, 6, 0.05, 0.05, 2, 0.02, ARRIVALS, 24, 8,
+    GeneratorSpec spec = new GeneratorSpec(47, 360, 6, 0.05, 0.05, 2, 0.02, ARRIVALS, 24, 8,
         GeneratorSpec.DEFAULT_START, 60);
     List<Arrival> arrivals = new GeneratedScenario(spec, io.tidemark.pipeline.PipelineFile.seed()).arrivals();
     StagedPipeline reference = new StagedPipeline(stack, "faultless", tmp.resolve("cp-reference"));
