@@ -255,8 +255,14 @@ final class BatchCommitter {
       long commitMs = 0;
       Long snapshot = null;
       if (n > 0) {
+        CommitTimings.forgetLastSnapshot(table);
         commitMs = write.applyAsLong(props);
         snapshot = CommitTimings.lastSnapshot(table);
+        if (snapshot == null) {
+          // a commit Iceberg reported on another thread than the write's: found by its query and batch instead
+          snapshot = Provenance.batchSnapshot(load(spark, table), queryId, batchId).map(Snapshot::snapshotId)
+              .orElse(null);
+        }
         lastCommitted.put(table, batchId);
         crash.at(stream + ":after-commit:" + batchId);
       }

@@ -13,10 +13,11 @@ import org.apache.iceberg.metrics.TimerResult;
 /**
  * Iceberg's own timings of commits, per table, summed over the command: the catalog's metrics reporter (every
  * cloned session makes its own catalog, hence totals kept in the command's scope, which in a JVM that runs one
- * command is the JVM's). The streams read them around a write to tell the catalog commit from the writing of data
- * files; the latency benchmark prints them. The reporter also keeps the snapshot of each table's newest commit in
- * this command: what a stream's write just committed (one stream writes a table at a time), without loading the
- * table again.
+ * command is the JVM's), and per thread: Iceberg reports a commit on the thread that made it, and two streams of one
+ * command may commit to the same table at once (the raw archives to the quarantine and the expectations). The streams
+ * read them around a write to tell the catalog commit from the writing of data files; the latency benchmark prints
+ * them. The reporter also keeps the snapshot of each table's newest commit by the thread: what a stream's write just
+ * committed, without loading the table again.
  */
 public final class CommitTimings implements MetricsReporter {
   /** The command whose catalog made this reporter: the one its reports count for, whatever thread sends them. */
@@ -38,12 +39,17 @@ public final class CommitTimings implements MetricsReporter {
     }
   }
 
-  /** The snapshot of the table's newest commit in this command, or null before any. */
+  /** The snapshot of the table's newest commit by this thread in this command, or null before any. */
   public static Long lastSnapshot(TableName table) {
     return totals(CommandScope.current()).lastSnapshot.get(key(table.toString()));
   }
 
-  /** Milliseconds spent in commits of the table so far. */
+  /** Forgets this thread's newest commit of the table: a write's own commit is then the one {@link #lastSnapshot} gives. */
+  public static void forgetLastSnapshot(TableName table) {
+    totals(CommandScope.current()).lastSnapshot.remove(key(table.toString()));
+  }
+
+  /** Milliseconds this thread spent in commits of the table so far. */
   public static long commitMs(TableName table) {
     return sum(totals(CommandScope.current()).commitMs, table);
   }
@@ -63,13 +69,17 @@ public final class CommitTimings implements MetricsReporter {
     return a == null ? 0 : a.sum();
   }
 
-  /** namespace.table of a reported name ("nessie.raw.events", "raw.events@main" and "raw.events" alike). */
+  /**
+   * The committing thread and namespace.table of a reported name ("nessie.raw.events", "raw.events@main" and
+   * "raw.events" alike).
+   */
   private static String key(String name) {
     String n = name.replace("`", "");
     int at = n.indexOf('@');
     n = at < 0 ? n : n.substring(0, at);
     String[] parts = n.split("\\.");
-    return parts.length <= 2 ? n : parts[parts.length - 2] + "." + parts[parts.length - 1];
+    String table = parts.length <= 2 ? n : parts[parts.length - 2] + "." + parts[parts.length - 1];
+    return Thread.currentThread().getId() + " " + table;
   }
 
   private static final class Totals {

@@ -15,7 +15,7 @@ import org.apache.spark.sql.SparkSession;
 /**
  * Runs independent availableNow runs at the same time in one SparkSession. Runs in different lanes run at once,
  * each lane in its own scheduler pool (the session runs the FAIR scheduler: one lane's jobs do not queue behind
- * another's); runs in one lane (e.g. two that append to the same table) run one after the other. A small arrival
+ * another's); runs in one lane run one after the other. A small arrival
  * spends most of a run's time waiting on round trips (catalog, object store, checkpoint files), so runs overlap
  * well even on two cores. Each run is exactly-once on its own; a failing run stops none of the others, and every
  * run ends (committed, or failed) before their failures are thrown, each once ({@link #reportsOf}).

@@ -1,6 +1,5 @@
 package io.tidemark.stream;
 
-import io.tidemark.pipeline.StreamDef;
 import io.tidemark.CrashPoints;
 import io.tidemark.config.TidemarkConfig;
 import java.util.ArrayList;
@@ -23,8 +22,10 @@ public final class Streams {
 
   /**
    * One availableNow run of each stream, at once (see {@link ConcurrentRuns}): they read the landing zone
-   * independently and write different tables; the raw archives, which share the quarantine, run one after the other
-   * in one lane. Most of a small arrival's time in each stream is waiting (on jobs, the catalog, object
+   * independently and write their own tables, but for the raw archives, which all append to the quarantine and the
+   * expectations: two commits to one of those at once conflict in Nessie, and Iceberg's commit retry appends the
+   * loser's files again on the winner's snapshot (each commit names its query and batch, so exactly-once holds per
+   * stream). Most of a small arrival's time in each stream is waiting (on jobs, the catalog, object
    * storage), so they overlap well on two cores. Each keeps its own checkpoint and exactly-once commits
    * (ExactlyOnceIT crashes one while the others run). A failing stream stops none of the others, so the raw
    * archives keep what landed even when a later stream fails. A stream whose feed has not landed yet is skipped.
@@ -64,9 +65,7 @@ public final class Streams {
     Map<String, Boolean> landed = new HashMap<>();
     for (StreamSpec s : StreamSpec.all(config)) {
       if (landed.computeIfAbsent(s.source(), source -> landed(spark, source))) {
-        // the raw archives share the quarantine: one lane
-        String lane = s.kind() == StreamDef.Kind.RAW ? "raw archives" : s.name();
-        runs.add(new ConcurrentRuns.Run(lane, () -> {
+        runs.add(new ConcurrentRuns.Run(s.name(), () -> {
           RunReport r = s.runUnrecorded(spark, crash);
           lastRunEnd.accumulateAndGet(System.nanoTime(), Math::max);
           if (recorder != null) {
