@@ -4,6 +4,7 @@ the docker-compose stack."""
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import hashlib
 import json
@@ -258,8 +259,9 @@ def seconds(ti: dict, field: str) -> float:
 class Demo:
     """What `tidemark demo` makes, on main (the demo publishes each arrival and the restatement): DemoIT's tables
     when the Java tests ran the demo with the same jar (read through `tidemark sql` on main), else the demo
-    run here on a home of its own, alongside the Airflow run. ./run-tests runs the Java tests at the same time as this
-    one and names their process in TIDEMARK_JAVA_TESTS_PID: DemoIT's tables are then awaited while it lives."""
+    run here on a home of its own when its tables are asked for, after the Airflow run (alongside, it would take a
+    core from the arrivals the test times). ./run-tests runs the Java tests at the same time as this one and names
+    their process in TIDEMARK_JAVA_TESTS_PID: DemoIT's tables are then awaited while it lives."""
 
     def __init__(self):
         WORK.mkdir(parents=True, exist_ok=True)
@@ -271,8 +273,6 @@ class Demo:
             log(f"tidemark demo: DemoIT's tables ({DEMO_TABLES.name}, made by the same jar)")
         elif alive(self.java_tests):
             log("tidemark demo: DemoIT's tables awaited (the Java tests run alongside)")
-        else:
-            self.start()
 
     def demoit_rows(self) -> list[dict] | None:
         """DemoIT's rows, if its file was made by this jar (it is written whole, by a rename)."""
@@ -296,7 +296,8 @@ class Demo:
                 if self.java_tests:
                     log(f"tidemark demo: DemoIT's tables after waiting {time.monotonic() - waited:.0f} s")
                 return by_table(rows)
-            log("tidemark demo: the Java tests ended without DemoIT's tables; the demo runs here")
+            log("tidemark demo: " + ("the Java tests ended without DemoIT's tables; " if self.java_tests else "")
+                + "the demo runs here")
             self.start()
         assert self.proc.wait(timeout=1500) == 0, (self.home.dir / "demo.log").read_text()[-3000:]
         log(f"tidemark demo (here): {time.monotonic() - self.started:.0f} s")
@@ -312,3 +313,59 @@ class Demo:
             if self.proc.poll() is None:
                 self.proc.kill()
             self.home.tidemark("services", "down", check=False)
+
+
+def seed_run_seconds(af: AirflowApi, arrivals: int = 4) -> dict[str, float]:
+    """tidemark_arrivals with the seed's arrivals, then the tidemark_restatement run its last publish starts, on a
+    stack whose Airflow answers at af (tidemark_maintenance paused): the seconds the benchmarks print, per task and
+    per arrival (land start -> published). Asserts only that both runs succeeded."""
+    af.wait(lambda: {d["dag_id"] for d in af.call("GET", "/api/v2/dags")["dags"]}
+            >= {"tidemark_arrivals", "tidemark_restatement", "tidemark_maintenance"}, 300)
+    af.pause("tidemark_maintenance", True)
+    run_id = af.call("POST", "/api/v2/dags/tidemark_arrivals/dagRuns",
+                     {"logical_date": None, "conf": {"scenario": "seed"}})["dag_run_id"]
+    state = af.finished("tidemark_arrivals", run_id, 3600)
+    tis = af.tasks("tidemark_arrivals", run_id)
+    assert state["state"] == "success", {t: ti["state"] for t, ti in tis.items()}
+    out: dict[str, float] = {}
+    for k in range(1, arrivals + 1):
+        land, streams, publish = (tis[f"arrival_{k}.{t}"] for t in ("land", "streams", "publish"))
+        out[f"arrival {k}: land start -> published"] = seconds(publish, "end_date") - seconds(land, "start_date")
+        for t, ti in (("land", land), ("streams", streams), ("publish", publish)):
+            out[f"arrival {k}: {t}"] = ti["duration"]
+    runs = af.wait(lambda: af.runs("tidemark_restatement"), 900)
+    restate = af.finished("tidemark_restatement", runs[0]["dag_run_id"], 2400)
+    rtis = af.tasks("tidemark_restatement", runs[0]["dag_run_id"])
+    assert restate["state"] == "success", {t: ti["state"] for t, ti in rtis.items()}
+    stages = ("plan", "write", "audit", "merge", "tag", "publish_main")
+    for t in stages:
+        out[f"restatement: {t}"] = rtis[t]["duration"]
+    out["restatement: the stages' task seconds"] = sum(rtis[t]["duration"] for t in stages)
+    out["restatement: first start -> last end"] = (max(seconds(rtis[t], "end_date") for t in stages)
+                                                  - min(seconds(rtis[t], "start_date") for t in stages))
+    return out
+
+
+def bench_order(doc: str) -> list[str]:
+    """The benchmarks' --order: driver and off, one or both, in the order given."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--order", default="driver,off",
+                        help="which goes first (default: driver,off); one of them alone runs only that stack")
+    order = parser.parse_args().order.split(",")
+    if not order or not set(order) <= {"driver", "off"} or len(set(order)) != len(order):
+        parser.error("--order: driver and off, one or both, comma-separated")
+    return order
+
+
+def print_results(title: str, results: dict[str, dict[str, float]]) -> None:
+    """One column per stack run, the driver's and the stopped driver's side by side with their ratio."""
+    if len(results) == 1:
+        (mode, only), = results.items()
+        print(f"\n{title:48s} {mode:>8s}")
+        for name, v in only.items():
+            print(f"{name:48s} {v:8.1f}")
+        return
+    print(f"\n{title:48s} {'driver':>8s} {'stopped':>8s} {'ratio':>6s}")
+    for name in results["driver"]:
+        d, s = results["driver"][name], results["off"][name]
+        print(f"{name:48s} {d:8.1f} {s:8.1f} {d / s if s else 0:6.2f}")

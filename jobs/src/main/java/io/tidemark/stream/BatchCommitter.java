@@ -1,5 +1,6 @@
 package io.tidemark.stream;
 
+import io.tidemark.CommandScope;
 import io.tidemark.CrashPoints;
 import io.tidemark.config.TableName;
 import io.tidemark.fence.OffsetLog;
@@ -236,7 +237,7 @@ final class BatchCommitter {
         arrivals(spark, batchId));
     long t0 = System.nanoTime();
     if (kind == Output.LARGE && !OffsetLog.noNewData(spark, checkpoint, batchId)) {
-      long commitMs = write.applyAsLong(props);
+      long commitMs = inTurn(table, () -> write.applyAsLong(props));
       lastCommitted.put(table, batchId);
       long t1 = System.nanoTime();
       Snapshot committed = Provenance.batchSnapshot(load(spark, table), queryId, batchId).orElseThrow(() ->
@@ -256,7 +257,7 @@ final class BatchCommitter {
       Long snapshot = null;
       if (n > 0) {
         CommitTimings.forgetLastSnapshot(table);
-        commitMs = write.applyAsLong(props);
+        commitMs = inTurn(table, () -> write.applyAsLong(props));
         snapshot = CommitTimings.lastSnapshot(table);
         if (snapshot == null) {
           // a commit Iceberg reported on another thread than the write's: found by its query and batch instead
@@ -272,6 +273,27 @@ final class BatchCommitter {
       if (cache) {
         rows.unpersist();
       }
+    }
+  }
+
+  /**
+   * Runs a write of the table when no other stream of this command writes it: the raw archives run at once and all
+   * append to the quarantine and the expectations. Two commits at once would meet in Nessie, and Iceberg would append
+   * the loser's files again after a wait (logging the conflict with its stack trace); in turn, each commits at the
+   * first try. A write by another command still meets that retry.
+   */
+  private static long inTurn(TableName table, java.util.function.LongSupplier write) {
+    synchronized (CommandScope.current().get(CommitTurns.class, CommitTurns::new).of(table)) {
+      return write.getAsLong();
+    }
+  }
+
+  /** The command's one lock per table it writes. */
+  private static final class CommitTurns {
+    private final Map<String, Object> locks = new java.util.concurrent.ConcurrentHashMap<>();
+
+    Object of(TableName table) {
+      return locks.computeIfAbsent(table.toString(), k -> new Object());
     }
   }
 

@@ -143,6 +143,8 @@ public final class SparkSessions {
     c.put(cat + ".s3.secret-access-key", endpoints.s3SecretKey().reveal());
     c.put(cat + ".client.region", config.s3Region());
 
+    // local checkpoints' files get their mode without a chmod process each (see the class)
+    c.put("spark.hadoop.fs.file.impl", InProcessLocalFileSystem.class.getName());
     String s3a = "spark.hadoop.fs.s3a.";
     c.put(s3a + "endpoint", endpoints.s3Endpoint().toString());
     c.put(s3a + "endpoint.region", config.s3Region());
