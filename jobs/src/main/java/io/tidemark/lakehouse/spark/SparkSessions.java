@@ -114,6 +114,9 @@ public final class SparkSessions {
       // commit and state file, 3-5 per task and batch, about a tenth of a small arrival's time; the FileSystem API
       // renames with one system call, as atomic on a local disk
       c.put(CheckpointFiles.SETTING, CheckpointFiles.FILE_SYSTEM_MANAGER);
+      // and Hadoop's local file system forks `chmod` for every file and directory it creates, with its checksum:
+      // about a hundred per small arrival; this one sets the same modes in-process
+      c.put("spark.hadoop.fs.file.impl", InProcessLocalFileSystem.class.getName());
     }
     if (master.startsWith("local")) {
       c.put("spark.driver.host", "127.0.0.1");
@@ -143,8 +146,6 @@ public final class SparkSessions {
     c.put(cat + ".s3.secret-access-key", endpoints.s3SecretKey().reveal());
     c.put(cat + ".client.region", config.s3Region());
 
-    // local checkpoints' files get their mode without a chmod process each (see the class)
-    c.put("spark.hadoop.fs.file.impl", InProcessLocalFileSystem.class.getName());
     String s3a = "spark.hadoop.fs.s3a.";
     c.put(s3a + "endpoint", endpoints.s3Endpoint().toString());
     c.put(s3a + "endpoint.region", config.s3Region());
