@@ -322,6 +322,9 @@ def seed_run_seconds(af: AirflowApi, arrivals: int = 4) -> dict[str, float]:
     af.wait(lambda: {d["dag_id"] for d in af.call("GET", "/api/v2/dags")["dags"]}
             >= {"tidemark_arrivals", "tidemark_restatement", "tidemark_maintenance"}, 300)
     af.pause("tidemark_maintenance", True)
+    # a stack may pause new DAGs (the native-stack test's does)
+    af.pause("tidemark_arrivals", False)
+    af.pause("tidemark_restatement", False)
     run_id = af.call("POST", "/api/v2/dags/tidemark_arrivals/dagRuns",
                      {"logical_date": None, "conf": {"scenario": "seed"}})["dag_run_id"]
     state = af.finished("tidemark_arrivals", run_id, 3600)
