@@ -44,7 +44,7 @@ public final class CommitTimings implements MetricsReporter {
     return totals(CommandScope.current()).lastSnapshot.get(key(table.toString()));
   }
 
-  /** Forgets this thread's newest commit of the table: a write's own commit is then the one {@link #lastSnapshot} gives. */
+  /** Forgets this thread's newest commit of the table: after a write, {@link #lastSnapshot} gives the write's own. */
   public static void forgetLastSnapshot(TableName table) {
     totals(CommandScope.current()).lastSnapshot.remove(key(table.toString()));
   }

@@ -24,8 +24,8 @@ public final class Streams {
    * One availableNow run of each stream, at once (see {@link ConcurrentRuns}): they read the landing zone
    * independently and write their own tables, but for the raw archives, which all append to the quarantine and the
    * expectations: their writes of those take turns ({@link BatchCommitter}), and each commit names its query and
-   * batch, so exactly-once holds per stream. Most of a small arrival's time in each stream is waiting (on jobs, the catalog, object
-   * storage), so they overlap well on two cores. Each keeps its own checkpoint and exactly-once commits
+   * batch, so exactly-once holds per stream. Most of a small arrival's time in each stream is waiting (on jobs, the
+   * catalog, object storage), so they overlap well on two cores. Each keeps its own checkpoint and exactly-once commits
    * (ExactlyOnceIT crashes one while the others run). A failing stream stops none of the others, so the raw
    * archives keep what landed even when a later stream fails. A stream whose feed has not landed yet is skipped.
    */
