@@ -33,8 +33,8 @@ VOLATILE = {"source_file", "batch_id", "ingest_ts"}
 def shop_home(name: str) -> Home:
     home = Home(name)
     home.env["TIDEMARK_PIPELINE"] = str(SHOP)
-    # the stack's driver warms up on one seed arrival, not four: this test is about the pipeline, not the first
-    # arrival's time (test_native_stack.py starts its stack as users get it)
+    # the stack's driver warms up on one seed arrival, not four, as test_native_stack.py's: this test is about the
+    # pipeline (bench_native.py times a stack started as users get it)
     home.env["TIDEMARK_DRIVER_WARM_UP"] = "1"
     return home
 

@@ -29,8 +29,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "driver", mixinStandardHelpOptions = true,
     description = {"The resident driver: one JVM whose Spark session stays warm between commands.",
         "While it runs, the launcher hands it every command of this home that uses Spark (bootstrap, land, stream, "
-            + "publish, check, restate, evolve, maintain, sql, report), which then starts in a fraction of a second "
-            + "instead of a JVM's many; each runs with the caller's settings, output and exit code, its logs in its "
+            + "publish, check, restate, evolve, maintain, sql, report, log), which then starts in a fraction of a "
+            + "second instead of a JVM's many; each runs with the caller's settings, output and exit code, its logs in its "
             + "own file. When it does not answer, the launcher says so in one line and runs the command itself."},
     subcommands = {DriverCommand.Start.class, DriverCommand.Stop.class, DriverCommand.Status.class,
         DriverCommand.Serve.class})

@@ -192,8 +192,15 @@ public final class Driver implements AutoCloseable {
       byte[] hello = new byte[32 + Wire.VERSION.length()];
       System.arraycopy(nonce, 0, hello, 0, 32);
       System.arraycopy(Wire.VERSION.getBytes(StandardCharsets.UTF_8), 0, hello, 32, Wire.VERSION.length());
-      Wire.write(out, Wire.HELLO, hello);
-      Wire.Frame auth = withDeadline(ch, in);
+      Wire.Frame auth;
+      try {
+        Wire.write(out, Wire.HELLO, hello);
+        auth = withDeadline(ch, in);
+      } catch (IOException e) {
+        // a health check's TCP connect (compose's) or a port scan: it left before it said who it is, every few seconds
+        LOG.debug("a caller left before it said who it is ({}): {}", address, e.getMessage());
+        return;
+      }
       if (auth.type() != Wire.AUTH || !Wire.proves(key, nonce, auth.payload())) {
         refused.incrementAndGet();
         LOG.warn("refused a caller that did not prove it knows the driver's key ({})", address);

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  */
 public final class Handoff {
   public static final Set<String> RUNS = Set.of("bootstrap", "land", "stream", "publish", "check", "restate",
-      "evolve", "maintain", "sql", "report");
+      "evolve", "maintain", "sql", "report", "log");
   /**
    * A statement of the Nessie SQL extensions: nessie-spark-extensions (0.99) take the catalog's settings for them from
    * the SparkContext's configuration, not the session's, so in the driver a statement that names no reference would
@@ -26,13 +26,23 @@ public final class Handoff {
    */
   private static final Pattern NESSIE_STATEMENT = Pattern.compile("(?is)\\s*(?:(?:CREATE|DROP|ASSIGN)\\s+(?:BRANCH|TAG)"
       + "|MERGE\\s+BRANCH|SHOW\\s+(?:LOG|REFERENCE)|LIST\\s+REFERENCES|USE\\s+REFERENCE)\\b.*");
+  /**
+   * The statements among those that name every reference they touch (the one to assign and what to, the one to drop;
+   * a list of all): the extensions build their client from the context's catalog settings, which in the driver are
+   * the command's services (see {@link Driver#servable}), and never ask for its branch. These the driver runs: the
+   * troubleshooting page's undo ({@code ASSIGN BRANCH ingest TO ingest AT <hash> IN nessie}) in a fraction of a
+   * second, not a JVM's seconds.
+   */
+  private static final Pattern NAMES_EVERY_REFERENCE = Pattern.compile("(?is)\\s*(?:ASSIGN\\s+(?:BRANCH|TAG)\\s+"
+      + "(?:IF\\s+EXISTS\\s+)?\\S+\\s+TO\\s+\\S+(?:\\s+AT\\s+\\S+)?|DROP\\s+(?:BRANCH|TAG)\\s+(?:IF\\s+EXISTS\\s+)?\\S+"
+      + "|LIST\\s+REFERENCES)\\s+IN\\s+\\S+\\s*;?\\s*");
   /** The global options that take no value; every other option before the command's word takes one. */
   private static final Set<String> FLAGS = Set.of("--debug", "-h", "--help", "-V", "--version", "--help-all");
 
   private Handoff() {}
 
   /** The command's word ({@code stream} of {@code --home h stream all}), if there is one. */
-  static Optional<String> command(List<String> args) {
+  public static Optional<String> command(List<String> args) {
     for (int i = 0; i < args.size(); i++) {
       String a = args.get(i);
       if (!a.startsWith("-")) {
@@ -50,7 +60,8 @@ public final class Handoff {
     String crash = env.get("TIDEMARK_TEST_CRASH");
     Optional<String> command = command(args).filter(RUNS::contains);
     return command.isPresent() && (crash == null || crash.isEmpty())
-        && !(command.get().equals("sql") && args.stream().anyMatch(a -> NESSIE_STATEMENT.matcher(a).matches()));
+        && !(command.get().equals("sql") && args.stream().anyMatch(a -> NESSIE_STATEMENT.matcher(a).matches()
+            && !NAMES_EVERY_REFERENCE.matcher(a).matches()));
   }
 
   /** The tidemark home of a caller: {@code --home}, else TIDEMARK_HOME, else {@code .tidemark}, from its directory. */

@@ -257,6 +257,21 @@ class DriverIT extends StackTest {
       Files.writeString(key, real);
     }
     assertThat(Cli.run(driven, "driver", "status").out()).contains("2 callers refused");
+    // a caller that connects and leaves without a word (compose's health check, every 10 s) is not refused, and
+    // leaves no warning in the driver's logs
+    for (int i = 0; i < 3; i++) {
+      address.connect().close();
+    }
+    assertThat(Cli.run(driven, "driver", "status").out()).contains("2 callers refused");
+    try (var logs = Files.list(home.resolve("logs"))) {
+      List<Path> driverLogs = new ArrayList<>(logs.filter(p -> p.getFileName().toString()
+          .startsWith("tidemark-driver-serve-")).toList());
+      driverLogs.add(home.resolve("run/driver.log"));
+      for (Path log : driverLogs) {
+        assertThat(Files.readString(log)).as("%s", log).doesNotContain("ended early")
+            .doesNotContain("left before");
+      }
+    }
   }
 
   @Test

@@ -3,6 +3,8 @@ package io.tidemark.testing;
 import io.tidemark.CrashHook;
 import io.tidemark.cli.Tidemark;
 import io.tidemark.config.TidemarkConfig;
+import io.tidemark.driver.DriverAddress;
+import io.tidemark.driver.Handoff;
 import io.tidemark.lakehouse.spark.SparkSessions;
 import io.tidemark.services.Services;
 import java.io.IOException;
@@ -321,6 +323,29 @@ public final class Cli {
     }
   }
 
+  /**
+   * Where a command ran, for the test log: the launcher decides (a driver when one is there to ask and the command is
+   * one it runs, else a JVM), and says so only when a driver it expected did not serve; this repeats its rule, so that
+   * a slow test's commands can be told apart (a JVM costs seconds of CPU, a driver's command a fraction).
+   */
+  private static String where(Map<String, String> env, List<String> cmd, Result r, String... args) {
+    List<String> argList = List.of(args);
+    if (Handoff.command(argList).isEmpty()) {
+      return "";
+    }
+    boolean handed = Handoff.runs(argList, env) && !"off".equals(env.get("TIDEMARK_DRIVER"))
+        && cmd.stream().noneMatch(a -> a.startsWith("-J"))
+        && (env.containsKey(DriverAddress.ADDRESS_ENV)
+            || Files.exists(Handoff.home(argList, env, Path.of("").toAbsolutePath()).resolve("run/driver.sock")));
+    if (!handed) {
+      return " in a JVM";
+    }
+    if (r.err().contains("running the command in a JVM of its own")) {
+      return " in a JVM, the driver did not serve it";
+    }
+    return env.containsKey(DriverAddress.ADDRESS_ENV) ? " via a driver" : " via the home's driver";
+  }
+
   private static Result execute(Map<String, String> env, List<String> cmd, String... args) {
     try {
       Path out = Files.createTempFile("tidemark-cli", ".out");
@@ -341,9 +366,8 @@ public final class Cli {
       }
       Files.deleteIfExists(out);
       Files.deleteIfExists(err);
-      System.out.printf("[cli%s] tidemark %s -> exit %d in %.1f s%n",
-          env.containsKey("TIDEMARK_DRIVER_ADDRESS") ? " via a driver" : "", String.join(" ", args), r.exitCode(),
-          seconds);
+      System.out.printf("[cli%s] tidemark %s -> exit %d in %.1f s%n", where(env, cmd, r, args),
+          String.join(" ", args), r.exitCode(), seconds);
       return r;
     } catch (IOException e) {
       throw new AssertionError("cannot run " + cmd, e);
