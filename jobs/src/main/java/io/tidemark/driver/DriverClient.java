@@ -45,6 +45,9 @@ public final class DriverClient {
 
   static int run(List<String> args, Map<String, String> env, Path workDir, OutputStream out, OutputStream err) {
     PrintStream notices = new PrintStream(err, true, StandardCharsets.UTF_8);
+    if (Handoff.asksStatus(args)) {
+      return status(args, env, workDir, out);
+    }
     if ("off".equals(env.get(DriverAddress.MODE_ENV)) || !Handoff.runs(args, env)) {
       return NOT_SERVED;
     }
@@ -72,6 +75,26 @@ public final class DriverClient {
           callerEnv(env)), out, err, notices, address);
     } catch (IOException e) {
       return DRIVER_LOST;
+    }
+  }
+
+  /**
+   * {@code tidemark driver status} when the driver answers: its line, as the command prints it, from this small JVM
+   * (a poll of the status, as the tests and a person waiting for a command do, no longer costs a tidemark JVM each).
+   * When it does not answer, the command runs in a JVM of its own, which says where it looked and why (exit 3).
+   */
+  private static int status(List<String> args, Map<String, String> env, Path workDir, OutputStream out) {
+    try {
+      DriverAddress address = DriverAddress.of(env, Handoff.home(args, env, workDir));
+      if (address.socket().filter(s -> !Files.exists(s)).isPresent()) {
+        return NOT_SERVED;
+      }
+      String answer = ping(address);
+      PrintStream printed = new PrintStream(out, true, StandardCharsets.UTF_8);
+      printed.println("driver: " + answer);
+      return printed.checkError() ? 1 : 0;
+    } catch (IOException | RuntimeException e) {
+      return NOT_SERVED;
     }
   }
 

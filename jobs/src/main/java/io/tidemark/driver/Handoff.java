@@ -43,16 +43,22 @@ public final class Handoff {
 
   /** The command's word ({@code stream} of {@code --home h stream all}), if there is one. */
   public static Optional<String> command(List<String> args) {
+    int at = wordAt(args);
+    return at < 0 ? Optional.empty() : Optional.of(args.get(at));
+  }
+
+  /** Where the command's word is in {@code args}; -1 when there is none. */
+  private static int wordAt(List<String> args) {
     for (int i = 0; i < args.size(); i++) {
       String a = args.get(i);
       if (!a.startsWith("-")) {
-        return Optional.of(a);
+        return i;
       }
       if (!FLAGS.contains(a) && !a.contains("=")) {
         i++;
       }
     }
-    return Optional.empty();
+    return -1;
   }
 
   /** Whether the driver runs {@code args} asked with {@code env}. */
@@ -62,6 +68,12 @@ public final class Handoff {
     return command.isPresent() && (crash == null || crash.isEmpty())
         && !(command.get().equals("sql") && args.stream().anyMatch(a -> NESSIE_STATEMENT.matcher(a).matches()
             && !NAMES_EVERY_REFERENCE.matcher(a).matches()));
+  }
+
+  /** Whether {@code args} are {@code driver status} and nothing more (global options before it aside). */
+  public static boolean asksStatus(List<String> args) {
+    int at = wordAt(args);
+    return at >= 0 && at == args.size() - 2 && args.get(at).equals("driver") && args.get(at + 1).equals("status");
   }
 
   /** The tidemark home of a caller: {@code --home}, else TIDEMARK_HOME, else {@code .tidemark}, from its directory. */

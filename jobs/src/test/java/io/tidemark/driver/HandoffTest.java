@@ -22,6 +22,17 @@ class HandoffTest {
   }
 
   @Test
+  void driverStatusAloneIsAnsweredByTheSmallClient() {
+    assertThat(Handoff.asksStatus(List.of("driver", "status"))).isTrue();
+    assertThat(Handoff.asksStatus(List.of("--home", "h", "driver", "status"))).isTrue();
+    assertThat(Handoff.asksStatus(List.of("--home", "driver", "sql", "status"))).isFalse();
+    assertThat(Handoff.asksStatus(List.of("driver", "status", "--help"))).isFalse();
+    assertThat(Handoff.asksStatus(List.of("driver", "start"))).isFalse();
+    assertThat(Handoff.asksStatus(List.of("status"))).isFalse();
+    assertThat(runs("driver", "status")).as("no command runs for it").isFalse();
+  }
+
+  @Test
   void aStatementOfTheNessieSqlExtensionsThatAsksTheContextForItsBranchRunsInAJvmOfItsOwn() {
     for (String statement : List.of("SHOW LOG", "show log main in nessie", "  Show Reference",
         "LIST REFERENCES", "USE REFERENCE dev IN nessie", "CREATE BRANCH IF NOT EXISTS x IN nessie",

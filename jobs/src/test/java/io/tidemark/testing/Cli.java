@@ -333,11 +333,13 @@ public final class Cli {
     if (Handoff.command(argList).isEmpty()) {
       return "";
     }
-    boolean handed = Handoff.runs(argList, env) && !"off".equals(env.get("TIDEMARK_DRIVER"))
-        && cmd.stream().noneMatch(a -> a.startsWith("-J"))
+    boolean toDriver = !"off".equals(env.get("TIDEMARK_DRIVER")) && cmd.stream().noneMatch(a -> a.startsWith("-J"))
         && (env.containsKey(DriverAddress.ADDRESS_ENV)
             || Files.exists(Handoff.home(argList, env, Path.of("").toAbsolutePath()).resolve("run/driver.sock")));
-    if (!handed) {
+    if (Handoff.asksStatus(argList) && toDriver && r.exitCode() == 0) {
+      return " answered by a driver";
+    }
+    if (!toDriver || !Handoff.runs(argList, env)) {
       return " in a JVM";
     }
     if (r.err().contains("running the command in a JVM of its own")) {
