@@ -30,8 +30,8 @@ import picocli.CommandLine.Spec;
     description = {"The resident driver: one JVM whose Spark session stays warm between commands.",
         "While it runs, the launcher hands it every command of this home that uses Spark (bootstrap, land, stream, "
             + "publish, check, restate, evolve, maintain, sql, report, log), which then starts in a fraction of a "
-            + "second instead of a JVM's many; each runs with the caller's settings, output and exit code, its logs in its "
-            + "own file. When it does not answer, the launcher says so in one line and runs the command itself."},
+            + "second instead of a JVM's many; each runs with the caller's settings, output and exit code, its logs "
+            + "in its own file. When it does not answer, the launcher says so in one line and runs the command itself."},
     subcommands = {DriverCommand.Start.class, DriverCommand.Stop.class, DriverCommand.Status.class,
         DriverCommand.Serve.class})
 final class DriverCommand implements Runnable {

@@ -197,7 +197,7 @@ public final class Driver implements AutoCloseable {
         Wire.write(out, Wire.HELLO, hello);
         auth = withDeadline(ch, in);
       } catch (IOException e) {
-        // a health check's TCP connect (compose's) or a port scan: it left before it said who it is, every few seconds
+        // a health check's TCP connect (compose's, every 10 s) or a port scan: it left before it said who it is
         LOG.debug("a caller left before it said who it is ({}): {}", address, e.getMessage());
         return;
       }
