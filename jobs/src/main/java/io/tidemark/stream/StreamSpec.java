@@ -198,12 +198,7 @@ public record StreamSpec(StreamDef def, String source, TableName table, TableNam
   /** Every feed's recorded expectations against the file's, before any stream starts ({@link #recorded}). */
   static void requireRecorded(SparkSession spark, io.tidemark.pipeline.Pipeline p) {
     for (io.tidemark.pipeline.Feed f : p.feeds()) {
-      requireRecorded(spark, f);
+      recorded(FeedDeclarations.archive(spark, f.raw().table().toString()), f, f.raw().table().toString());
     }
-  }
-
-  /** One feed's ({@link #requireRecorded(SparkSession, io.tidemark.pipeline.Pipeline)}). */
-  static void requireRecorded(SparkSession spark, io.tidemark.pipeline.Feed f) {
-    recorded(FeedDeclarations.archive(spark, f.raw().table().toString()), f, f.raw().table().toString());
   }
 }

@@ -6,11 +6,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.sql.SparkSession;
 
@@ -58,13 +53,17 @@ public final class Streams {
    */
   public static List<RunReport> all(SparkSession spark, TidemarkConfig config, boolean record, CrashPoints crash,
                                     java.util.function.Consumer<RunReport> ended) {
-    Map<String, Boolean> landed = preflight(spark, config);
+    // every condition through Spark's analyzer first: a bad rule stops the command before any stream starts
+    Judgement.check(spark, config.pipeline());
+    // and the rules the raw archives recorded are the file's: else one line, not one per stream
+    StreamSpec.requireRecorded(spark, config.pipeline());
     StreamBatches.Recorder recorder = record ? new StreamBatches.Recorder(spark, config.pipeline().shared().streamBatches())
         : null;
     AtomicLong lastRunEnd = new AtomicLong(System.nanoTime());
     List<ConcurrentRuns.Run> runs = new ArrayList<>();
+    Map<String, Boolean> landed = new HashMap<>();
     for (StreamSpec s : StreamSpec.all(config)) {
-      if (landed.get(s.source())) {
+      if (landed.computeIfAbsent(s.source(), source -> landed(spark, source))) {
         runs.add(new ConcurrentRuns.Run(s.name(), () -> {
           RunReport r = s.runUnrecorded(spark, crash);
           lastRunEnd.accumulateAndGet(System.nanoTime(), Math::max);
@@ -96,59 +95,6 @@ public final class Streams {
     outcomes.stream().filter(o -> o.report() != null)
         .forEach(o -> o.report().durationsMs().put(AFTER_LAST_RUN, after));
     return ConcurrentRuns.reportsOf(outcomes, recordFailed);
-  }
-
-  /**
-   * Before any stream starts: every condition through Spark's analyzer (a bad rule stops the command), the rules each
-   * raw archive recorded against the file's (else one line, not one per stream), and whether each source has landed
-   * (a stream whose source has not is skipped). Each is a round trip or two (a table's metadata, a listing), so they
-   * run at once, on threads of this command (they keep its scope and its session); a failure is thrown as it was
-   * found, the analyzer's first, then the feeds' in the file's order.
-   */
-  private static Map<String, Boolean> preflight(SparkSession spark, TidemarkConfig config) {
-    List<Callable<Object>> checks = new ArrayList<>();
-    checks.add(() -> {
-      Judgement.check(spark, config.pipeline());
-      return null;
-    });
-    config.pipeline().feeds().forEach(f -> checks.add(() -> {
-      StreamSpec.requireRecorded(spark, f);
-      return null;
-    }));
-    List<String> sources = StreamSpec.all(config).stream().map(StreamSpec::source).distinct().toList();
-    sources.forEach(source -> checks.add(() -> landed(spark, source)));
-    ExecutorService threads = Executors.newFixedThreadPool(checks.size(), r -> {
-      Thread t = new Thread(r, "tidemark-preflight");
-      t.setDaemon(true);
-      return t;
-    });
-    try {
-      List<Future<Object>> answers = threads.invokeAll(checks);
-      List<Object> values = new ArrayList<>();
-      for (Future<Object> answer : answers) {
-        try {
-          values.add(answer.get());
-        } catch (ExecutionException e) {
-          if (e.getCause() instanceof RuntimeException r) {
-            throw r;
-          }
-          if (e.getCause() instanceof Error err) {
-            throw err;
-          }
-          throw new IllegalStateException(e.getCause());
-        }
-      }
-      Map<String, Boolean> landed = new HashMap<>();
-      for (int i = 0; i < sources.size(); i++) {
-        landed.put(sources.get(i), (Boolean) values.get(values.size() - sources.size() + i));
-      }
-      return landed;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StreamException("interrupted before the streams ran", e);
-    } finally {
-      threads.shutdownNow();
-    }
   }
 
   private static boolean landed(SparkSession spark, String source) {
