@@ -70,6 +70,16 @@ def free_ports(n: int, taken: tuple[int, ...] = ()) -> list[int]:
         return ports
 
 
+def test_driver_java_options() -> str:
+    """TIDEMARK_JAVA_OPTS for a test stack: the launcher's own (the JIT's first tier), which its commands get anyway,
+    so that the stack's resident driver gets them too, where a user's gets both tiers for a life of days: a test's
+    lives minutes, over small commands, and C2 would compile them again for little (as the Java tests' drivers)."""
+    env = {k: v for k, v in os.environ.items() if k != "TIDEMARK_JAVA_OPTS"}
+    out = subprocess.run(["bash", "-c", tidemark_cli("--java-options")], capture_output=True, text=True, timeout=60,
+                         check=True, env=env).stdout
+    return " ".join(out.split())
+
+
 def log(line: str) -> None:
     """Figures for the report: appended to target/airflow-tests/timings.txt (./run-tests prints it)."""
     with TIMINGS.open("a") as f:
