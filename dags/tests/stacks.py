@@ -70,16 +70,6 @@ def free_ports(n: int, taken: tuple[int, ...] = ()) -> list[int]:
         return ports
 
 
-def test_driver_java_options() -> str:
-    """TIDEMARK_JAVA_OPTS for a test stack: the launcher's own (the JIT's first tier), which its commands get anyway,
-    so that the stack's resident driver gets them too, where a user's gets both tiers for a life of days: a test's
-    lives minutes, over small commands, and C2 would compile them again for little (as the Java tests' drivers)."""
-    env = {k: v for k, v in os.environ.items() if k != "TIDEMARK_JAVA_OPTS"}
-    out = subprocess.run(["bash", "-c", tidemark_cli("--java-options")], capture_output=True, text=True, timeout=60,
-                         check=True, env=env).stdout
-    return " ".join(out.split())
-
-
 def log(line: str) -> None:
     """Figures for the report: appended to target/airflow-tests/timings.txt (./run-tests prints it)."""
     with TIMINGS.open("a") as f:
@@ -359,26 +349,31 @@ def seed_run_seconds(af: AirflowApi, arrivals: int = 4) -> dict[str, float]:
     return out
 
 
+BENCH_MODES = {"driver": "the resident driver (the JIT's first tier, the default)",
+               "both": "the resident driver on both JIT tiers",
+               "off": "no driver (a JVM or a spark-submit per Spark task)"}
+
+
 def bench_order(doc: str) -> list[str]:
-    """The benchmarks' --order: driver and off, one or both, in the order given."""
+    """The benchmarks' --order: which stacks (BENCH_MODES), in the order given."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
-    parser.add_argument("--order", default="driver,off",
-                        help="which goes first (default: driver,off); one of them alone runs only that stack")
+    parser.add_argument("--order", default="driver,both,off",
+                        help="which stacks, in this order (default: driver,both,off): driver (the resident driver as "
+                             "users get it), both (the driver on both JIT tiers), off (no driver)")
     order = parser.parse_args().order.split(",")
-    if not order or not set(order) <= {"driver", "off"} or len(set(order)) != len(order):
-        parser.error("--order: driver and off, one or both, comma-separated")
+    if not order or not set(order) <= set(BENCH_MODES) or len(set(order)) != len(order):
+        parser.error("--order: driver, both and off, any of them once, comma-separated")
     return order
 
 
 def print_results(title: str, results: dict[str, dict[str, float]]) -> None:
-    """One column per stack run, the driver's and the stopped driver's side by side with their ratio."""
-    if len(results) == 1:
-        (mode, only), = results.items()
-        print(f"\n{title:48s} {mode:>8s}")
-        for name, v in only.items():
-            print(f"{name:48s} {v:8.1f}")
-        return
-    print(f"\n{title:48s} {'driver':>8s} {'stopped':>8s} {'ratio':>6s}")
-    for name in results["driver"]:
-        d, s = results["driver"][name], results["off"][name]
-        print(f"{name:48s} {d:8.1f} {s:8.1f} {d / s if s else 0:6.2f}")
+    """One column per stack run, side by side, and the driver's over the stopped driver's when both ran."""
+    modes = list(results)
+    ratio = "driver" in results and "off" in results
+    print(f"\n{title:48s} " + " ".join(f"{m:>8s}" for m in modes) + (f" {'driver/off':>10s}" if ratio else ""))
+    for name in results[modes[0]]:
+        row = " ".join(f"{results[m][name]:8.1f}" for m in modes)
+        if ratio:
+            d, s = results["driver"][name], results["off"][name]
+            row += f" {d / s if s else 0:10.2f}"
+        print(f"{name:48s} {row}")

@@ -78,14 +78,16 @@ class Stack:
         self.airflow = AirflowApi(self.url["AIRFLOW_PORT"])
 
     def compose(self, *args: str, timeout: float = 900, check: bool = True,
-                warm_up: int | None = None) -> subprocess.CompletedProcess:
-        """warm_up: the driver's warm-up for the containers this call creates, over the env file's (as a user's
-        shell variable would be)."""
+                warm_up: int | None = None, jit: str | None = None) -> subprocess.CompletedProcess:
+        """warm_up, jit: the driver's warm-up and JIT (TIDEMARK_DRIVER_WARM_UP, TIDEMARK_DRIVER_JIT) for the containers
+        this call creates, over the env file's (as a user's shell variables would be)."""
         # only the env file decides the stack's values: no TIDEMARK_* or AIRFLOW_* of the caller's shell
         env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL", "DOCKER_HOST",
                                                               "DOCKER_CONFIG")}
         if warm_up is not None:
             env["TIDEMARK_DRIVER_WARM_UP"] = str(warm_up)
+        if jit is not None:
+            env["TIDEMARK_DRIVER_JIT"] = jit
         run = subprocess.run(["docker", "compose", "--project-name", PROJECT, "--project-directory", str(ROOT),
                               "--env-file", str(self.env_file), "-f", str(COMPOSE), *args],
                              capture_output=True, text=True, timeout=timeout, env=env)
@@ -100,10 +102,10 @@ class Stack:
         rows = json.loads(out) if out.startswith("[") else [json.loads(line) for line in out.splitlines() if line]
         return {r["Service"]: r for r in rows}
 
-    def up(self, warm_up: int | None = None) -> float:
+    def up(self, warm_up: int | None = None, jit: str | None = None) -> float:
         t0 = time.monotonic()
         run = self.compose("up", "--detach", "--wait", "--wait-timeout", "900", timeout=1200, check=False,
-                           warm_up=warm_up)
+                           warm_up=warm_up, jit=jit)
         if run.returncode != 0:
             logs = self.compose("logs", "--tail", "30", timeout=120, check=False).stdout
             # a service that gave up says why in its first lines, which the tails of all would cut
@@ -193,6 +195,11 @@ def stack():
         status = s.compose("exec", "-T", "airflow-scheduler", "/opt/tidemark/jars/tidemark", "driver", "status",
                            timeout=120).stdout
         assert re.search(r"warm-up: done in [\d.]+ s \(4 commands", status), status
+        # on the JIT's first tier (TIDEMARK_DRIVER_JIT's default), and so are its executors, the only ones yet
+        assert ", the JIT's first tier;" in status, status
+        executors = s.compose("exec", "-T", "spark-worker", "bash", "-c",
+                              "grep -h '^Spark Executor Command' /opt/spark/work/app-*/*/stderr", timeout=60).stdout
+        assert executors.strip() and all("-XX:TieredStopAtLevel=1" in e for e in executors.splitlines()), executors
         log("compose: " + status.strip()[-160:])
         s.airflow.login(s.values["AIRFLOW_ADMIN_PASSWORD"])
         yield s

@@ -17,7 +17,7 @@ import urllib.parse
 import pytest
 
 from conftest import ROOT
-from stacks import SHOTS, Home, log, published_arrivals, test_driver_java_options
+from stacks import SHOTS, Home, log, published_arrivals
 from tidemark_lib import tidemark_cli
 from test_native_stack import Airflow
 
@@ -36,7 +36,6 @@ def shop_home(name: str) -> Home:
     # the stack's driver warms up on one seed arrival, not four, as test_native_stack.py's: this test is about the
     # pipeline (bench_native.py times a stack started as users get it)
     home.env["TIDEMARK_DRIVER_WARM_UP"] = "1"
-    home.env["TIDEMARK_JAVA_OPTS"] = test_driver_java_options()
     return home
 
 

@@ -28,7 +28,7 @@ import urllib.parse
 import pytest
 
 from conftest import ROOT
-from stacks import SHOTS, AirflowApi, Home, free_ports, log, published_arrivals, seconds, test_driver_java_options
+from stacks import SHOTS, AirflowApi, Home, free_ports, log, published_arrivals, seconds
 
 # the rates TransientFaultsIT uses too
 CLOSE_RATE, LOSE_RATE = 0.01, 0.003
@@ -118,7 +118,6 @@ def airflow(demo):
     # the driver warms up on one seed arrival, not the users' four: the same code, a minute less of the test's CPU
     # (bench_native.py starts the stack with the users' default and times its arrivals)
     af.env["TIDEMARK_DRIVER_WARM_UP"] = "1"
-    af.env["TIDEMARK_JAVA_OPTS"] = test_driver_java_options()
     af.proxies = proxies
     t0 = time.monotonic()
     up = af.stack("up")

@@ -69,8 +69,9 @@ final class DriverCommand implements Runnable {
       description = {"Start the resident driver of this home in the background, unless it runs already; waits until "
           + "it answers.",
           "It listens on <home>/run/driver.sock, readable by its owner only, and callers must know the key it writes "
-              + "to <home>/run/driver.key. Its JVM gets TIDEMARK_JAVA_OPTS when set, else both JIT tiers (it lives "
-              + "long). Its log: <home>/run/driver.log; its libraries' logs: <home>/logs/tidemark-driver-serve-*."})
+              + "to <home>/run/driver.key. Its JVM gets TIDEMARK_JAVA_OPTS as every tidemark JVM does, by default "
+              + "the JIT's first tier (TIDEMARK_JAVA_OPTS= for both, for large arrivals). Its log: "
+              + "<home>/run/driver.log; its libraries' logs: <home>/logs/tidemark-driver-serve-*."})
   static final class Start implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -116,9 +117,6 @@ final class DriverCommand implements Runnable {
         throw new ServiceException("no launcher next to " + jar + ": the driver starts through " + launcher);
       }
       Map<String, String> env = new HashMap<>();
-      if (!Tidemark.root(spec).env().containsKey("TIDEMARK_JAVA_OPTS")) {
-        env.put("TIDEMARK_JAVA_OPTS", "");
-      }
       env.put("TIDEMARK_HOME", config.home().toString());
       ProcessHandle h = p.start(List.of(launcher.toString(), "driver", "serve", "--slots", Integer.toString(slots),
           "--warm-up", Integer.toString(warmUp)), env, config.home());

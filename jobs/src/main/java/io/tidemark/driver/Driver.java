@@ -292,12 +292,12 @@ public final class Driver implements AutoCloseable {
   public String status() {
     Runtime rt = Runtime.getRuntime();
     String[] fds = new java.io.File("/proc/self/fd").list();
-    return String.format("serving on %s since %s (pid %d, up %s), Spark %s on %s; commands: %d done, %d failed, "
+    return String.format("serving on %s since %s (pid %d, up %s), Spark %s on %s, %s; commands: %d done, %d failed, "
             + "%d running, %d waiting (%d at once), %d callers refused; heap %d of %d MB, %d threads, %d open files, "
             + "%d open scopes",
         address, started, ProcessHandle.current().pid(), Duration.between(started, Instant.now()).withNanos(0)
             .toString().substring(2).toLowerCase(java.util.Locale.ROOT),
-        base.version(), base.sparkContext().master(), served.get(), failed.get(), running.size(),
+        base.version(), base.sparkContext().master(), ResidentJvm.jit(), served.get(), failed.get(), running.size(),
         slots.getQueueLength(), slotCount, refused.get(), (rt.totalMemory() - rt.freeMemory()) >> 20,
         rt.maxMemory() >> 20, java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount(),
         fds == null ? -1 : fds.length,

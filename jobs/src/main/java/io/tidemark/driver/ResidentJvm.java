@@ -59,6 +59,23 @@ public final class ResidentJvm {
     setIfAbsent(FILE_STATUS_CACHE, "0");
   }
 
+  /**
+   * Which of the JIT's tiers the driver's JVM compiles with (TIDEMARK_JAVA_OPTS; the launcher's default is the first
+   * alone): the driver's status says it, since it decides how a long run of big arrivals goes (docs/architecture.md).
+   */
+  static String jit() {
+    var vm = java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+    if (!Boolean.parseBoolean(vm.getVMOption("TieredCompilation").getValue())) {
+      return "the JIT's C2 alone";
+    }
+    String level = vm.getVMOption("TieredStopAtLevel").getValue();
+    return switch (level) {
+      case "1" -> "the JIT's first tier";
+      case "4" -> "both JIT tiers";
+      default -> "the JIT up to tier " + level;
+    };
+  }
+
   private static void setIfAbsent(String key, String value) {
     String given = System.getProperty(key);
     if (given == null || given.isBlank()) {

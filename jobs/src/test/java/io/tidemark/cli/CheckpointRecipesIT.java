@@ -75,7 +75,7 @@ class CheckpointRecipesIT {
     config = TidemarkConfig.of(env, Map.of());
     recipes = new Recipes(PAGE, dir, env);
     succeeds("bootstrap");
-    Cli.Result driver = Cli.run(Cli.forTestDriver(recipes.env()), "driver", "start");
+    Cli.Result driver = Cli.run(recipes.env(), "driver", "start");
     assertThat(driver.exitCode()).as("%s", driver).isZero();
     Endpoints endpoints = new Services(config).endpoints();
     tables = new OtherHome(stack.spark(), config, endpoints);

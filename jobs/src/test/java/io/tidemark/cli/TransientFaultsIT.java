@@ -90,7 +90,7 @@ class TransientFaultsIT extends StackTest {
       nessie.rule(Rule.of("GET", "/config$", Fault.CLOSE_UNANSWERED, 2));
       s3.rule(Rule.of("GET", "^/$", Fault.CLOSE_UNANSWERED, 2));
       try {
-        Cli.Result start = Cli.run(Cli.forTestDriver(env), "driver", "start");
+        Cli.Result start = Cli.run(env, "driver", "start");
         assertThat(start.exitCode()).as("tidemark driver start through the faults: %s", start).isZero();
         startSeconds = start.seconds();
         assertThat(count(nessie, nessieProbe) - nessieProbesClosed).as("the driver's start met its probes closed")

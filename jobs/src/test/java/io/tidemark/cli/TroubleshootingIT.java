@@ -82,7 +82,7 @@ class TroubleshootingIT {
     env = TestStack.environment(home);
     config = TidemarkConfig.of(env, Map.of());
     succeeds("bootstrap");
-    Cli.Result driver = Cli.run(Cli.forTestDriver(env), "driver", "start");
+    Cli.Result driver = Cli.run(env, "driver", "start");
     assertThat(driver.exitCode()).as("%s", driver).isZero();
     nessie = new NessieRest(URI.create("http://127.0.0.1:" + env.get("TIDEMARK_NESSIE_PORT") + "/api/v2"));
     assertThat(nessie.exists("ingest")).isTrue();

@@ -104,9 +104,11 @@ class DriverIT extends StackTest {
       s3.put(b.warehouseBucket(), warmUpTables() + "left/data.parquet", new byte[1], "application/octet-stream");
       defaultHead = refs.branch(refs.defaultBranch()).getHash();
     }
-    Cli.Result start = Cli.run(Cli.forTestDriver(driven), "driver", "start", "--warm-up", "1");
+    Cli.Result start = Cli.run(driven, "driver", "start", "--warm-up", "1");
     assertThat(start.exitCode()).as(start.toString()).isZero();
     assertThat(start.out()).contains("serving on " + home.resolve("run/driver.sock"))
+        // the launcher's default JVM options, as every tidemark JVM's: small commands, no C2 compiling them again
+        .contains(", the JIT's first tier;")
         .contains("warm-up: done in", "(4 commands: seed arrival 1 landed, streamed and published");
     // it ran through the driver as callers' commands do (each its log file), on a pipeline of its own, all removed
     try (Stream<Path> logs = Files.list(home.resolve("logs"))) {
@@ -319,7 +321,7 @@ class DriverIT extends StackTest {
     // a publish of what the killed streams left: never a torn arrival (refused, or nothing new)
     Cli.Result torn = Cli.run(driven, "publish");
     assertThat(torn.exitCode()).as(torn.toString()).isIn(0, 1);
-    succeeds(Cli.run(Cli.forTestDriver(driven), "driver", "start"));
+    succeeds(Cli.run(driven, "driver", "start"));
     succeeds(Cli.run(driven, "stream", "all"));
     // killed mid-publish: main is where it was or has the whole arrival, and the rerun publishes it once
     String mainBefore = stack.nessie().hash(b.publishedRef());
@@ -333,7 +335,7 @@ class DriverIT extends StackTest {
       String head = refs.branch(refs.defaultBranch()).getHash();
       refs.tag(WarmUp.BRANCH, refs.defaultBranch(), head);
       try {
-        Cli.Result start = Cli.run(Cli.forTestDriver(driven), "driver", "start", "--warm-up", "1");
+        Cli.Result start = Cli.run(driven, "driver", "start", "--warm-up", "1");
         succeeds(start);
         assertThat(start.out()).contains("warm-up: failed after", WarmUp.BRANCH, "serving all the same");
       } finally {

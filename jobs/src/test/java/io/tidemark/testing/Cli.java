@@ -99,17 +99,6 @@ public final class Cli {
     }
   }
 
-  /**
-   * {@code env} for a test's {@code tidemark driver start}: its driver gets the JVM options of the tests' command JVMs
-   * (TIDEMARK_JAVA_OPTS, the JIT's first tier), where a user's gets both tiers for a life of days; a test's lives
-   * minutes, over small commands, and C2 would compile them again for little.
-   */
-  public static Map<String, String> forTestDriver(Map<String, String> env) {
-    Map<String, String> out = new HashMap<>(env);
-    out.putIfAbsent("TIDEMARK_JAVA_OPTS", String.join(" ", javaOptions()));
-    return out;
-  }
-
   /** {@code env} with the crash hook set: the command halts the JVM at that point (see CrashHook). */
   public static Map<String, String> crashing(Map<String, String> env, String hook) {
     Map<String, String> out = new HashMap<>(env);
