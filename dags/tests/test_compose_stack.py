@@ -198,7 +198,8 @@ def stack():
         # on the JIT's first tier (TIDEMARK_DRIVER_JIT's default), and so are its executors, the only ones yet
         assert ", the JIT's first tier;" in status, status
         executors = s.compose("exec", "-T", "spark-worker", "bash", "-c",
-                              "grep -h '^Spark Executor Command' \"$SPARK_WORKER_DIR\"/app-*/*/stderr", timeout=60).stdout
+                              "grep -h '^Spark Executor Command' \"$SPARK_WORKER_DIR\"/app-*/*/stderr",
+                              timeout=60).stdout
         assert executors.strip() and all("-XX:TieredStopAtLevel=1" in e for e in executors.splitlines()), executors
         log("compose: " + status.strip()[-160:])
         s.airflow.login(s.values["AIRFLOW_ADMIN_PASSWORD"])
