@@ -130,6 +130,66 @@ def test_the_built_launcher_runs_the_built_jar():
     assert run.stdout.startswith("tidemark "), run.stdout
 
 
+def test_the_built_launcher_asks_a_driver_with_the_built_client_jar_alone(tmp_path):
+    """The launcher of jobs/target with the real java and tidemark-client.jar, its caller of the resident driver,
+    against a socket that speaks the driver's protocol (jobs/src/main/java/io/tidemark/driver/Wire.java): the jar
+    holds every class of the conversation (the key's proof, the request, the output, the exit code), and none of
+    tidemark.jar's classpath is needed."""
+    import hashlib
+    import hmac
+    import socket
+    import struct
+    import threading
+
+    client_jar = BUILT.parent / "tidemark-client.jar"
+    assert client_jar.is_file(), "no jobs/target/tidemark-client.jar: it is built by `mvn package`"
+    home = tmp_path / "home"
+    (home / "run").mkdir(parents=True)
+    key = os.urandom(32)
+    (home / "run" / "driver.key").write_text(key.hex() + "\n")
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(home / "run" / "driver.sock"))
+    server.listen(1)
+    server.settimeout(60)
+    heard: dict[str, object] = {}
+
+    def frame(conn: socket.socket) -> tuple[bytes, bytes]:
+        head = conn.recv(5, socket.MSG_WAITALL)
+        kind, length = struct.unpack(">cI", head)
+        return kind, conn.recv(length, socket.MSG_WAITALL) if length else b""
+
+    def send(conn: socket.socket, kind: bytes, payload: bytes) -> None:
+        conn.sendall(struct.pack(">cI", kind, len(payload)) + payload)
+
+    def driver() -> None:
+        conn, _ = server.accept()
+        with conn:
+            nonce = os.urandom(32)
+            version = b"tidemark-driver/1"
+            send(conn, b"H", nonce + version)
+            kind, proof = frame(conn)
+            heard["proved"] = kind == b"A" and hmac.compare_digest(
+                proof, hmac.new(key, version + nonce, hashlib.sha256).digest())
+            send(conn, b"W", b"")
+            heard["request"] = frame(conn)
+            send(conn, b"O", "ran in the driver\n".encode())
+            send(conn, b"X", struct.pack(">i", 3))
+
+    t = threading.Thread(target=driver, daemon=True)
+    t.start()
+    try:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TIDEMARK_")}
+        run = subprocess.run([str(BUILT), "--driver-only", "sql", "SELECT 1"], env=dict(env, TIDEMARK_HOME=str(home)),
+                             capture_output=True, text=True, timeout=60)
+    finally:
+        t.join(30)
+        server.close()
+    assert heard.get("proved") is True, heard
+    kind, request = heard["request"]
+    assert kind == b"Q" and b"SELECT 1" in request, heard
+    assert (run.returncode, run.stdout) == (3, "ran in the driver\n"), run.stderr
+
+
 # a stand-in for java that appends each run's arguments to `calls`; as the driver's client it exits FAKE_CLIENT_EXIT
 DRIVER_JAVA = """#!/bin/sh
 { printf '%s\\n' "$@"; echo ---; } >> "$(dirname "$0")/calls"
@@ -156,7 +216,7 @@ def test_the_spark_commands_go_to_the_resident_driver_when_there_is_one_to_ask(j
         text = calls.read_text() if calls.exists() else ""
         return run.returncode, [c.strip("\n").split("\n") for c in text.split("---\n") if c.strip()]
 
-    client = ["-cp", jar, "io.tidemark.driver.DriverClient"]
+    client = ["-cp", str(jar_dir / "tidemark-client.jar"), "io.tidemark.driver.DriverClient"]
     # no driver started for the home (no socket): a JVM of its own, as ever
     code, calls = runs("stream", "all", TIDEMARK_HOME=str(home))
     assert code == 0 and len(calls) == 1 and calls[0][-4:] == ["-jar", jar, "stream", "all"]
