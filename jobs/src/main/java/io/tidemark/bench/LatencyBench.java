@@ -68,10 +68,11 @@ public final class LatencyBench {
    * @param coldJvmOptions options for those JVMs (e.g. to compare -XX:TieredStopAtLevel=1)
    * @param seedArrivals how many of the seed arrivals to land
    * @param seedRounds how many times the seed arrivals go through `stream all` with and without recording
-   * @param resident whether to run the seed's commands through the resident driver next to fresh JVMs
+   * @param residentCommands how many of the seed's commands to run through the resident driver next to fresh JVMs
+   *     (0: none)
    */
   public record Options(int companies, List<Integer> arrivalLines, int events, boolean cold,
-                        List<String> coldJvmOptions, int seedArrivals, int seedRounds, boolean resident) {}
+                        List<String> coldJvmOptions, int seedArrivals, int seedRounds, int residentCommands) {}
 
   private final Lakehouse base;
   private final PrintWriter out;
@@ -97,8 +98,8 @@ public final class LatencyBench {
     List<Arrival> all = SeedScenarios.ALL.arrivals();
     seeds = all.subList(0, Math.min(all.size(), o.seedArrivals()));
     seeds(o.seedRounds());
-    if (o.resident()) {
-      resident(o.coldJvmOptions());
+    if (o.residentCommands() > 0) {
+      resident(o.coldJvmOptions(), o.residentCommands());
     }
     if (o.cold()) {
       cold(o.coldJvmOptions());
@@ -325,7 +326,7 @@ public final class LatencyBench {
    * pipelines of their own with branches of their own. The driver of this home is used when one runs, else started
    * for the benchmark and stopped after it.
    */
-  private void resident(List<String> jvmOptions) throws Exception {
+  private void resident(List<String> jvmOptions, int upTo) throws Exception {
     out.println("== the resident driver: each command through the driver (the launcher hands it over) and in a "
         + "fresh JVM (TIDEMARK_DRIVER=off), side by side, start to exit; JVM options of the fresh JVMs: "
         + (jvmOptions.isEmpty() ? "none" : String.join(" ", jvmOptions)));
@@ -357,7 +358,7 @@ public final class LatencyBench {
       commands.add(c -> List.of("check"));
       commands.add(c -> List.of("sql", "SELECT count(*) FROM " + SeedPipeline.events(c)));
       int turn = 0;
-      for (var command : commands) {
+      for (var command : commands.subList(0, Math.min(upTo, commands.size()))) {
         List<String> c = command.apply(b);
         FreshJvm.Run f;
         FreshJvm.Run d;

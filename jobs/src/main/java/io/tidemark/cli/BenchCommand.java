@@ -240,6 +240,12 @@ final class BenchCommand implements Runnable {
         + "next to fresh JVMs (the driver of this home, or one started for the benchmark).")
     boolean skipResident;
 
+    @Option(names = "--resident-commands", paramLabel = "<n>",
+        description = "Only the first N of the seed's commands through the driver and in fresh JVMs: bootstrap, "
+            + "each arrival's land, stream all and publish, the restatement's five stages, publish, check, sql "
+            + "(default: all).")
+    Integer residentCommands;
+
     @Option(names = "--cold-jvm-option", paramLabel = "<option>",
         description = "An option for the fresh JVMs, e.g. -XX:TieredStopAtLevel=1 (repeatable; default: none).")
     List<String> coldJvmOptions = new java.util.ArrayList<>();
@@ -250,8 +256,10 @@ final class BenchCommand implements Runnable {
     @Override
     void validate() {
       if (companies < 1 || events < 0 || arrivalLines.stream().anyMatch(n -> n < 1)
-          || (seedArrivals != null && seedArrivals < 1) || seedRounds < 1) {
-        throw invalid("--companies, --arrival-lines, --seed-arrivals and --seed-rounds must be >= 1, --events >= 0");
+          || (seedArrivals != null && seedArrivals < 1) || seedRounds < 1
+          || (residentCommands != null && residentCommands < 1)) {
+        throw invalid("--companies, --arrival-lines, --seed-arrivals, --seed-rounds and --resident-commands must be "
+            + ">= 1, --events >= 0");
       }
     }
 
@@ -259,7 +267,7 @@ final class BenchCommand implements Runnable {
     void run(Lakehouse lh, PrintWriter print) throws Exception {
       new LatencyBench(lh, print, out.create(lh.config())).run(new LatencyBench.Options(companies, arrivalLines,
           events, !skipCold, coldJvmOptions, seedArrivals == null ? Integer.MAX_VALUE : seedArrivals, seedRounds,
-          !skipResident));
+          skipResident ? 0 : residentCommands == null ? Integer.MAX_VALUE : residentCommands));
     }
   }
 
