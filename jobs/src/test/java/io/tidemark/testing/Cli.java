@@ -42,6 +42,8 @@ import scala.collection.JavaConverters;
 public final class Cli {
   /** A hang guard, not a speed assertion: nothing tidemark does in tests takes minutes. */
   private static final long TIMEOUT_SECONDS = 600;
+  /** A benchmark's command runs every section of it, minutes on a loaded 2-core machine even at the tests' sizes. */
+  private static final long BENCH_TIMEOUT_SECONDS = 1800;
   private static List<String> javaOptions;
 
   private Cli() {}
@@ -294,9 +296,9 @@ public final class Cli {
     try {
       long t0 = System.nanoTime();
       Process p = pb.start();
-      if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+      if (!p.waitFor(timeoutSeconds(args), TimeUnit.SECONDS)) {
         p.destroyForcibly();
-        throw new AssertionError("tidemark " + String.join(" ", args) + " hung for " + TIMEOUT_SECONDS + " s");
+        throw new AssertionError("tidemark " + String.join(" ", args) + " hung for " + timeoutSeconds(args) + " s");
       }
       double seconds = (System.nanoTime() - t0) / 1e9;
       System.out.printf("[cli] tidemark %s > %s -> exit %d in %.1f s%n", String.join(" ", args), output,
@@ -348,6 +350,16 @@ public final class Cli {
     return env.containsKey(DriverAddress.ADDRESS_ENV) ? " via a driver" : " via the home's driver";
   }
 
+  private static long timeoutSeconds(String... args) {
+    return args.length > 0 && args[0].equals("bench") ? BENCH_TIMEOUT_SECONDS : TIMEOUT_SECONDS;
+  }
+
+  /** The last lines of a command's output file, for a failure's message. */
+  private static String tail(Path file) throws IOException {
+    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size())) + "\n";
+  }
+
   private static Result execute(Map<String, String> env, List<String> cmd, String... args) {
     try {
       Path out = Files.createTempFile("tidemark-cli", ".out");
@@ -356,9 +368,12 @@ public final class Cli {
       environment(pb, env);
       long t0 = System.nanoTime();
       Process p = pb.start();
-      if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+      if (!p.waitFor(timeoutSeconds(args), TimeUnit.SECONDS)) {
         p.destroyForcibly();
-        throw new AssertionError("tidemark " + String.join(" ", args) + " hung for " + TIMEOUT_SECONDS + " s");
+        p.waitFor();
+        // what it printed says how far it got: a slow step tells a hang from a machine too busy
+        throw new AssertionError("tidemark " + String.join(" ", args) + " hung for " + timeoutSeconds(args)
+            + " s; it printed:\n" + tail(out) + "--- stderr\n" + tail(err));
       }
       double seconds = (System.nanoTime() - t0) / 1e9;
       Result r = new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
