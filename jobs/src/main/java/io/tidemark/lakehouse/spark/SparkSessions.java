@@ -59,7 +59,7 @@ public final class SparkSessions {
    */
   public static boolean isContextSetting(String key) {
     return key.equals("spark.master") || key.equals("spark.sql.extensions") || key.startsWith("spark.ui.")
-        || key.equals("spark.redaction.regex") || key.equals("spark.scheduler.mode")
+        || key.equals("spark.redaction.regex") || key.startsWith("spark.scheduler.")
         || key.startsWith("spark.driver.") || key.startsWith("spark.hadoop.");
   }
 
@@ -92,6 +92,9 @@ public final class SparkSessions {
     c.put("spark.sql.shuffle.partitions", Integer.toString(config.shufflePartitions()));
     c.put("spark.ui.enabled", "false");
     c.put("spark.redaction.regex", "(?i)secret|password|token|access[.-]key");
+    // a listener slower than a second (any of them, on a busy machine) has Spark log the event whole at INFO, and a
+    // job's start event carries every setting unredacted, the S3 keys among them: seen in a spark-submit's log
+    c.put("spark.scheduler.listenerbus.logSlowEvent", "false");
     c.put("spark.ui.showConsoleProgress", "false");
     // `stream all` runs its streams at once, each in a scheduler pool of its own (made when first named): a large
     // arrival's jobs in one stream do not queue the others' small ones

@@ -47,6 +47,14 @@ class SparkSessionsTest {
     assertThat(SparkSessions.conf(onS3, endpoints)).doesNotContainKey(key);
   }
 
+  @Test
+  void noSlowEventIsLoggedWholeForItCarriesTheKeysAndTheSettingIsTheContexts() {
+    assertThat(SparkSessions.conf(config, endpoints)).containsEntry("spark.scheduler.listenerbus.logSlowEvent",
+        "false");
+    // the resident driver's command sessions may not set it: Spark refuses a core setting on a session
+    assertThat(SparkSessions.isContextSetting("spark.scheduler.listenerbus.logSlowEvent")).isTrue();
+  }
+
   private static void restore(String value) {
     if (value == null) {
       System.clearProperty("spark.master");
