@@ -40,7 +40,7 @@ import scala.collection.JavaConverters;
  * the jar, which {@link #trainClassArchive} has it write once per build.
  */
 public final class Cli {
-  /** A hang guard, not a speed assertion: nothing tidemark does in tests takes minutes. */
+  /** A hang guard, not a speed assertion: nothing tidemark does in tests takes minutes, but a benchmark (below). */
   private static final long TIMEOUT_SECONDS = 600;
   /** A benchmark's command runs every section of it, minutes on a loaded 2-core machine even at the tests' sizes. */
   private static final long BENCH_TIMEOUT_SECONDS = 1800;
